@@ -1,0 +1,170 @@
+"""Turn texts and an organiser's choices into a :class:`CampaignPlan`: the sampled items in their fixed order.
+
+A plan is everything a campaign needs before it is stored: the texts of each item are copied into it, so judges can
+rate on another machine without the study being loaded. Segments are eligible when every chosen system has a
+non-empty translation and, if judges are to see it, the source / reference is there too.
+
+>>> plan = plan_campaign(
+...     name="demo", study_name="toy", segment_ids=["s1", "s2", "s3"],
+...     translations={"A": ["a1", "a2", "a3"], "B": ["b1", "", "b3"]},
+...     sources=["x1", "x2", "x3"], references=None,
+...     systems=["A", "B"], n_segments=2, seed=3, display="source")
+>>> plan.segment_ids                      # s2 has no output from B, so it cannot be sampled
+('s1', 's3')
+>>> len(plan.items), plan.items[0].position
+(4, 0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from bleu_core.campaigns.model import (
+    DISPLAY_MODES,
+    CampaignError,
+    Item,
+    RatingCriterion,
+    check_name,
+)
+from bleu_core.campaigns.sampling import dispersed_order, sample_segments
+
+#: The paper's two groups of judges (§4).
+DEFAULT_GROUPS: tuple[str, ...] = ("monolingual", "bilingual")
+
+
+def default_criteria() -> tuple[RatingCriterion, ...]:
+    """Adequacy and fluency on the paper's 1 (very bad) .. 5 (very good) scale."""
+    return (RatingCriterion.paper("adequacy"), RatingCriterion.paper("fluency"))
+
+
+@dataclass(frozen=True)
+class CampaignPlan:
+    """A campaign ready to be stored by :meth:`CampaignStore.create_campaign`."""
+
+    name: str
+    study_name: str
+    systems: tuple[str, ...]
+    segment_ids: tuple[str, ...]
+    criteria: tuple[RatingCriterion, ...]
+    display: str
+    groups: tuple[str, ...]
+    seed: int
+    items: tuple[Item, ...]
+    reference_stream: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def plan_campaign(
+    *,
+    name: str,
+    study_name: str,
+    segment_ids: Sequence[str],
+    translations: Mapping[str, Sequence[str | None]],
+    sources: Sequence[str | None] | None,
+    references: Sequence[str | None] | None,
+    systems: Sequence[str],
+    n_segments: int,
+    seed: int,
+    criteria: Sequence[RatingCriterion] | None = None,
+    display: str = "neither",
+    groups: Sequence[str] = DEFAULT_GROUPS,
+    reference_stream: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> CampaignPlan:
+    """Sample *n_segments* eligible segments with *seed* and lay out every (segment, system) item in the fixed
+    dispersed order of :func:`~bleu_core.campaigns.sampling.dispersed_order`.
+
+    ``translations[system][i]``, ``sources[i]`` and ``references[i]`` are aligned with ``segment_ids[i]``.
+    """
+    name = check_name(name, "campaign name")
+    if display not in DISPLAY_MODES:
+        raise CampaignError(f"display {display!r} is unknown; use one of {', '.join(DISPLAY_MODES)}")
+    systems = tuple(systems)
+    if not systems:
+        raise CampaignError("no systems chosen; choose at least 1 system to rate")
+    unknown = [s for s in systems if s not in translations]
+    if unknown:
+        raise CampaignError(
+            f"system(s) {', '.join(map(repr, unknown))} are not in the study; "
+            f"choose from {', '.join(map(repr, translations))}"
+        )
+    n = len(segment_ids)
+    for label, stream in [("sources", sources), ("references", references)] + [
+        (f"system {s!r}", translations[s]) for s in systems
+    ]:
+        if stream is not None and len(stream) != n:
+            raise CampaignError(f"{label} has {len(stream)} lines but there are {n} segments")
+    crits = tuple(criteria) if criteria is not None else default_criteria()
+    if not crits:
+        raise CampaignError("no criteria chosen; choose at least 1 criterion (e.g. adequacy)")
+    crit_names = [c.name for c in crits]
+    if len(set(crit_names)) != len(crit_names):
+        raise CampaignError("two criteria have the same name; give each criterion its own name")
+    group_names = tuple(check_name(g, "group name") for g in groups)
+    if not group_names:
+        raise CampaignError("no rater groups; give at least 1 group (e.g. monolingual)")
+    if len(set(group_names)) != len(group_names):
+        raise CampaignError("a rater group is listed twice; list each group once")
+    need_source = display in ("source", "both")
+    need_reference = display in ("reference", "both")
+    if need_source and sources is None:
+        raise CampaignError(
+            f"judges should see the source (display {display!r}) but the study has no source texts; "
+            "choose display 'reference' or 'neither'"
+        )
+    if need_reference and references is None:
+        raise CampaignError(
+            f"judges should see a reference (display {display!r}) but the study has no reference; "
+            "choose display 'source' or 'neither'"
+        )
+
+    def eligible(i: int) -> bool:
+        if any(not _text(translations[s][i]) for s in systems):
+            return False
+        if need_source and not _text(sources[i] if sources is not None else None):
+            return False
+        return not (need_reference and not _text(references[i] if references is not None else None))
+
+    eligible_ids = [segment_ids[i] for i in range(n) if eligible(i)]
+    if not eligible_ids:
+        raise CampaignError(
+            "no segment has a translation from every chosen system"
+            + (" and the texts judges should see" if need_source or need_reference else "")
+            + "; choose fewer systems or another display"
+        )
+    chosen = sample_segments(eligible_ids, n_segments, seed=seed)
+    index = {seg: i for i, seg in enumerate(segment_ids)}
+    items = []
+    for pos, (seg, system) in enumerate(dispersed_order(chosen, systems, seed=seed)):
+        i = index[seg]
+        src = sources[i] if sources is not None else None
+        ref = references[i] if references is not None else None
+        items.append(
+            Item(
+                pos,
+                seg,
+                system,
+                str(translations[system][i]),
+                src if _text(src) else None,
+                ref if _text(ref) else None,
+            )
+        )
+    return CampaignPlan(
+        name=name,
+        study_name=str(study_name),
+        systems=systems,
+        segment_ids=chosen,
+        criteria=crits,
+        display=display,
+        groups=group_names,
+        seed=int(seed),
+        items=tuple(items),
+        reference_stream=reference_stream,
+        metadata=dict(metadata or {}),
+    )

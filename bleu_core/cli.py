@@ -1,0 +1,162 @@
+"""The command line: ``python -m bleu_core`` / ``bleu-study``.
+
+Sub-commands: ``score`` (BLEU of system files against reference files, like ``sacrebleu``), and, registered by
+their packages, ``study``, ``meta`` and ``significance``. Errors in the input are printed as one clear message
+(no traceback) and the exit code is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .errors import BleuStudyError, InputError
+from .options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
+from .tokenizers import TOKENIZER_NAMES
+
+#: Modules that add sub-commands through ``register(subparsers)``.
+COMMAND_MODULES = ("bleu_core.study.command", "bleu_core.stats.command")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse's own errors: usage + message, exit 2
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def add_bleu_options(parser: argparse.ArgumentParser) -> None:
+    """The BLEU option flags, shared by every sub-command that computes BLEU."""
+    g = parser.add_argument_group("BLEU options")
+    g.add_argument("--tokenize", "-tok", default="13a", metavar="NAME",
+                   help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default 13a)")
+    g.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive BLEU")
+    g.add_argument("--max-order", type=int, default=4, metavar="N", help="highest n-gram order (default 4)")
+    g.add_argument("--weights", type=float, nargs="+", metavar="W",
+                   help="N n-gram weights summing to 1 (default uniform)")
+    g.add_argument("--ref-length", default="closest", metavar="POLICY",
+                   help=f"effective reference length: {', '.join(REF_LENGTH_POLICIES)} (default closest)")
+    g.add_argument("--smooth", default=None, metavar="METHOD",
+                   help=f"smoothing: {', '.join(SMOOTHING_NAMES)} (default exp)")
+    g.add_argument("--smooth-value", type=float, default=None, help="parameter of floor/add-k/chen-cherry-1,4,6")
+    g.add_argument("--effective-order", action="store_true",
+                   help="use only orders the hypothesis has (default on with --sentence-level)")
+
+
+def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False) -> BleuOptions:
+    return BleuOptions(
+        max_order=args.max_order,
+        weights=tuple(args.weights) if args.weights else None,
+        ref_length=args.ref_length,
+        smooth=args.smooth or "exp",
+        smooth_value=args.smooth_value,
+        effective_order=bool(args.effective_order or sentence_level),
+        tokenize=args.tokenize,
+        lowercase=args.lowercase,
+    )
+
+
+def _read_corpus(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: int):
+    from .textio import read_lines
+
+    refs = [(p, read_lines(p, max_bytes=max_bytes)) for p in ref_paths]
+    hyps = [(p, read_lines(p, max_bytes=max_bytes)) for p in hyp_paths]
+    for path, lines in refs + hyps:
+        if not lines:
+            raise InputError("the file is empty: nothing to score", file=path)
+    first_path, first = hyps[0]
+    for path, lines in hyps[1:] + refs:
+        if len(lines) != len(first):
+            raise InputError(
+                f"{path} has {len(lines)} lines but {first_path} has {len(first)}; every hypothesis and "
+                "reference file needs one line per segment (sacrebleu would silently truncate, its issue #220)"
+            )
+    return refs, hyps
+
+
+def _system_name(path: str, all_paths: Sequence[str]) -> str:
+    return path if len({Path(p).name for p in all_paths}) < len(all_paths) else Path(path).name
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .bleu import score_row
+    from .score import bleu_from_stats
+    from .statistics import compute_statistics
+
+    options = options_from_args(args, sentence_level=args.sentence_level)
+    refs, hyps = _read_corpus(args.refs, args.input, int(args.max_mb * 1024 * 1024))
+    results = []
+    for path, lines in hyps:
+        stats = compute_statistics(
+            lines, [r for _, r in refs], max_order=options.statistics_order,
+            tokenize=options.tokenize, lowercase=options.lowercase,
+        )
+        name = _system_name(path, args.input)
+        if args.sentence_level:
+            arr = bleu_from_stats(stats.array, options)
+            sig = score_row(stats.array[0], options, stats.n_refs).signature
+            for i in range(len(stats)):
+                results.append({
+                    "system": name, "segment": i + 1, "bleu": float(arr.bleu[i]), "score": float(arr.score[i]),
+                    "precisions": arr.precisions[i].tolist(), "counts": [int(c) for c in arr.matches[i]],
+                    "totals": [int(t) for t in arr.totals[i]], "bp": float(arr.bp[i]), "ratio": float(arr.ratio[i]),
+                    "hyp_len": int(arr.hyp_len[i]), "ref_len": float(arr.ref_len[i]), "signature": sig,
+                })
+        else:
+            score = score_row(stats.total(), options, stats.n_refs)
+            results.append({"system": name, **score.to_dict(), "_str": str(score)})
+    if args.format == "json":
+        clean = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
+        print(json.dumps(clean, indent=1, ensure_ascii=False))
+    else:
+        for r in results:
+            if args.sentence_level:
+                print(f"{r['system']}\t{r['segment']}\t{r['score']:.2f}")
+            else:
+                print(f"{r['system']}: {r['_str']}")
+        print(f"signature: {results[0]['signature']}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="bleu-study", description="Study BLEU against human judgment.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    p = sub.add_parser("score", help="BLEU of system outputs against references (one segment per line)")
+    p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
+    p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    p.add_argument("--sentence-level", "-sl", action="store_true", help="a score per segment")
+    p.add_argument("--format", choices=("json", "text"), default="text")
+    p.add_argument("--max-mb", type=float, default=200, help="refuse input files larger than this (MB)")
+    add_bleu_options(p)
+    p.set_defaults(func=cmd_score)
+    for module_name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name and module_name.startswith(exc.name):
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except BleuStudyError as exc:
+        print(f"bleu-study: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # e.g. piped into `head`
+        return 0
+    except OSError as exc:
+        print(f"bleu-study: error: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

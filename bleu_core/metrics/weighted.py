@@ -1,0 +1,255 @@
+"""Weighted n-gram precision, recall and F-score with one reference (Babych & Hartley 2004, §2).
+
+The procedure of the paper: n-grams of the hypothesis are matched against a *single* reference translation,
+with BLEU's clipping (a hypothesis n-gram matches at most as often as it occurs in the reference). Each
+n-gram occurrence normally counts 1; when its words are salient in the document (tf.idf or S-score weight
+> 1, see :mod:`bleu_core.metrics.weighting`) it counts the weight instead. With the same counting applied to
+the hypothesis and to the reference n-grams::
+
+    precision = weighted matched n-grams / weighted hypothesis n-grams
+    recall    = weighted matched n-grams / weighted reference n-grams
+    F         = 2 * precision * recall / (precision + recall)
+
+**An n-gram with several words** (the paper does not say; pick with ``ngram_rule``):
+
+* ``"max"`` (default) — the n-gram counts the largest multiplier of its words. This follows the prose
+  ("all counts for the N-grams containing this item are increased by the S-score"): an n-gram containing a
+  salient word counts that word's weight, and when it contains several it counts the most salient one's,
+  never a sum, so a single match never counts more than its most salient word.
+* ``"last"`` — the n-gram counts its last word's multiplier. This is what the paper's Perl excerpt does
+  literally: the weight is set inside the loop that extends the n-gram one word at a time.
+* ``"mean"`` — the mean of its words' multipliers.
+
+Here a word's *multiplier* is its weight when the weight is > 1 and 1 otherwise (also 1 for words without a
+weight). Because the multiplier depends only on the n-gram and the document, the weighted clipped count of an
+n-gram type is its multiplier times its ordinary clipped count.
+
+**Orders**: counts of orders 1..N are pooled (summed) before dividing, the "straightforward" counting the
+paper describes (N = 4 in its tables). Per-order counts stay available in :attr:`WeightedScores.counts`.
+
+**Levels**: segment, document and corpus scores come from the same per-segment counts, summed over the
+segments of a document or of the corpus before dividing. ``0 / 0`` (an empty hypothesis or reference) is
+taken as 0.
+
+>>> from bleu_core.metrics.weighting import WordWeights
+>>> w = WordWeights("tf.idf", {"d": {"cat": 3.0}}, n_documents=2)
+>>> counts = weighted_counts([["the", "cat"]], [["a", "cat"]], ["d"], w, max_order=2)
+>>> counts.tolist()   # matched 1..2, hypothesis 1..2, reference 1..2
+[[3.0, 0.0, 4.0, 3.0, 4.0, 3.0]]
+>>> prf = prf_from_counts(counts, max_order=2)
+>>> float(prf.precision[0]), float(prf.recall[0])
+(0.42857142857142855, 0.42857142857142855)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bleu_core.errors import BleuOptionError
+from bleu_core.metrics.weighting import (
+    WordWeights,
+    group_tokens,
+    segment_documents,
+    word_weights,
+)
+from bleu_core.statistics import ngram_counts
+
+NGRAM_RULES: tuple[str, ...] = ("max", "last", "mean")
+BASELINE = "none"
+
+
+def _check_rule(ngram_rule: str) -> None:
+    if ngram_rule not in NGRAM_RULES:
+        raise BleuOptionError(
+            f"unknown n-gram weighting rule {ngram_rule!r}; choose one of: {', '.join(NGRAM_RULES)}"
+        )
+
+
+def _combine(multipliers: list[float], rule: str) -> float:
+    if rule == "max":
+        return max(multipliers)
+    if rule == "last":
+        return multipliers[-1]
+    return sum(multipliers) / len(multipliers)
+
+
+def _ngram_multipliers(
+    ngrams: set[tuple[str, ...]], doc: str, weights: WordWeights | None, rule: str
+) -> dict[tuple[str, ...], float]:
+    if weights is None:
+        return dict.fromkeys(ngrams, 1.0)
+    words = {w for ngram in ngrams for w in ngram}
+    word_multiplier = {w: weights.multiplier(doc, w) for w in words}
+    return {ngram: _combine([word_multiplier[w] for w in ngram], rule) for ngram in ngrams}
+
+
+def weighted_counts(
+    hypothesis_tokens: Sequence[Sequence[str]],
+    reference_tokens: Sequence[Sequence[str]],
+    segment_docs: Sequence[str],
+    weights: WordWeights | None,
+    *,
+    max_order: int = 4,
+    ngram_rule: str = "max",
+) -> np.ndarray:
+    """Per-segment weighted counts, shape ``(S, 3N)``: matched, hypothesis and reference n-grams, n = 1..N.
+
+    ``weights=None`` gives the unweighted baseline (every n-gram counts 1).
+    """
+    _check_rule(ngram_rule)
+    if max_order < 1:
+        raise BleuOptionError(f"max_order must be at least 1, got {max_order}")
+    if not (len(hypothesis_tokens) == len(reference_tokens) == len(segment_docs)):
+        raise BleuOptionError(
+            f"{len(hypothesis_tokens)} hypotheses, {len(reference_tokens)} references and "
+            f"{len(segment_docs)} document ids: give one of each per segment."
+        )
+    out = np.zeros((len(hypothesis_tokens), 3 * max_order), dtype=np.float64)
+    rows = zip(hypothesis_tokens, reference_tokens, segment_docs, strict=True)
+    for row, (hyp, ref, doc) in zip(out, rows, strict=True):
+        hyp_counts = ngram_counts(hyp, max_order)
+        ref_counts = ngram_counts(ref, max_order)
+        multipliers = _ngram_multipliers(
+            set(hyp_counts) | set(ref_counts), doc, weights, ngram_rule
+        )
+        for ngram, count in hyp_counts.items():
+            n = len(ngram) - 1
+            m = multipliers[ngram]
+            row[max_order + n] += m * count
+            matched = min(count, ref_counts.get(ngram, 0))
+            if matched:
+                row[n] += m * matched
+        for ngram, count in ref_counts.items():
+            row[2 * max_order + len(ngram) - 1] += multipliers[ngram] * count
+    return out
+
+
+@dataclass(frozen=True)
+class PRF:
+    """Precision, recall and F-score (arrays of any shape, or floats)."""
+
+    precision: np.ndarray
+    recall: np.ndarray
+    f: np.ndarray
+
+
+def _ratio(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    return np.divide(num, den, out=np.zeros_like(num, dtype=np.float64), where=den > 0)
+
+
+def prf_from_counts(counts: np.ndarray, max_order: int) -> PRF:
+    """Pooled precision, recall and F from counts of shape ``(..., 3N)`` (see :func:`weighted_counts`).
+
+    >>> prf_from_counts(np.array([1.0, 2.0, 4.0]), max_order=1)
+    PRF(precision=array(0.5), recall=array(0.25), f=array(0.33333333))
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    matched = counts[..., :max_order].sum(axis=-1)
+    hyp = counts[..., max_order : 2 * max_order].sum(axis=-1)
+    ref = counts[..., 2 * max_order : 3 * max_order].sum(axis=-1)
+    precision = _ratio(matched, hyp)
+    recall = _ratio(matched, ref)
+    f = _ratio(2 * precision * recall, precision + recall)
+    return PRF(precision, recall, f)
+
+
+@dataclass(frozen=True)
+class WeightedScores:
+    """Weighted (or baseline) n-gram P/R/F of one system against one reference, at every level.
+
+    ``counts`` is ``(S, 3N)`` per segment (see :func:`weighted_counts`), ``segment_docs`` the document of each
+    segment, ``scheme`` one of ``"none"`` (baseline), ``"tf.idf"``, ``"s-score"``.
+    """
+
+    scheme: str
+    ngram_rule: str
+    max_order: int
+    counts: np.ndarray
+    segment_docs: tuple[str, ...]
+
+    def segment(self) -> PRF:
+        """P/R/F of every segment (arrays of length S)."""
+        return prf_from_counts(self.counts, self.max_order)
+
+    def documents(self) -> dict[str, PRF]:
+        """P/R/F of every document (summed counts of its segments), in order of first appearance."""
+        order = list(dict.fromkeys(self.segment_docs))
+        index = {doc: i for i, doc in enumerate(order)}
+        sums = np.zeros((len(order), self.counts.shape[1]))
+        np.add.at(sums, [index[d] for d in self.segment_docs], self.counts)
+        prf = prf_from_counts(sums, self.max_order)
+        return {doc: PRF(prf.precision[i], prf.recall[i], prf.f[i]) for doc, i in index.items()}
+
+    def corpus(self) -> PRF:
+        """P/R/F of the whole corpus (counts summed over all segments; 0-d arrays)."""
+        return prf_from_counts(self.counts.sum(axis=0), self.max_order)
+
+
+def weighted_scores_from_tokens(
+    hypothesis_tokens: Sequence[Sequence[str]],
+    reference_tokens: Sequence[Sequence[str]],
+    *,
+    doc_ids: Sequence[str | None] | None = None,
+    schemes: Sequence[str] = (BASELINE, "tf.idf", "s-score"),
+    max_order: int = 4,
+    ngram_rule: str = "max",
+) -> dict[str, WeightedScores]:
+    """Weighted P/R/F for each scheme (``"none"`` = unweighted baseline), weights from this reference."""
+    docs = segment_documents(doc_ids, len(reference_tokens))
+    grouped = group_tokens(reference_tokens, docs)
+    out: dict[str, WeightedScores] = {}
+    for scheme in schemes:
+        weights = None if scheme == BASELINE else word_weights(grouped, scheme)
+        counts = weighted_counts(
+            hypothesis_tokens,
+            reference_tokens,
+            docs,
+            weights,
+            max_order=max_order,
+            ngram_rule=ngram_rule,
+        )
+        out[scheme] = WeightedScores(scheme, ngram_rule, max_order, counts, tuple(docs))
+    return out
+
+
+def weighted_scores(
+    hypotheses: Sequence[str],
+    reference: Sequence[str],
+    *,
+    doc_ids: Sequence[str | None] | None = None,
+    schemes: Sequence[str] = (BASELINE, "tf.idf", "s-score"),
+    max_order: int = 4,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    ngram_rule: str = "max",
+) -> dict[str, WeightedScores]:
+    """Weighted and baseline n-gram P/R/F of ``hypotheses`` against one ``reference`` stream.
+
+    Text is tokenized with the engine's tokenizer (``tokenize``, ``lowercase``) and the word weights are
+    computed from the reference's documents (``doc_ids``; see :func:`~bleu_core.metrics.weighting.segment_documents`).
+
+    >>> scores = weighted_scores(["the cat sat", "a dog"], ["the cat sat", "the dog ran"], schemes=["none"])
+    >>> round(float(scores["none"].corpus().precision), 4)   # (3+2+1) + (1) matched of (3+2+1) + (2+1)
+    0.7778
+    """
+    from bleu_core.tokenizers import get_tokenizer
+
+    if len(hypotheses) != len(reference):
+        raise BleuOptionError(
+            f"{len(hypotheses)} hypotheses but {len(reference)} reference lines: give one reference line "
+            "per hypothesis."
+        )
+    tokenizer = get_tokenizer(tokenize, lowercase=lowercase)
+    hyp_tokens = tokenizer.tokenize_corpus(list(hypotheses))
+    ref_tokens = tokenizer.tokenize_corpus(list(reference))
+    return weighted_scores_from_tokens(
+        hyp_tokens,
+        ref_tokens,
+        doc_ids=doc_ids,
+        schemes=schemes,
+        max_order=max_order,
+        ngram_rule=ngram_rule,
+    )

@@ -1,0 +1,275 @@
+"""Per-segment sufficient statistics: the one place where text becomes numbers.
+
+BLEU of a corpus is not an average of sentence scores: the paper sums clipped n-gram matches and n-gram totals
+over the whole corpus, and sums hypothesis and effective reference lengths, then computes one score. So each
+segment contributes a row of *additive* numbers, and
+
+* corpus BLEU = score of the column sums,
+* sentence BLEU = score of each row,
+* bootstrap / blocks / significance = score of sums over resampled or blocked rows,
+
+all through the same function :func:`bleu_core.score.bleu_from_stats`.
+
+>>> stats = compute_statistics(["the cat sat on the mat"], [["the cat is on the mat"]], max_order=2)
+>>> stats.array.tolist()
+[[6.0, 6.0, 6.0, 6.0, 5.0, 3.0, 6.0, 5.0]]
+>>> stats.columns
+('hyp_len', 'ref_closest', 'ref_shortest', 'ref_average', 'matches_1', 'matches_2', 'totals_1', 'totals_2')
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import InputError
+from .options import MAX_ORDER_LIMIT, REF_LENGTH_POLICIES
+from .tokenizers import get_tokenizer
+
+HYP_LEN = 0
+REF_CLOSEST = 1
+REF_SHORTEST = 2
+REF_AVERAGE = 3
+N_LENGTH_COLUMNS = 4
+_POLICY_COLUMN = {"closest": REF_CLOSEST, "shortest": REF_SHORTEST, "average": REF_AVERAGE}
+
+
+def n_columns(max_order: int) -> int:
+    """Number of statistics columns for n-grams up to ``max_order``."""
+    return N_LENGTH_COLUMNS + 2 * max_order
+
+
+def order_of(array: np.ndarray) -> int:
+    """The max n-gram order a statistics array (…, F) covers."""
+    f = array.shape[-1]
+    n, rem = divmod(f - N_LENGTH_COLUMNS, 2)
+    if rem or n < 1:
+        raise ValueError(f"a statistics array needs 4 + 2N columns, got {f}")
+    return n
+
+
+@dataclass(frozen=True)
+class SegmentStatistics:
+    """Sufficient statistics of a corpus: one row per segment (see module docs for the columns).
+
+    ``n_refs`` is the number of reference streams (``-1`` when segments have different numbers of references,
+    as sacrebleu reports it).
+    """
+
+    array: np.ndarray
+    n_refs: int
+
+    def __post_init__(self) -> None:
+        if self.array.ndim != 2:
+            raise ValueError("statistics must be a 2-D array (segments × columns)")
+        order_of(self.array)
+
+    @property
+    def max_order(self) -> int:
+        return order_of(self.array)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        n = self.max_order
+        return (
+            ("hyp_len", "ref_closest", "ref_shortest", "ref_average")
+            + tuple(f"matches_{i}" for i in range(1, n + 1))
+            + tuple(f"totals_{i}" for i in range(1, n + 1))
+        )
+
+    def __len__(self) -> int:
+        return self.array.shape[0]
+
+    def __getitem__(self, index: int | slice | np.ndarray | Sequence[int]) -> SegmentStatistics:
+        rows = self.array[index]
+        if rows.ndim == 1:
+            rows = rows[None, :]
+        return SegmentStatistics(rows, self.n_refs)
+
+    @property
+    def hyp_len(self) -> np.ndarray:
+        return self.array[:, HYP_LEN]
+
+    def ref_len(self, policy: str = "closest") -> np.ndarray:
+        if policy not in _POLICY_COLUMN:
+            raise ValueError(f"unknown reference-length policy {policy!r}; choose one of: {REF_LENGTH_POLICIES}")
+        return self.array[:, _POLICY_COLUMN[policy]]
+
+    @property
+    def matches(self) -> np.ndarray:
+        n = self.max_order
+        return self.array[:, N_LENGTH_COLUMNS : N_LENGTH_COLUMNS + n]
+
+    @property
+    def totals(self) -> np.ndarray:
+        n = self.max_order
+        return self.array[:, N_LENGTH_COLUMNS + n : N_LENGTH_COLUMNS + 2 * n]
+
+    def total(self) -> np.ndarray:
+        """Column sums: the statistics of the whole corpus, shape ``(F,)``."""
+        return self.array.sum(axis=0)
+
+    def truncate_order(self, max_order: int) -> SegmentStatistics:
+        """The same statistics restricted to n-grams up to ``max_order`` (no recount needed)."""
+        n = self.max_order
+        if not 1 <= max_order <= n:
+            raise ValueError(f"can only truncate to orders 1..{n}, got {max_order}")
+        cols = list(range(N_LENGTH_COLUMNS))
+        cols += list(range(N_LENGTH_COLUMNS, N_LENGTH_COLUMNS + max_order))
+        cols += list(range(N_LENGTH_COLUMNS + n, N_LENGTH_COLUMNS + n + max_order))
+        return SegmentStatistics(self.array[:, cols], self.n_refs)
+
+    @staticmethod
+    def concat(parts: Iterable[SegmentStatistics]) -> SegmentStatistics:
+        parts = list(parts)
+        if not parts:
+            raise ValueError("nothing to concatenate")
+        n_refs = {p.n_refs for p in parts}
+        return SegmentStatistics(
+            np.concatenate([p.array for p in parts], axis=0), n_refs.pop() if len(n_refs) == 1 else -1
+        )
+
+
+# ---------------------------------------------------------------------------------------------- validation
+
+
+def check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | None]]) -> None:
+    """Validate the shape of a corpus: non-empty, every reference stream as long as the hypotheses.
+
+    >>> check_corpus(["a", "b"], [["a"]])
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.InputError: reference stream 1 has 1 segment(s) but there are 2 hypotheses; every reference stream needs one line per hypothesis (sacrebleu would silently truncate)
+    """
+    if isinstance(hypotheses, str):
+        raise InputError("hypotheses must be a list of segments, not one string")
+    if len(hypotheses) == 0:
+        raise InputError("the corpus is empty: there are no hypotheses to score")
+    if isinstance(references, str) or len(references) == 0:
+        raise InputError("at least one reference stream is needed (a list of reference lists)")
+    for k, stream in enumerate(references, start=1):
+        if isinstance(stream, str):
+            raise InputError(
+                "references must be a list of reference streams (one list of segments per reference), "
+                "not a list of strings; wrap a single reference stream as [refs]"
+            )
+        if len(stream) != len(hypotheses):
+            raise InputError(
+                f"reference stream {k} has {len(stream)} segment(s) but there are {len(hypotheses)} "
+                "hypotheses; every reference stream needs one line per hypothesis (sacrebleu would silently "
+                "truncate)"
+            )
+    for i, h in enumerate(hypotheses):
+        if not isinstance(h, str):
+            raise InputError(f"hypothesis {i + 1} is {type(h).__name__}, expected text")
+
+
+# ---------------------------------------------------------------------------------------------- counting
+
+
+def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
+    """All n-grams of orders 1..max_order with their counts.
+
+    >>> sorted(ngram_counts(["a", "b", "a"], 2).items())
+    [(('a',), 2), (('a', 'b'), 1), (('b',), 1), (('b', 'a'), 1)]
+    """
+    counts: Counter[tuple[str, ...]] = Counter()
+    length = len(tokens)
+    for n in range(1, max_order + 1):
+        for i in range(length - n + 1):
+            counts[tuple(tokens[i : i + n])] += 1
+    return counts
+
+
+def closest_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
+    """The reference length closest to ``hyp_len``; ties go to the shorter one (paper, sacrebleu).
+
+    >>> closest_length(12, [10, 14])
+    10
+    >>> closest_length(0, [])
+    0
+    """
+    best_diff, best = -1, 0
+    for r in ref_lens:
+        diff = abs(hyp_len - r)
+        if best_diff == -1 or diff < best_diff or (diff == best_diff and r < best):
+            best_diff, best = diff, r
+    return best
+
+
+def segment_row(
+    hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]], max_order: int
+) -> list[float]:
+    """One statistics row from tokenised text (reference implementation, used for a single segment)."""
+    hyp_counts = ngram_counts(hyp_tokens, max_order)
+    ref_max: Counter[tuple[str, ...]] = Counter()
+    for ref in refs_tokens:
+        for ngram, c in ngram_counts(ref, max_order).items():
+            if c > ref_max[ngram]:
+                ref_max[ngram] = c
+    matches = [0] * max_order
+    totals = [0] * max_order
+    for ngram, c in hyp_counts.items():
+        n = len(ngram) - 1
+        totals[n] += c
+        m = ref_max.get(ngram)
+        if m:
+            matches[n] += min(c, m)
+    ref_lens = [len(r) for r in refs_tokens]
+    hyp_len = len(hyp_tokens)
+    return [
+        float(hyp_len),
+        float(closest_length(hyp_len, ref_lens)),
+        float(min(ref_lens)) if ref_lens else 0.0,
+        float(sum(ref_lens) / len(ref_lens)) if ref_lens else 0.0,
+        *map(float, matches),
+        *map(float, totals),
+    ]
+
+
+def statistics_from_tokens(
+    hyp_tokens: Sequence[Sequence[str]],
+    refs_tokens: Sequence[Sequence[Sequence[str]]],
+    max_order: int,
+) -> np.ndarray:
+    """Statistics rows for tokenised segments; ``refs_tokens[i]`` holds the references of segment i."""
+    from .fast import counting
+
+    return counting.statistics_array(hyp_tokens, refs_tokens, max_order)
+
+
+def compute_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> SegmentStatistics:
+    """Tokenise once and count clipped n-gram matches for every segment.
+
+    Args:
+        hypotheses: one system output per segment.
+        references: reference *streams* (sacrebleu's convention): ``references[k][i]`` is reference k of
+            segment i. ``None`` (or a missing entry) marks a segment with fewer references.
+        max_order: highest n-gram order to count.
+        tokenize: tokenizer name; lowercase: case-fold first.
+    """
+    if isinstance(max_order, bool) or not isinstance(max_order, int) or not 1 <= max_order <= MAX_ORDER_LIMIT + 1:
+        raise InputError(f"max order must be from 1 to {MAX_ORDER_LIMIT}, got {max_order!r}")
+    check_corpus(hypotheses, references)
+    tokenizer = get_tokenizer(tokenize, lowercase)
+    hyp_tokens = tokenizer.tokenize_corpus(hypotheses)
+    n_segments = len(hypotheses)
+    per_stream = [tokenizer.tokenize_corpus([r if r is not None else "" for r in s]) for s in references]
+    present = [[r is not None for r in s] for s in references]
+    refs_tokens = [
+        [per_stream[k][i] for k in range(len(references)) if present[k][i]] for i in range(n_segments)
+    ]
+    counts_per_segment = {sum(p[i] for p in present) for i in range(n_segments)}
+    n_refs = counts_per_segment.pop() if len(counts_per_segment) == 1 else -1
+    array = statistics_from_tokens(hyp_tokens, refs_tokens, max_order)
+    return SegmentStatistics(array, n_refs)

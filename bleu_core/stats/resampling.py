@@ -1,0 +1,118 @@
+"""Seeds, resample matrices and percentile intervals shared by every resampling procedure.
+
+Every resampling procedure in :mod:`bleu_core.stats` draws its randomness from one
+:class:`numpy.random.Generator` built from an explicit integer seed, and reports that seed with its
+result, so that any number it prints can be reproduced.
+
+A *bootstrap resample* of a test set of ``S`` segments draws ``S`` segment indices with replacement.
+Instead of materialising the resampled segments we count how often each segment was drawn: an
+``M × S`` matrix of counts whose rows sum to ``S``. Because corpus BLEU only needs the column sums of
+the per-segment sufficient statistics, ``counts @ stats`` gives the statistics of all ``M`` resampled
+test sets in one matrix product (Zhang & Vogel 2004, "Implementation issues").
+
+>>> rng, seed = make_rng(7)
+>>> seed
+7
+>>> counts = bootstrap_counts(5, 3, rng)
+>>> counts.shape, counts.sum(axis=1).tolist()
+((3, 5), [5.0, 5.0, 5.0])
+>>> percentile_interval(np.arange(101.0), 0.9)
+(5.0, 95.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .errors import StatsInputError
+
+#: sacrebleu's default seed (``SACREBLEU_SEED``); ours too, so that results are reproducible by default.
+DEFAULT_SEED = 12345
+
+
+def make_rng(seed: int | None = DEFAULT_SEED) -> tuple[np.random.Generator, int]:
+    """A generator and the integer seed it was built from.
+
+    ``seed=None`` draws a fresh seed from the operating system's entropy, and returns it so that the
+    result can still be reported and reproduced.
+
+    >>> make_rng(3)[1]
+    3
+    >>> isinstance(make_rng(None)[1], int)
+    True
+    """
+    if seed is None:
+        seed = int(np.random.default_rng().integers(0, 2**31 - 1))
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise StatsInputError(f"seed must be a non-negative whole number or None, got {seed!r}")
+    return np.random.default_rng(int(seed)), int(seed)
+
+
+def check_count(value: int, name: str, minimum: int = 1) -> int:
+    """Validate a positive whole number such as a resample count.
+
+    >>> check_count(0, "resamples")
+    Traceback (most recent call last):
+    ...
+    bleu_core.stats.errors.StatsInputError: resamples must be a whole number >= 1, got 0
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
+        raise StatsInputError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_level(confidence: float) -> float:
+    """Validate a confidence level strictly between 0 and 1.
+
+    >>> check_level(95)
+    Traceback (most recent call last):
+    ...
+    bleu_core.stats.errors.StatsInputError: confidence level must be between 0 and 1 (e.g. 0.95), got 95
+    """
+    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence < 1:
+        raise StatsInputError(
+            f"confidence level must be between 0 and 1 (e.g. 0.95), got {confidence!r}"
+        )
+    return float(confidence)
+
+
+def bootstrap_indices(n_segments: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """``M × S`` segment indices drawn with replacement.
+
+    Drawn exactly as sacrebleu 2.x draws them (``rng.choice(S, size=(M, S), replace=True)``, one
+    call), so that with the same seed both programs resample the same test sets.
+    """
+    return rng.choice(n_segments, size=(n_resamples, n_segments), replace=True)
+
+
+def counts_from_indices(indices: np.ndarray, n_segments: int) -> np.ndarray:
+    """Turn ``M × S`` resampled indices into an ``M × S`` float64 matrix of draw counts.
+
+    >>> counts_from_indices(np.array([[0, 0, 2], [1, 2, 0]]), 3).tolist()
+    [[2.0, 0.0, 1.0], [1.0, 1.0, 1.0]]
+    """
+    m = indices.shape[0]
+    flat = (indices + np.arange(m)[:, None] * n_segments).ravel()
+    return np.bincount(flat, minlength=m * n_segments).reshape(m, n_segments).astype(np.float64)
+
+
+def bootstrap_counts(n_segments: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """The ``M × S`` count matrix of ``M`` bootstrap resamples of ``S`` segments."""
+    return counts_from_indices(bootstrap_indices(n_segments, n_resamples, rng), n_segments)
+
+
+def percentile_interval(samples: np.ndarray, confidence: float = 0.95) -> tuple[float, float]:
+    """The central ``confidence`` percentile interval of 1-D ``samples`` (linear interpolation).
+
+    For 95 % this is the 2.5th and 97.5th percentile, as Zhang & Vogel (2004) define the bootstrap
+    confidence interval.
+    """
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.quantile(np.asarray(samples, dtype=np.float64), [tail, 1.0 - tail])
+    return float(low), float(high)
+
+
+def percentile_intervals(samples: np.ndarray, confidence: float = 0.95) -> np.ndarray:
+    """Row-wise :func:`percentile_interval` of a ``K × M`` array: a ``K × 2`` array of (low, high)."""
+    tail = (1.0 - confidence) / 2.0
+    return np.quantile(np.asarray(samples, dtype=np.float64), [tail, 1.0 - tail], axis=-1).T

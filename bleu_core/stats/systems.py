@@ -1,0 +1,123 @@
+"""Several systems' per-segment BLEU statistics, stacked, and their BLEU under resampling.
+
+Every procedure here works on a stack of per-segment sufficient statistics, one
+:class:`~bleu_core.statistics.SegmentStatistics` per system, all over the same ``S`` segments:
+a ``K × S × F`` array. A weighting of the segments (bootstrap counts, block membership, a random
+swap mask...) turns into corpus statistics by one matrix product, and into BLEU by one call of
+:func:`bleu_core.score.bleu_from_stats`, which is vectorised over leading dimensions. Nothing is
+tokenised again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import StatsInputError
+
+
+def _as_array(value: Any) -> np.ndarray:
+    array = getattr(value, "array", value)
+    return np.asarray(array, dtype=np.float64)
+
+
+@dataclass(frozen=True, eq=False)
+class SystemStack:
+    """Per-segment statistics of ``K`` systems over the same ``S`` segments.
+
+    Attributes:
+        names: the system names, in input order.
+        array: float64 array ``K × S × F`` (``F`` = 4 + 2N columns, see ``SegmentStatistics``).
+    """
+
+    names: tuple[str, ...]
+    array: np.ndarray
+
+    @property
+    def n_systems(self) -> int:
+        return self.array.shape[0]
+
+    @property
+    def n_segments(self) -> int:
+        return self.array.shape[1]
+
+    def weighted_totals(self, weights: np.ndarray) -> np.ndarray:
+        """Corpus statistics under each row of segment ``weights`` (``M × S``): an ``M × K × F`` array.
+
+        One matrix product for all systems: ``weights @ stats`` with the systems' columns side by side.
+        """
+        k, s, f = self.array.shape
+        flat = self.array.transpose(1, 0, 2).reshape(s, k * f)
+        return (np.asarray(weights, dtype=np.float64) @ flat).reshape(-1, k, f)
+
+    def totals(self) -> np.ndarray:
+        """Corpus statistics of every system, ``K × F``."""
+        return self.array.sum(axis=1)
+
+
+def stack_systems(systems: Mapping[str, Any], *, min_systems: int = 1) -> SystemStack:
+    """Validate and stack ``{name: SegmentStatistics}`` (or ``S × F`` arrays) into a :class:`SystemStack`.
+
+    >>> stack = stack_systems({"A": np.ones((3, 12)), "B": np.zeros((3, 12))})
+    >>> stack.names, stack.array.shape
+    (('A', 'B'), (2, 3, 12))
+    >>> stack_systems({"A": np.ones((3, 12)), "B": np.ones((2, 12))})
+    Traceback (most recent call last):
+    ...
+    bleu_core.stats.errors.StatsInputError: system 'B' has 2 segments but 'A' has 3: every system must translate the same segments
+    """
+    if not isinstance(systems, Mapping):
+        raise StatsInputError(
+            "systems must be a mapping {system name: per-segment statistics}, "
+            f"got {type(systems).__name__}"
+        )
+    if len(systems) < min_systems:
+        raise StatsInputError(
+            f"need at least {min_systems} system(s), got {len(systems)}"
+            + ("; add another system output" if min_systems > 1 else "")
+        )
+    names: list[str] = []
+    arrays: list[np.ndarray] = []
+    for name, value in systems.items():
+        array = _as_array(value)
+        if array.ndim != 2:
+            raise StatsInputError(
+                f"system {name!r}: expected per-segment statistics of shape (segments, columns), "
+                f"got shape {array.shape}"
+            )
+        if arrays:
+            first_name, first = names[0], arrays[0]
+            if array.shape[0] != first.shape[0]:
+                raise StatsInputError(
+                    f"system {name!r} has {array.shape[0]} segments but {first_name!r} has "
+                    f"{first.shape[0]}: every system must translate the same segments"
+                )
+            if array.shape[1] != first.shape[1]:
+                raise StatsInputError(
+                    f"system {name!r} has {array.shape[1]} statistics columns but {first_name!r} has "
+                    f"{first.shape[1]}: compute every system's statistics with the same max order"
+                )
+        names.append(str(name))
+        arrays.append(array)
+    if arrays[0].shape[0] < 1:
+        raise StatsInputError("the systems have no segments")
+    return SystemStack(tuple(names), np.stack(arrays))
+
+
+def bleu_scores(totals: np.ndarray, options: Any) -> np.ndarray:
+    """BLEU (0-100) of corpus statistics with any leading shape (``(..., F)`` → ``(...)``)."""
+    from ..score import bleu_from_stats
+
+    return np.asarray(bleu_from_stats(totals, options).score, dtype=np.float64)
+
+
+def default_options(options: Any) -> Any:
+    """``options`` or, when ``None``, the default :class:`~bleu_core.options.BleuOptions`."""
+    if options is None:
+        from ..options import BleuOptions
+
+        return BleuOptions()
+    return options

@@ -1,0 +1,266 @@
+"""Human ratings tables: long form (``criterion`` + ``score`` columns) or wide form (one column per criterion).
+
+Long form, one score per row::
+
+    system,segment_id,rater,group,criterion,score
+    A,1,r1,experts,adequacy,4
+    A,,r1,experts,adequacy,3.8        <- empty segment_id: a system-level score
+
+Wide form, one column per criterion (every column that is not a known key column)::
+
+    system,segment_id,rater,adequacy,fluency
+    A,1,r1,4,5
+
+Optional columns ``higher_is_better`` (true/false), ``scale_min`` and ``scale_max`` declare a criterion's
+direction and scale (long form); otherwise :data:`KNOWN_CRITERIA` gives defaults for common names and
+anything else is higher-is-better with no fixed scale.
+
+>>> table = parse_table("system,segment_id,adequacy\\nA,1,4\\nA,2,\\n", "r.csv")
+>>> parsed = ratings_from_table(table, systems={"A"}, segment_ids={"1", "2"})
+>>> parsed.ratings
+[Rating(system='A', segment_id='1', rater=None, group=None, criterion='adequacy', score=4.0)]
+>>> parsed.criteria["adequacy"].scale, parsed.skipped_empty
+((1.0, 5.0), 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, field
+
+from bleu_core.errors import InputError
+from bleu_core.study.model import Criterion, Rating
+from bleu_core.study.tables import Row, Table, parse_score
+
+__all__ = ["KNOWN_CRITERIA", "ParsedRatings", "default_criterion", "ratings_from_table"]
+
+#: Defaults for criteria commonly found in MT evaluation data (used when a table does not declare them).
+KNOWN_CRITERIA: dict[str, Criterion] = {
+    "adequacy": Criterion(
+        "adequacy", True, (1.0, 5.0), "How much of the meaning is kept (LDC/WMT 1-5 scale)"
+    ),
+    "fluency": Criterion("fluency", True, (1.0, 5.0), "How good the target language is (1-5 scale)"),
+    "da": Criterion("da", True, (0.0, 100.0), "Direct assessment, raw 0-100 slider score"),
+    "da_z": Criterion("da_z", True, None, "Direct assessment standardised per rater (z-score)"),
+    "mqm": Criterion(
+        "mqm",
+        True,
+        None,
+        "MQM: minus the weighted error count (Major 5, Minor 1, Minor punctuation 0.1, "
+        "Non-translation 25); 0 is perfect",
+    ),
+}
+
+#: Columns that identify a rating; every other column of a wide table is a criterion.
+KEY_COLUMNS = frozenset(
+    {
+        "system",
+        "segment_id",
+        "doc_id",
+        "rater",
+        "group",
+        "criterion",
+        "score",
+        "higher_is_better",
+        "scale_min",
+        "scale_max",
+        "source",
+        "text",
+        "role",
+    }
+)
+
+_TRUE = {"true", "yes", "1", "higher"}
+_FALSE = {"false", "no", "0", "lower"}
+
+
+def default_criterion(name: str) -> Criterion:
+    """The known definition of ``name`` or a plain higher-is-better criterion without scale."""
+    return KNOWN_CRITERIA.get(name.lower(), Criterion(name))
+
+
+@dataclass
+class ParsedRatings:
+    """Ratings read from a table, the criteria they use, and how many empty cells were skipped."""
+
+    ratings: list[Rating] = field(default_factory=list)
+    criteria: dict[str, Criterion] = field(default_factory=dict)
+    skipped_empty: int = 0
+    lines: list[int] = field(default_factory=list)
+
+
+def _declared_criteria(table: Table) -> dict[str, tuple[Criterion, int]]:
+    """Criteria declared through ``higher_is_better`` / ``scale_min`` / ``scale_max`` (long form)."""
+    declared: dict[str, tuple[Criterion, int]] = {}
+    if not {"higher_is_better", "scale_min", "scale_max"} & set(table.columns):
+        return declared
+    for row in table:
+        name = row["criterion"].strip()
+        if not name:
+            continue
+        base = default_criterion(name)
+        direction = row["higher_is_better"].strip().lower()
+        higher = base.higher_is_better
+        if direction in _TRUE:
+            higher = True
+        elif direction in _FALSE:
+            higher = False
+        elif direction:
+            raise InputError(
+                f"higher_is_better must be true or false, not {direction!r}",
+                file=table.file,
+                line=row.line,
+                column="higher_is_better",
+            )
+        low_text, high_text = row["scale_min"].strip(), row["scale_max"].strip()
+        scale = base.scale
+        if low_text or high_text:
+            if not (low_text and high_text):
+                raise InputError(
+                    "give both scale_min and scale_max (or neither)",
+                    file=table.file,
+                    line=row.line,
+                    column="scale_min" if not low_text else "scale_max",
+                )
+            low = parse_score(low_text, file=table.file, line=row.line, column="scale_min")
+            high = parse_score(high_text, file=table.file, line=row.line, column="scale_max")
+            if not low < high:
+                raise InputError(
+                    f"scale_min {low} must be below scale_max {high}",
+                    file=table.file,
+                    line=row.line,
+                    column="scale_min",
+                )
+            scale = (low, high)
+        criterion = Criterion(name, higher, scale, base.description)
+        if name in declared and declared[name][0] != criterion:
+            first = declared[name][1]
+            raise InputError(
+                f"criterion {name!r} is declared differently here than on line {first} "
+                "(direction or scale); declare each criterion the same way on every row",
+                file=table.file,
+                line=row.line,
+            )
+        declared.setdefault(name, (criterion, row.line))
+    return declared
+
+
+def _check_known(
+    value: str,
+    known: Collection[str],
+    *,
+    what: str,
+    row: Row,
+    file: str,
+    column: str,
+) -> None:
+    if value in known:
+        return
+    listing = sorted(known, key=lambda s: (len(s), s))
+    shown = ", ".join(listing[:12]) + (" ..." if len(listing) > 12 else "")
+    hint = ""
+    if what == "segment" and value.strip().lstrip("-").isdigit():
+        numeric = sorted(int(k) for k in known if k.isdigit())
+        if numeric and int(value) == numeric[0] - 1:
+            hint = " (your ids look 0-based while the study's are 1-based: add 1 to every segment_id)"
+        elif numeric and int(value) == numeric[-1] + 1:
+            hint = " (one past the last segment: are the ids shifted by one?)"
+    raise InputError(
+        f"rating for unknown {what} {value!r}{hint}; known {what}s: {shown}; "
+        f"fix the name or add the {what}",
+        file=file,
+        line=row.line,
+        column=column,
+    )
+
+
+def ratings_from_table(
+    table: Table,
+    *,
+    systems: Collection[str],
+    segment_ids: Collection[str],
+    criteria: Mapping[str, Criterion] | None = None,
+) -> ParsedRatings:
+    """Read ratings from ``table`` (long or wide form), checking names, numbers and scales row by row.
+
+    ``systems`` and ``segment_ids`` are the known names (a rating for anything else is an error naming the
+    line). ``criteria`` gives definitions that take precedence over :data:`KNOWN_CRITERIA`.
+    Empty score cells are skipped and counted (``skipped_empty``).
+    """
+    table.require("system", "segment_id")
+    long_form = "criterion" in table.columns or "score" in table.columns
+    if long_form:
+        table.require("system", "segment_id", "criterion", "score")
+        criterion_columns: list[str] = []
+    else:
+        criterion_columns = [c for c in table.columns if c not in KEY_COLUMNS]
+        if not criterion_columns:
+            table.require(
+                "criterion",
+                "score",
+                fix="give either 'criterion' and 'score' columns (long form) or one column per "
+                "criterion (wide form), see docs/formats.md",
+            )
+    declared = {name: crit for name, (crit, _) in _declared_criteria(table).items()}
+    result = ParsedRatings()
+    given = dict(criteria or {})
+
+    def criterion_for(name: str) -> Criterion:
+        if name not in result.criteria:
+            result.criteria[name] = given.get(name) or declared.get(name) or default_criterion(name)
+        return result.criteria[name]
+
+    for row in table:
+        system = row["system"].strip()
+        segment = row["segment_id"].strip() or None
+        rater = row["rater"].strip() or None
+        group = row["group"].strip() or None
+        pairs = (
+            [(row["criterion"].strip(), row["score"], "score")]
+            if long_form
+            else [(c, row[c], c) for c in criterion_columns]
+        )
+        for name, cell, column in pairs:
+            if not cell.strip():
+                result.skipped_empty += 1
+                continue
+            if not name:
+                raise InputError(
+                    "score without a criterion; fill in the criterion column",
+                    file=table.file,
+                    line=row.line,
+                    column="criterion",
+                )
+            if not system:
+                raise InputError(
+                    "score without a system; fill in the system column",
+                    file=table.file,
+                    line=row.line,
+                    column="system",
+                )
+            _check_known(
+                system, systems, what="system", row=row, file=table.file, column="system"
+            )
+            if segment is not None:
+                _check_known(
+                    segment,
+                    segment_ids,
+                    what="segment",
+                    row=row,
+                    file=table.file,
+                    column="segment_id",
+                )
+            score = parse_score(cell, file=table.file, line=row.line, column=column)
+            criterion = criterion_for(name)
+            if not criterion.contains(score):
+                low, high = criterion.scale  # type: ignore[misc]
+                raise InputError(
+                    f"score {score:g} is outside the {name} scale [{low:g}, {high:g}]; correct it, "
+                    "or declare the scale with scale_min/scale_max columns",
+                    file=table.file,
+                    line=row.line,
+                    column=column,
+                )
+            result.ratings.append(Rating(system, segment, rater, group, name, score))
+            result.lines.append(row.line)
+    return result

@@ -1,0 +1,181 @@
+"""Delimited tables (CSV / TSV) with locations: every row remembers its line, every error names its column.
+
+>>> table = parse_table("system,segment_id,score\\nA,1,0.5\\n", "ratings.csv")
+>>> table.columns, table.rows[0].line, table.rows[0]["score"]
+(['system', 'segment_id', 'score'], 2, '0.5')
+>>> table.require("system", "criterion")
+Traceback (most recent call last):
+...
+bleu_core.errors.InputError: ratings.csv, line 1: missing required column 'criterion'; columns found: system, segment_id, score ...
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from bleu_core.errors import InputError
+
+__all__ = ["Row", "Table", "parse_score", "parse_table"]
+
+#: Cell values read as "no score here" (the row carries text only, or the item was not rated).
+EMPTY_SCORE = ("",)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One data row: cells by (lower-cased) column name, and the 1-based line it started on."""
+
+    cells: dict[str, str]
+    line: int
+
+    def __getitem__(self, column: str) -> str:
+        return self.cells.get(column, "")
+
+    def get(self, column: str, default: str = "") -> str:
+        """The cell, or ``default`` when the column is absent."""
+        return self.cells.get(column, default)
+
+
+@dataclass(frozen=True)
+class Table:
+    """A parsed table: column names (stripped, lower-cased) and rows."""
+
+    file: str
+    columns: list[str]
+    rows: list[Row]
+    delimiter: str
+
+    def require(self, *names: str, fix: str = "") -> None:
+        """Raise when a required column is missing, listing the columns found."""
+        missing = [name for name in names if name not in self.columns]
+        if missing:
+            plural = "s" if len(missing) > 1 else ""
+            found = ", ".join(self.columns) or "(none)"
+            hint = fix or (
+                f"rename your header so it has {', '.join(repr(n) for n in names)} "
+                "(see docs/formats.md)"
+            )
+            raise InputError(
+                f"missing required column{plural} {', '.join(repr(m) for m in missing)}; "
+                f"columns found: {found}; {hint}",
+                file=self.file,
+                line=1,
+            )
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+
+def guess_delimiter(file: str, first_line: str) -> str:
+    """TAB for ``.tsv`` files, comma for ``.csv``; otherwise TAB if the header has one, else comma."""
+    lower = file.lower().removesuffix(".gz")
+    if lower.endswith(".tsv"):
+        return "\t"
+    if lower.endswith(".csv"):
+        return ","
+    return "\t" if "\t" in first_line else ","
+
+
+def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
+    """Parse CSV (RFC 4180 quoting) or TSV (no quoting) text whose first line is a header.
+
+    Raises :class:`~bleu_core.errors.InputError` for an empty file, a duplicate column name, or a row with
+    the wrong number of cells (naming its line).
+    """
+    if not text.strip():
+        raise InputError("empty file; a header line and at least one row are needed", file=file)
+    first_line = text.split("\n", 1)[0]
+    if delimiter is None:
+        delimiter = guess_delimiter(file, first_line)
+    if delimiter == "\t":
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
+    else:
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        raise InputError(f"cannot read the header: {exc}", file=file, line=1) from None
+    columns = [name.strip().lower() for name in header]
+    seen: set[str] = set()
+    for number, name in enumerate(columns, start=1):
+        if not name:
+            raise InputError(
+                f"column {number} of the header is empty; give every column a name",
+                file=file,
+                line=1,
+                column=number,
+            )
+        if name in seen:
+            raise InputError(
+                f"column name {name!r} appears twice in the header; rename one of them",
+                file=file,
+                line=1,
+                column=number,
+            )
+        seen.add(name)
+    rows: list[Row] = []
+    line = 2
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise InputError(
+                f"cannot parse this row: {exc}; check the quoting", file=file, line=reader.line_num
+            ) from None
+        start = line
+        line = reader.line_num + 1
+        if not cells or (len(cells) == 1 and not cells[0].strip()):
+            continue  # blank line between rows
+        if len(cells) != len(columns):
+            sep = "TAB" if delimiter == "\t" else repr(delimiter)
+            raise InputError(
+                f"{len(cells)} cells, but the header has {len(columns)} columns; "
+                f"every row needs one value per column (separated by {sep}; "
+                + (
+                    "a TAB inside a text must be replaced by a space)"
+                    if delimiter == "\t"
+                    else 'quote texts containing commas: "a, b")'
+                ),
+                file=file,
+                line=start,
+            )
+        rows.append(Row({c: v for c, v in zip(columns, cells, strict=True)}, start))
+    return Table(file=file, columns=columns, rows=rows, delimiter=delimiter)
+
+
+def parse_score(value: str, *, file: str, line: int, column: str) -> float:
+    """A finite float from a cell, or an :class:`~bleu_core.errors.InputError` with the fix.
+
+    >>> parse_score(" 4.5 ", file="r.csv", line=2, column="score")
+    4.5
+    >>> parse_score("nan", file="r.csv", line=3, column="score")
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.InputError: r.csv, line 3, column score: score 'nan' is not a finite number; ...
+    """
+    text = value.strip()
+    try:
+        score = float(text)
+    except ValueError:
+        raise InputError(
+            f"score {value!r} is not a number; write a decimal number such as 3 or -1.5 "
+            "(leave the cell empty when there is no score)",
+            file=file,
+            line=line,
+            column=column,
+        ) from None
+    if not math.isfinite(score):
+        raise InputError(
+            f"score {value!r} is not a finite number; leave the cell empty when the item was not "
+            "rated instead of writing NaN/inf",
+            file=file,
+            line=line,
+            column=column,
+        )
+    return score

@@ -1,0 +1,196 @@
+"""Checking that a study is consistent, separate from reading it.
+
+Every loader calls :func:`validate_study` before returning, and the parallel-text loaders call
+:func:`check_line_counts` and :func:`check_blank_lines` on the files they read, so the message can name the
+file and line. Each problem raises a :class:`~bleu_core.errors.StudyError` that says how to fix it.
+
+>>> from bleu_core.study.model import Segment, Study
+>>> study = Study("toy", (Segment("1"), Segment("2")), {"ref": ["a b", "c d"]}, {"A": ["a b"]})
+>>> validate_study(study)
+Traceback (most recent call last):
+...
+bleu_core.errors.StudyError: toy: system 'A' has 1 text, but the study has 2 segments; ...
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+from bleu_core.errors import InputError, StudyError
+from bleu_core.study.model import Study
+
+__all__ = ["check_blank_lines", "check_line_counts", "check_unique_names", "validate_study"]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def check_line_counts(files: Mapping[str, Sequence[str]], *, expected: int | None = None) -> int:
+    """All files must have the same number of lines; returns that number.
+
+    ``files`` maps a file name to its lines. The reference count is ``expected`` when given, otherwise the
+    first file's. The message names both files, both counts and where the shorter file ends.
+
+    >>> check_line_counts({"ref.txt": ["a", "b"], "hyp.txt": ["a"]})
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.InputError: hyp.txt, line 2: has 1 line but ref.txt has 2 ...
+    """
+    if not files:
+        return 0
+    names = list(files)
+    first = names[0]
+    n = len(files[first]) if expected is None else expected
+    for name in names:
+        lines = files[name]
+        if not lines:
+            raise InputError(
+                "empty file; it needs one line per segment", file=name, line=None
+            )
+        if len(lines) != n:
+            basis = first if expected is None else "the source/segment list"
+            trailing = ""
+            if len(lines) == n + 1 and lines[-1].strip() == "":
+                trailing = " (the extra last line is blank: delete the trailing empty line)"
+            raise InputError(
+                f"has {_plural(len(lines), 'line')} but {basis} has {n}{trailing}; "
+                "every file must have exactly one line per segment, in the same order "
+                "(check for a missing or merged line near the end)",
+                file=name,
+                line=min(len(lines), n) + 1,
+            )
+    return n
+
+
+def check_blank_lines(file: str, lines: Sequence[str]) -> None:
+    """A reference (or source) line must not be blank: a blank reference makes BLEU meaningless."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise InputError(
+                "blank line; every line must hold the text of one segment — fill it in, or delete "
+                "the segment from every file (all files must stay line-aligned)",
+                file=file,
+                line=number,
+            )
+
+
+def check_unique_names(names: Sequence[tuple[str, str]], *, what: str) -> None:
+    """``names`` are (name, where it comes from); raise on the first duplicate name."""
+    seen: dict[str, str] = {}
+    for name, origin in names:
+        if name in seen:
+            raise StudyError(
+                f"duplicate {what} name {name!r} (from {seen[name]} and from {origin}); "
+                f"give every {what} a different name",
+                file=origin,
+            )
+        seen[name] = origin
+
+
+def validate_study(study: Study) -> None:
+    """Check a study's internal consistency; raise :class:`~bleu_core.errors.StudyError` on the first problem.
+
+    Checks: a name; unique, non-empty segment ids; at least one reference stream; every reference stream and
+    system has one text per segment; every segment has at least one reference text; no name is both a
+    reference and a system; human systems are systems; criteria are keyed by their names with valid scales;
+    every rating names a known system, segment and criterion and has a finite score on the criterion's scale.
+    """
+    where = study.name or "study"
+    if not study.name:
+        raise StudyError("the study has no name; give it one")
+    ids = [segment.id for segment in study.segments]
+    if not ids:
+        raise StudyError("the study has no segments", file=where)
+    seen: set[str] = set()
+    for position, seg_id in enumerate(ids, start=1):
+        if not isinstance(seg_id, str) or not seg_id:
+            raise StudyError(
+                f"segment {position} has an empty id; give every segment an id", file=where
+            )
+        if seg_id in seen:
+            raise StudyError(
+                f"segment id {seg_id!r} is used twice (again at segment {position}); "
+                "segment ids must be unique",
+                file=where,
+            )
+        seen.add(seg_id)
+    n = len(ids)
+    if not study.references:
+        raise StudyError(
+            "the study has no reference translation; BLEU needs at least one reference stream",
+            file=where,
+        )
+    for kind, streams in (("reference", study.references), ("system", study.systems)):
+        for name, texts in streams.items():
+            if not name:
+                raise StudyError(f"a {kind} has an empty name; name it", file=where)
+            if len(texts) != n:
+                raise StudyError(
+                    f"{kind} {name!r} has {_plural(len(texts), 'text')}, but the study has "
+                    f"{n} segments; give one text per segment (None where missing)",
+                    file=where,
+                )
+    both = sorted(set(study.references) & set(study.systems))
+    if both:
+        raise StudyError(
+            f"{', '.join(map(repr, both))} is both a reference and a system; a translation used as "
+            "reference cannot be scored against itself — rename one or drop it",
+            file=where,
+        )
+    for i, seg_id in enumerate(ids):
+        if all(not stream[i] for stream in study.references.values()):
+            raise StudyError(
+                f"segment {seg_id!r} has no reference text in any reference stream; add one or drop "
+                "the segment",
+                file=where,
+            )
+    unknown_humans = sorted(study.human_systems - set(study.systems))
+    if unknown_humans:
+        raise StudyError(
+            f"human_systems names unknown systems: {', '.join(unknown_humans)}", file=where
+        )
+    for key, criterion in study.criteria.items():
+        if key != criterion.name:
+            raise StudyError(
+                f"criterion stored under {key!r} is named {criterion.name!r}", file=where
+            )
+        if criterion.scale is not None:
+            low, high = criterion.scale
+            if not (math.isfinite(low) and math.isfinite(high) and low < high):
+                raise StudyError(
+                    f"criterion {key!r} has an invalid scale {criterion.scale}; use (low, high) "
+                    "with low < high",
+                    file=where,
+                )
+    systems = set(study.systems)
+    for number, rating in enumerate(study.ratings, start=1):
+        if rating.system not in systems:
+            raise StudyError(
+                f"rating {number} is for unknown system {rating.system!r}; known systems: "
+                f"{', '.join(study.systems)}",
+                file=where,
+            )
+        if rating.segment_id is not None and rating.segment_id not in seen:
+            raise StudyError(
+                f"rating {number} is for unknown segment {rating.segment_id!r}", file=where
+            )
+        criterion = study.criteria.get(rating.criterion)
+        if criterion is None:
+            raise StudyError(
+                f"rating {number} uses criterion {rating.criterion!r}, which is not declared "
+                f"(declared: {', '.join(study.criteria) or 'none'})",
+                file=where,
+            )
+        if not isinstance(rating.score, (int, float)) or not math.isfinite(rating.score):
+            raise StudyError(
+                f"rating {number} has a score that is not a finite number: {rating.score!r}",
+                file=where,
+            )
+        if not criterion.contains(rating.score):
+            raise StudyError(
+                f"rating {number} ({rating.system}, segment {rating.segment_id}) has score "
+                f"{rating.score:g}, outside the {criterion.name} scale {criterion.scale}",
+                file=where,
+            )

@@ -1,0 +1,176 @@
+"""Cached adapters between the app and :mod:`bleu_core`.
+
+Every function here is a plain function wrapped in ``st.cache_data`` (or ``st.cache_resource`` for the
+read-only demo studies): inputs are hashable, nothing inside calls ``st.*``. A study is passed twice: as a
+short hashable ``study_key`` (``"demo:ted-en-de"``, ``"upload:<sha256>"``) that Streamlit hashes, and as
+``_study`` (leading underscore: not hashed) that the function reads.
+
+What is cached on what:
+
+* statistics: per (study, reference streams, tokenizer, lowercase, statistics order). Changing the weights,
+  the smoothing or the brevity-penalty policy only re-scores the cached arrays (microseconds with
+  :func:`bleu_core.score.bleu_from_stats`); changing the tokenizer or the max order recomputes statistics
+  once, and switching back is a cache hit.
+* match provenance of one segment, human score matrices, chart images.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from bleu_core.matches import match_provenance
+from bleu_core.statistics import SegmentStatistics, compute_statistics
+from bleu_core.study import Study, load_study
+from bleu_core.study.demo import load_demo
+
+
+@dataclass(frozen=True)
+class SystemStatistics:
+    """Per-segment sufficient statistics of every system of a study, against the same references.
+
+    Attributes:
+        systems: system names, in the study's order.
+        array: float64 array of shape ``(systems, segments, 4 + 2N)``; ``array[i]`` is system i's
+            :attr:`SegmentStatistics.array`.
+        per_system: the :class:`SegmentStatistics` of each system (for :mod:`bleu_core.stats`).
+        references: names of the reference streams used.
+        max_order: N of the statistics (may exceed the options' max order: Chen & Cherry 5/7 need N+1).
+    """
+
+    systems: tuple[str, ...]
+    array: np.ndarray
+    per_system: dict[str, SegmentStatistics]
+    references: tuple[str, ...]
+    max_order: int
+
+    def index(self, system: str) -> int:
+        return self.systems.index(system)
+
+
+def _clean(texts: list[str | None]) -> list[str]:
+    return ["" if t is None else t for t in texts]
+
+
+@st.cache_data(max_entries=24, show_spinner="Counting n-grams…")
+def system_statistics(
+    study_key: str,
+    _study: Study,
+    references: tuple[str, ...],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+) -> SystemStatistics:
+    """Sufficient statistics of every system of the study (one batched pass over all outputs)."""
+    systems = tuple(_study.systems)
+    refs = [_clean(_study.references[name]) for name in references]
+    n_seg = len(_study.segments)
+    hyps: list[str] = []
+    for name in systems:
+        hyps.extend(_clean(_study.systems[name]))
+    streams = [ref * len(systems) for ref in refs]
+    stats = compute_statistics(
+        hyps, streams, max_order=max_order, tokenize=tokenize, lowercase=lowercase
+    )
+    array = np.asarray(stats.array).reshape(len(systems), n_seg, -1)
+    per_system = {
+        name: stats[np.arange(i * n_seg, (i + 1) * n_seg)] for i, name in enumerate(systems)
+    }
+    return SystemStatistics(systems, array, per_system, tuple(references), max_order)
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def segment_matches(
+    hypothesis: str,
+    references: tuple[str, ...],
+    max_order: int,
+    tokenize: str,
+    lowercase: bool,
+):
+    """Match provenance of one hypothesis against its references (see :mod:`bleu_core.matches`)."""
+    return match_provenance(
+        hypothesis, list(references), max_order=max_order, tokenize=tokenize, lowercase=lowercase
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def segment_scores(study_key: str, _study: Study, criterion: str) -> np.ndarray:
+    """Human segment scores (systems × segments, nan where unrated) for one criterion."""
+    return np.asarray(_study.segment_scores(criterion), dtype=float)
+
+
+@st.cache_resource(max_entries=4, show_spinner="Loading the demo study…")
+def demo_study(name: str) -> Study:
+    """A bundled demo study (read-only, shared by all sessions)."""
+    return load_demo(name)
+
+
+@dataclass(frozen=True)
+class UploadResult:
+    """A study loaded from uploaded files, with the loader's warnings and each input's sha256."""
+
+    study: Study
+    warnings: tuple[str, ...]
+    inputs: tuple[tuple[str, int, str], ...]  # (file name, size in bytes, sha256)
+    key: str
+
+
+def _safe_name(name: str) -> str:
+    """The base name of an uploaded file (browsers send base names; never trust a path).
+
+    >>> _safe_name("../../etc/passwd"), _safe_name("C:\\\\x\\\\hyp.txt"), _safe_name("..")
+    ('passwd', 'hyp.txt', 'upload')
+    """
+    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    return base if base not in ("", ".", "..") else "upload"
+
+
+@st.cache_data(max_entries=8, show_spinner="Loading the uploaded study…")
+def load_uploaded(files: tuple[tuple[str, bytes], ...], pair: str | None) -> UploadResult:
+    """Load uploaded files with :func:`bleu_core.study.load_study`.
+
+    One file is loaded as it is (a long table, a saved study, a WMT .zip, an MQM TSV…); several files are
+    loaded as one folder (plain-text references, system outputs and a ratings table). Errors are
+    :class:`bleu_core.errors.BleuStudyError` with a message for the user.
+    """
+    digest = hashlib.sha256()
+    inputs = []
+    for name, data in files:
+        sha = hashlib.sha256(data).hexdigest()
+        digest.update(name.encode("utf-8") + b"\0" + sha.encode("ascii") + b"\0")
+        inputs.append((name, len(data), sha))
+    digest.update((pair or "").encode("utf-8"))
+    with tempfile.TemporaryDirectory(prefix="bleu-study-upload-") as tmp:
+        folder = Path(tmp) / "study"
+        folder.mkdir()
+        paths = []
+        for name, data in files:
+            path = folder / _safe_name(name)
+            path.write_bytes(data)
+            paths.append(path)
+        target = paths[0] if len(paths) == 1 else folder
+        result = load_study(target, pair=pair or None)
+    warnings = tuple(str(w) for w in getattr(result, "warnings", ()) or ())
+    return UploadResult(result.study, warnings, tuple(inputs), "upload:" + digest.hexdigest())
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def chart_png(spec_json: str, scale: float = 2.0) -> bytes:
+    """A Vega-Lite chart (JSON) rendered to PNG with vl-convert."""
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_png(spec_json, scale=scale)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def chart_svg(spec_json: str) -> str:
+    """A Vega-Lite chart (JSON) rendered to SVG with vl-convert."""
+    import vl_convert as vlc
+
+    return vlc.vegalite_to_svg(spec_json)
+

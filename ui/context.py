@@ -1,0 +1,213 @@
+"""What every page needs: the open study, the current BLEU options, scores under them, captions, downloads.
+
+Pages call these helpers instead of touching session state or the caches directly, so a page stays a short
+script: read widgets, call the core, render.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from bleu_core.options import BleuOptions
+from bleu_core.score import BleuArrays, bleu_from_stats
+from bleu_core.signature import make_signature
+from bleu_core.statistics import N_LENGTH_COLUMNS
+from bleu_core.study import Study
+
+from . import cache
+from . import state as K
+from .settings import options_from_state
+
+DEFAULT_DEMO = "ted-en-de"
+MIN_STATISTICS_ORDER = 4
+"""Statistics are counted up to at least this order; lower max orders are column slices (no recount)."""
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The open study scored under the current settings.
+
+    Attributes:
+        study: the study; key: its cache key.
+        options: the BLEU options; signature: their signature string (with the number of references).
+        references: the reference streams used.
+        systems: system names (study order; rows of every array below).
+        stats: statistics array ``(systems, segments, 4 + 2N)`` for exactly the options' statistics order.
+        corpus: corpus BLEU of each system (:class:`bleu_core.score.BleuArrays`, leading shape ``(systems,)``).
+        sentence: sentence BLEU of each system and segment (leading shape ``(systems, segments)``).
+    """
+
+    study: Study
+    key: str
+    options: BleuOptions
+    signature: str
+    references: tuple[str, ...]
+    systems: tuple[str, ...]
+    stats: np.ndarray
+    corpus: BleuArrays
+    sentence: BleuArrays
+
+    def system_index(self, system: str) -> int:
+        return self.systems.index(system)
+
+
+def current_study() -> Study | None:
+    """The open study, or None."""
+    return st.session_state.get(K.STUDY)
+
+
+def require_study() -> Study:
+    """The open study; stops the page with a hint when there is none."""
+    study = current_study()
+    if study is None:
+        st.info("No study is open. Open the demo or upload your data on the **Study** page.")
+        st.stop()
+    return study
+
+
+def current_options() -> BleuOptions:
+    """The BLEU options set in the sidebar (invalid parts replaced by defaults)."""
+    return options_from_state(st.session_state)[0]
+
+
+def current_references(study: Study | None = None) -> tuple[str, ...]:
+    """The reference streams chosen in the sidebar (all streams of the study when none is chosen)."""
+    study = study or require_study()
+    chosen = [r for r in (st.session_state.get(K.OPT_REFERENCES) or []) if r in study.references]
+    return tuple(chosen or study.references)
+
+
+def truncate_order(array: np.ndarray, from_order: int, to_order: int) -> np.ndarray:
+    """Statistics columns for orders 1..``to_order`` out of an array counted up to ``from_order``.
+
+    >>> a = np.arange(12.0).reshape(1, 12)          # N = 4: 4 length columns, 4 matches, 4 totals
+    >>> truncate_order(a, 4, 2).tolist()
+    [[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 8.0, 9.0]]
+    """
+    if to_order == from_order:
+        return array
+    n = N_LENGTH_COLUMNS
+    cols = [*range(n), *range(n, n + to_order), *range(n + from_order, n + from_order + to_order)]
+    return array[..., cols]
+
+
+def study_statistics(
+    study: Study, key: str, references: tuple[str, ...], options: BleuOptions
+) -> tuple[cache.SystemStatistics, np.ndarray]:
+    """Cached statistics for these settings and the array cut to the options' statistics order."""
+    order = options.statistics_order
+    counted = max(order, MIN_STATISTICS_ORDER)
+    stats = cache.system_statistics(
+        key, study, references, options.tokenize, options.lowercase, counted
+    )
+    return stats, truncate_order(stats.array, counted, order)
+
+
+def current_scores() -> Scores:
+    """Corpus and sentence BLEU of every system of the open study under the current settings."""
+    study = require_study()
+    key = st.session_state.get(K.STUDY_KEY) or study.name
+    options = current_options()
+    references = current_references(study)
+    _, array = study_statistics(study, key, references, options)
+    return Scores(
+        study=study,
+        key=key,
+        options=options,
+        signature=make_signature(options, len(references)),
+        references=references,
+        systems=tuple(study.systems),
+        stats=array,
+        corpus=bleu_from_stats(array.sum(axis=1), options),
+        sentence=bleu_from_stats(array, options),
+    )
+
+
+def signature_caption(signature: str | None = None, *, prefix: str = "BLEU signature") -> None:
+    """A caption with the signature of the current settings (show it with every score)."""
+    if signature is None:
+        study = current_study()
+        n_refs = len(current_references(study)) if study is not None else 1
+        signature = make_signature(current_options(), n_refs)
+    st.caption(f"{prefix}: `{signature}`")
+
+
+def file_stem(name: str) -> str:
+    """A safe file-name stem.
+
+    >>> file_stem("BLEU vs human: MQM (all raters)")
+    'bleu-vs-human-mqm-all-raters'
+    """
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "export"
+
+
+def _register(kind: str, name: str, value: Any) -> None:
+    registry = st.session_state.setdefault(K.EXPORT_REGISTRY, {})
+    registry[(kind, name)] = value
+
+
+def chart_downloads(chart: Any, name: str) -> None:
+    """PNG and SVG download buttons for an altair chart (rendered lazily, only when clicked).
+
+    The chart is also registered for the reproducible export zip.
+    """
+    spec = chart.to_json()
+    stem = file_stem(name)
+    _register("chart", stem, spec)
+    c1, c2, _ = st.columns([1, 1, 4])
+    c1.download_button(
+        "PNG",
+        data=lambda: cache.chart_png(spec),
+        file_name=f"{stem}.png",
+        mime="image/png",
+        key=f"dl-png-{stem}",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    c2.download_button(
+        "SVG",
+        data=lambda: cache.chart_svg(spec),
+        file_name=f"{stem}.svg",
+        mime="image/svg+xml",
+        key=f"dl-svg-{stem}",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+
+
+def show_chart(chart: Any, name: str) -> None:
+    """Draw an altair chart with its PNG/SVG downloads below."""
+    st.altair_chart(chart, use_container_width=True)
+    chart_downloads(chart, name)
+
+
+def table_downloads(frame: Any, name: str, *, caption: str = "") -> None:
+    """CSV and LaTeX download buttons for a pandas DataFrame (registered for the export zip too)."""
+    from .export import frame_to_csv, frame_to_latex
+
+    stem = file_stem(name)
+    _register("table", stem, (frame, caption))
+    c1, c2, _ = st.columns([1, 1, 4])
+    c1.download_button(
+        "CSV",
+        data=lambda: frame_to_csv(frame),
+        file_name=f"{stem}.csv",
+        mime="text/csv",
+        key=f"dl-csv-{stem}",
+        on_click="ignore",
+        icon=":material/download:",
+    )
+    c2.download_button(
+        "LaTeX",
+        data=lambda: frame_to_latex(frame, caption=caption),
+        file_name=f"{stem}.tex",
+        mime="application/x-tex",
+        key=f"dl-tex-{stem}",
+        on_click="ignore",
+        icon=":material/download:",
+    )

@@ -1,0 +1,164 @@
+"""Study, statistics and scores → pandas DataFrames (pandas lives only here, at the UI edge).
+
+``bleu_core`` hands out numpy arrays and dataclasses; the app shows and exports tables. Every conversion
+is a small pure function of its inputs, easy to test without Streamlit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from bleu_core.score import BleuArrays
+from bleu_core.study import Study
+
+
+def ratings_frame(study: Study) -> pd.DataFrame:
+    """The study's ratings in long form: system, segment_id, rater, group, criterion, score."""
+    columns = ["system", "segment_id", "rater", "group", "criterion", "score"]
+    if not study.ratings:
+        return pd.DataFrame(columns=columns)
+    return pd.DataFrame(
+        [(r.system, r.segment_id, r.rater, r.group, r.criterion, r.score) for r in study.ratings],
+        columns=columns,
+    )
+
+
+def rater_groups(study: Study, criterion: str) -> list[str]:
+    """Distinct rater groups that rated ``criterion`` (empty when no rating carries a group)."""
+    return sorted({r.group for r in study.ratings if r.criterion == criterion and r.group is not None})
+
+
+def system_human_scores(
+    study: Study, criterion: str, group: str | None = None
+) -> dict[str, float]:
+    """One human score per system for ``criterion``, from all raters or only from rater ``group``.
+
+    Without a group this is :meth:`Study.system_scores`. With a group: the mean of the group's
+    system-level ratings where present, else the mean over segments of the mean over the group's raters
+    (the same aggregation as :meth:`Study.system_scores`). ``nan`` for systems the group did not rate.
+    """
+    if group is None:
+        return study.system_scores(criterion)
+    frame = ratings_frame(study)
+    frame = frame[(frame["criterion"] == criterion) & (frame["group"] == group)]
+    result = {name: math.nan for name in study.systems}
+    system_level = frame[frame["segment_id"].isna()]
+    for name, scores in system_level.groupby("system")["score"]:
+        result[str(name)] = float(scores.mean())
+    seg = frame[frame["segment_id"].notna()]
+    per_segment = seg.groupby(["system", "segment_id"])["score"].mean()
+    for name, scores in per_segment.groupby(level="system"):
+        if name not in set(system_level["system"]):
+            result[str(name)] = float(scores.mean())
+    return result
+
+
+def corpus_frame(
+    systems: Sequence[str],
+    corpus: BleuArrays,
+    *,
+    human_systems: frozenset[str] = frozenset(),
+    human_scores: Mapping[str, Mapping[str, float]] | None = None,
+) -> pd.DataFrame:
+    """One row per system: BLEU (0-100), precisions p1..pN (%), BP, length ratio, lengths, human scores.
+
+    ``human_scores`` maps a column name (e.g. ``"mqm"``) to ``{system: score}``. Rows are sorted by BLEU,
+    best first.
+    """
+    precisions = np.atleast_2d(np.asarray(corpus.precisions))
+    data: dict[str, object] = {
+        "system": list(systems),
+        "human": [name in human_systems for name in systems],
+        "BLEU": np.asarray(corpus.score, dtype=float),
+    }
+    for n in range(precisions.shape[-1]):
+        data[f"p{n + 1}"] = 100.0 * precisions[:, n]
+    data["BP"] = np.asarray(corpus.bp, dtype=float)
+    data["ratio"] = np.asarray(corpus.ratio, dtype=float)
+    data["hyp_len"] = np.asarray(corpus.hyp_len, dtype=float).astype(int)
+    data["ref_len"] = np.asarray(corpus.ref_len, dtype=float)
+    for column, scores in (human_scores or {}).items():
+        data[column] = [scores.get(name, math.nan) for name in systems]
+    frame = pd.DataFrame(data)
+    return frame.sort_values("BLEU", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def segment_frame(
+    study: Study,
+    systems: Sequence[str],
+    sentence: BleuArrays,
+    human: np.ndarray | None = None,
+    *,
+    higher_is_better: bool = True,
+) -> pd.DataFrame:
+    """One row per (system, segment): ids, sentence BLEU (0-100), lengths, human score, disagreement.
+
+    ``human`` is the (systems × segments) score matrix of one criterion (nan where unrated).
+    ``disagreement`` is how far apart BLEU and the humans place a translation: the absolute difference
+    of the two percentile ranks over all rated rows (0 = same place, 1 = opposite ends); nan where unrated.
+    """
+    n_sys, n_seg = len(systems), study.n_segments
+    seg_ids = study.segment_ids
+    docs = [s.doc_id for s in study.segments]
+    score = np.asarray(sentence.score, dtype=float).reshape(n_sys, n_seg)
+    frame = pd.DataFrame(
+        {
+            "system": np.repeat(np.asarray(systems, dtype=object), n_seg),
+            "segment": np.tile(np.asarray(seg_ids, dtype=object), n_sys),
+            "position": np.tile(np.arange(n_seg), n_sys),
+            "doc": np.tile(np.asarray(docs, dtype=object), n_sys),
+            "BLEU": score.ravel(),
+            "hyp_len": np.asarray(sentence.hyp_len, dtype=float).reshape(-1).astype(int),
+            "ref_len": np.asarray(sentence.ref_len, dtype=float).reshape(-1),
+        }
+    )
+    if human is not None:
+        values = np.asarray(human, dtype=float).reshape(-1)
+        frame["human"] = values
+        rated = ~np.isnan(values)
+        bleu_rank = frame.loc[rated, "BLEU"].rank(pct=True)
+        human_rank = frame.loc[rated, "human"].rank(pct=True, ascending=higher_is_better)
+        frame["disagreement"] = np.nan
+        frame.loc[rated, "disagreement"] = (bleu_rank - human_rank).abs()
+    return frame
+
+
+def normalised_frame(series: Mapping[str, Mapping[str, float]], order: Sequence[str]) -> pd.DataFrame:
+    """Scores linearly normalised by their range across systems (the paper's Figure 7), long form.
+
+    ``series`` maps a series name (``"BLEU"``, ``"mqm: group A"``…) to ``{system: score}``; each series is
+    mapped to [0, 1] by (x - min) / (max - min) over the systems in ``order``.
+
+    >>> normalised_frame({"BLEU": {"a": 10, "b": 30, "c": 20}}, ["a", "b", "c"])["normalised"].tolist()
+    [0.0, 1.0, 0.5]
+    """
+    rows = []
+    for name, scores in series.items():
+        values = np.array([scores.get(s, math.nan) for s in order], dtype=float)
+        finite = values[np.isfinite(values)]
+        low, high = (finite.min(), finite.max()) if finite.size else (math.nan, math.nan)
+        span = high - low
+        for system, value in zip(order, values, strict=True):
+            norm = (value - low) / span if span and np.isfinite(value) else math.nan
+            rows.append({"system": system, "series": name, "score": value, "normalised": norm})
+    return pd.DataFrame(rows, columns=["system", "series", "score", "normalised"])
+
+
+def ngram_frame(matches, order: int, reference_names: Sequence[str]) -> pd.DataFrame:
+    """The hypothesis n-grams of one order: n-gram, count, count in each reference, clip, matched, status."""
+    from .html import ngram_rows
+
+    rows = ngram_rows(matches, order)
+    records = []
+    for row in rows:
+        record = {"n-gram": row.text, "in hypothesis": row.count}
+        for k, name in enumerate(reference_names):
+            record[f"in {name}"] = row.ref_counts[k] if k < len(row.ref_counts) else 0
+        record["max ref count (clip)"] = row.clip
+        record["counted"] = min(row.count, row.clip)
+        records.append(record)
+    return pd.DataFrame(records)

@@ -1,0 +1,248 @@
+"""HTML for match highlighting: which hypothesis n-grams BLEU counts, clips away or misses.
+
+Every piece of user text (tokens, n-grams, reference and system names) goes through :func:`html.escape`
+before it reaches HTML, so a hypothesis containing ``<script>`` shows as text and never runs.
+
+For a chosen order n, each hypothesis token is styled by the n-gram occurrences of order n that cover it:
+
+* **matched** (solid blue): inside at least one occurrence that BLEU counts;
+* **clipped away** (orange, struck through): only inside occurrences beyond the clip count (the n-gram
+  occurs more often in the hypothesis than in any single reference);
+* **unmatched** (grey, dotted underline): only inside occurrences found in no reference.
+
+Hovering a token (or focusing it with a click or Tab) pops up every covering n-gram with the references
+that hold it, how often, and the clip count. Reference tokens that belong to an n-gram of the hypothesis
+are marked too.
+
+>>> print(token_span("<b>", "matched", "tip & more"))
+<span class="bs-tok bs-matched" tabindex="0">&lt;b&gt;<span class="bs-pop">tip &amp; more</span></span>
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+STATUSES = ("matched", "clipped", "unmatched")
+STATUS_LABELS = {"matched": "matched", "clipped": "clipped away", "unmatched": "unmatched"}
+
+STYLE = """
+<style>
+.bs-seg { line-height: 2.1; font-size: 1.02rem; margin: 0.1rem 0 0.5rem 0; }
+.bs-tok { position: relative; padding: 0.12rem 0.18rem; margin: 0 0.04rem; border-radius: 0.25rem;
+          cursor: help; outline: none; }
+.bs-matched { background: #cfe3ff; color: #0b3d91; border-bottom: 2px solid #2f6fdd; }
+.bs-clipped { background: #ffe1c2; color: #8a3b00; text-decoration: line-through;
+              border-bottom: 2px dashed #e07000; }
+.bs-unmatched { color: #555; border-bottom: 2px dotted #9a9a9a; }
+.bs-none { color: #888; }
+.bs-ref { background: #e3f4e1; border-bottom: 2px solid #3c9a3c; }
+.bs-sel { outline: 2px solid #d0006f; outline-offset: 1px; }
+.bs-pop { display: none; position: absolute; left: 0; top: 1.9rem; z-index: 20; min-width: 16rem;
+          max-width: 28rem; white-space: pre-line; background: #fff; color: #222; text-decoration: none;
+          border: 1px solid #bbb; border-radius: 0.35rem; padding: 0.35rem 0.5rem; font-size: 0.82rem;
+          line-height: 1.35; box-shadow: 0 2px 8px rgba(0,0,0,0.18); }
+.bs-tok:hover > .bs-pop, .bs-tok:focus > .bs-pop { display: block; }
+.bs-legend span { margin-right: 0.8rem; }
+.bs-label { font-size: 0.8rem; color: #666; margin-bottom: -0.2rem; }
+</style>
+"""
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One hypothesis n-gram occurrence (normalised view of :mod:`bleu_core.matches`)."""
+
+    order: int
+    start: int
+    end: int
+    ngram: tuple[str, ...]
+    status: str
+    ref_counts: tuple[int, ...]
+    clip: int
+
+
+@dataclass(frozen=True)
+class NgramRow:
+    """One hypothesis n-gram type of one order with its counts (for tables and the Learn page)."""
+
+    ngram: tuple[str, ...]
+    count: int
+    ref_counts: tuple[int, ...]
+    clip: int
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.ngram)
+
+    @property
+    def counted(self) -> int:
+        return min(self.count, self.clip)
+
+
+def hypothesis_tokens(matches: Any) -> list[str]:
+    return list(matches.hypothesis_tokens)
+
+
+def reference_tokens(matches: Any) -> list[list[str]]:
+    return [list(t) for t in matches.reference_tokens]
+
+
+def occurrences(matches: Any, order: int | None = None) -> list[Occurrence]:
+    """The n-gram occurrences of ``matches`` (all orders, or one), as :class:`Occurrence`."""
+    result = []
+    for occ in matches.occurrences:
+        if order is not None and occ.order != order:
+            continue
+        result.append(
+            Occurrence(
+                order=int(occ.order),
+                start=int(occ.start),
+                end=int(occ.end),
+                ngram=tuple(occ.ngram),
+                status=str(occ.status),
+                ref_counts=tuple(int(c) for c in occ.ref_counts),
+                clip=int(occ.clip),
+            )
+        )
+    return result
+
+
+def ngram_rows(matches: Any, order: int) -> list[NgramRow]:
+    """Hypothesis n-gram types of ``order`` in order of first occurrence, with counts."""
+    rows: dict[tuple[str, ...], list[Any]] = {}
+    for occ in occurrences(matches, order):
+        if occ.ngram in rows:
+            rows[occ.ngram][1] += 1
+        else:
+            rows[occ.ngram] = [occ.ngram, 1, occ.ref_counts, occ.clip]
+    return [NgramRow(*row) for row in rows.values()]
+
+
+def token_span(text: str, status: str, tooltip: str, *, selected: bool = False) -> str:
+    """One token as a styled span with a hover/focus pop-up (both escaped)."""
+    cls = f"bs-tok bs-{status}" + (" bs-sel" if selected else "")
+    pop = f'<span class="bs-pop">{html.escape(tooltip)}</span>' if tooltip else ""
+    return f'<span class="{cls}" tabindex="0">{html.escape(text)}{pop}</span>'
+
+
+def _describe(occ: Occurrence, reference_names: Sequence[str]) -> str:
+    holders = [
+        f"{name} ×{count}"
+        for name, count in zip(reference_names, occ.ref_counts, strict=False)
+        if count
+    ]
+    where = ", ".join(holders) if holders else "no reference"
+    return (
+        f"“{' '.join(occ.ngram)}” ({STATUS_LABELS.get(occ.status, occ.status)})\n"
+        f"  in: {where}; clip count {occ.clip}"
+    )
+
+
+def hypothesis_html(
+    matches: Any,
+    order: int,
+    reference_names: Sequence[str],
+    *,
+    selected: tuple[str, ...] | None = None,
+) -> str:
+    """The hypothesis with tokens styled by the status of the order-``order`` n-grams covering them."""
+    tokens = hypothesis_tokens(matches)
+    covering: list[list[Occurrence]] = [[] for _ in tokens]
+    selected_positions: set[int] = set()
+    for occ in occurrences(matches, order):
+        for i in range(occ.start, min(occ.end, len(tokens))):
+            covering[i].append(occ)
+        if selected is not None and occ.ngram == selected:
+            selected_positions.update(range(occ.start, occ.end))
+    spans = []
+    for i, token in enumerate(tokens):
+        occs = covering[i]
+        statuses = {o.status for o in occs}
+        status = next((s for s in STATUSES if s in statuses), "none")
+        tip = "\n".join(_describe(o, reference_names) for o in occs)
+        spans.append(token_span(token, status, tip, selected=i in selected_positions))
+    if not spans:
+        return '<div class="bs-seg bs-none"><em>(empty)</em></div>'
+    return '<div class="bs-seg">' + " ".join(spans) + "</div>"
+
+
+def reference_html(
+    ref_tokens: Sequence[str],
+    hyp_ngrams: dict[tuple[str, ...], int],
+    order: int,
+    *,
+    selected: tuple[str, ...] | None = None,
+) -> str:
+    """A reference with the tokens that belong to an order-``order`` n-gram of the hypothesis marked."""
+    hit: dict[int, list[tuple[str, ...]]] = {}
+    sel: set[int] = set()
+    for start in range(len(ref_tokens) - order + 1):
+        gram = tuple(ref_tokens[start : start + order])
+        if gram in hyp_ngrams:
+            for i in range(start, start + order):
+                hit.setdefault(i, []).append(gram)
+        if selected is not None and gram == selected:
+            sel.update(range(start, start + order))
+    spans = []
+    for i, token in enumerate(ref_tokens):
+        grams = hit.get(i)
+        if grams:
+            tip = "\n".join(f"“{' '.join(g)}” ×{hyp_ngrams[g]} in the hypothesis" for g in grams)
+            spans.append(token_span(token, "ref", tip, selected=i in sel))
+        else:
+            cls = "bs-tok bs-none" + (" bs-sel" if i in sel else "")
+            spans.append(f'<span class="{cls}">{html.escape(token)}</span>')
+    if not spans:
+        return '<div class="bs-seg bs-none"><em>(empty)</em></div>'
+    return '<div class="bs-seg">' + " ".join(spans) + "</div>"
+
+
+def legend_html() -> str:
+    """A legend of the token styles."""
+    return (
+        '<div class="bs-legend">'
+        '<span class="bs-tok bs-matched">matched</span>'
+        '<span class="bs-tok bs-clipped">clipped away</span>'
+        '<span class="bs-tok bs-unmatched">unmatched</span>'
+        '<span class="bs-tok bs-ref">in a reference: also in the hypothesis</span>'
+        "</div>"
+    )
+
+
+def label_html(text: str) -> str:
+    """A small label line (escaped)."""
+    return f'<div class="bs-label">{html.escape(text)}</div>'
+
+
+def segment_block(
+    matches: Any,
+    order: int,
+    reference_names: Sequence[str],
+    *,
+    system: str | None = None,
+    show_references: bool = True,
+    selected: tuple[str, ...] | None = None,
+) -> str:
+    """Style sheet, hypothesis and (optionally) references of one segment as one HTML block."""
+    parts = [STYLE]
+    if system is not None:
+        parts.append(label_html(system))
+    parts.append(hypothesis_html(matches, order, reference_names, selected=selected))
+    if show_references:
+        hyp_counts: dict[tuple[str, ...], int] = {}
+        for row in ngram_rows(matches, order):
+            hyp_counts[row.ngram] = row.count
+        for name, tokens in zip(reference_names, reference_tokens(matches), strict=False):
+            parts.append(label_html(name))
+            parts.append(reference_html(tokens, hyp_counts, order, selected=selected))
+    return "\n".join(parts)
+
+
+def plain_html(text: str | None, *, label: str | None = None) -> str:
+    """Untokenised text (a source sentence) in the same layout, escaped."""
+    body = html.escape(text) if text else "<em>(none)</em>"
+    head = label_html(label) if label else ""
+    return f'{STYLE}{head}<div class="bs-seg">{body}</div>'

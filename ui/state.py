@@ -1,0 +1,176 @@
+"""Every session-state key of the app, in one place.
+
+Streamlit keeps per-browser-session values in ``st.session_state``. Pages never spell a key as a string
+literal: they import the constant from here, so a key has one owner, one meaning and one default.
+
+Keys that are widget keys (``key=`` of a widget) are listed in :data:`PERSISTENT_WIDGET_KEYS`: Streamlit
+deletes a widget's state when a run does not draw the widget (for example after switching to another
+page); :func:`keep_widget_state` re-assigns those keys at the top of every run so they survive page changes.
+
+Other page owners append their keys at the end of this file under a comment naming their area.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any, Final
+
+# --- the open study -------------------------------------------------------------------------------
+STUDY: Final = "study"
+"""The open :class:`bleu_core.study.Study`."""
+STUDY_KEY: Final = "study_key"
+"""Hashable identity of the open study for caches: ``"demo:<name>"`` or ``"upload:<sha256>"``."""
+STUDY_LABEL: Final = "study_label"
+"""Human-readable origin of the open study (demo name or uploaded file names)."""
+STUDY_WARNINGS: Final = "study_warnings"
+"""Warnings (list of str) returned by the loader for the open study."""
+STUDY_INPUTS: Final = "study_inputs"
+"""Input files of the open study: list of dicts ``{"name", "bytes", "sha256"}`` (for the export)."""
+STUDY_ERROR: Final = "study_error"
+"""Message of the last failed load (str) or None: shown on the Study page."""
+STUDY_UPLOAD_NONCE: Final = "study_upload_nonce"
+"""Counter bumped after each load so the file uploader starts empty again."""
+
+# --- BLEU settings (sidebar widgets; persist across pages) ---------------------------------------
+OPT_TOKENIZE: Final = "opt_tokenize"
+OPT_LOWERCASE: Final = "opt_lowercase"
+OPT_MAX_ORDER: Final = "opt_max_order"
+OPT_WEIGHTS: Final = "opt_weights"
+"""Weights as text: ``""`` for uniform, else comma-separated numbers (one per order)."""
+OPT_REF_LENGTH: Final = "opt_ref_length"
+OPT_SMOOTH: Final = "opt_smooth"
+OPT_SMOOTH_VALUE: Final = "opt_smooth_value"
+"""Smoothing value as text: ``""`` for the method's default."""
+OPT_EFFECTIVE_ORDER: Final = "opt_effective_order"
+OPT_REFERENCES: Final = "opt_references"
+"""Reference streams used for BLEU (list of names); empty means all streams of the study."""
+
+# --- reproducibility (shared by the significance and export pages) -------------------------------
+SEED: Final = "seed"
+"""Seed of every resampling procedure (int)."""
+N_RESAMPLES: Final = "n_resamples"
+"""Number of bootstrap resamples (int)."""
+EXPORT_REGISTRY: Final = "export_registry"
+"""Tables and charts drawn in this session, ``{(kind, name): value}``, offered in the export zip."""
+
+# --- Explore page ---------------------------------------------------------------------------------
+EXPLORE_SYSTEMS: Final = "explore_systems"
+EXPLORE_DOCS: Final = "explore_docs"
+EXPLORE_SORT: Final = "explore_sort"
+EXPLORE_DESCENDING: Final = "explore_descending"
+EXPLORE_CRITERION: Final = "explore_criterion"
+EXPLORE_SEARCH: Final = "explore_search"
+EXPLORE_BLEU_RANGE: Final = "explore_bleu_range"
+EXPLORE_PAGE: Final = "explore_page"
+EXPLORE_SEGMENT: Final = "explore_segment"
+"""Id of the segment shown in detail (str) or None."""
+EXPLORE_ORDER: Final = "explore_order"
+"""N-gram order highlighted in the detail view (int)."""
+
+# --- Learn page -----------------------------------------------------------------------------------
+LEARN_EXAMPLE: Final = "learn_example"
+LEARN_CANDIDATE: Final = "learn_candidate"
+LEARN_REFERENCES: Final = "learn_references"
+LEARN_USE_SIDEBAR: Final = "learn_use_sidebar"
+
+# --- Corpus and BLEU-vs-human pages ---------------------------------------------------------------
+INCLUDE_HUMANS: Final = "include_humans"
+"""Whether human translations (``study.human_systems``) are included in system-level analyses."""
+BVH_CRITERION: Final = "bvh_criterion"
+BVH_GROUPS: Final = "bvh_groups"
+
+DEFAULTS: Final[dict[str, Any]] = {
+    STUDY: None,
+    STUDY_KEY: None,
+    STUDY_LABEL: "",
+    STUDY_WARNINGS: [],
+    STUDY_INPUTS: [],
+    STUDY_ERROR: None,
+    STUDY_UPLOAD_NONCE: 0,
+    OPT_TOKENIZE: "13a",
+    OPT_LOWERCASE: False,
+    OPT_MAX_ORDER: 4,
+    OPT_WEIGHTS: "",
+    OPT_REF_LENGTH: "closest",
+    OPT_SMOOTH: "exp",
+    OPT_SMOOTH_VALUE: "",
+    OPT_EFFECTIVE_ORDER: False,
+    OPT_REFERENCES: [],
+    SEED: 12345,
+    N_RESAMPLES: 1000,
+    EXPLORE_SORT: "disagreement",
+    EXPLORE_DESCENDING: True,
+    EXPLORE_SEARCH: "",
+    EXPLORE_PAGE: 1,
+    EXPLORE_SEGMENT: None,
+    EXPLORE_ORDER: 1,
+    LEARN_EXAMPLE: 0,
+    LEARN_USE_SIDEBAR: False,
+    INCLUDE_HUMANS: True,
+}
+"""Default of every key that has one (keys absent here start unset)."""
+
+OPTION_KEYS: Final = (
+    OPT_TOKENIZE,
+    OPT_LOWERCASE,
+    OPT_MAX_ORDER,
+    OPT_WEIGHTS,
+    OPT_REF_LENGTH,
+    OPT_SMOOTH,
+    OPT_SMOOTH_VALUE,
+    OPT_EFFECTIVE_ORDER,
+)
+"""The sidebar's BLEU-setting keys (reset together by "Reset to defaults")."""
+
+PERSISTENT_WIDGET_KEYS: list[str] = [
+    *OPTION_KEYS,
+    OPT_REFERENCES,
+    SEED,
+    N_RESAMPLES,
+    EXPLORE_SYSTEMS,
+    EXPLORE_DOCS,
+    EXPLORE_SORT,
+    EXPLORE_DESCENDING,
+    EXPLORE_CRITERION,
+    EXPLORE_SEARCH,
+    EXPLORE_BLEU_RANGE,
+    EXPLORE_PAGE,
+    EXPLORE_ORDER,
+    LEARN_EXAMPLE,
+    LEARN_CANDIDATE,
+    LEARN_REFERENCES,
+    LEARN_USE_SIDEBAR,
+    INCLUDE_HUMANS,
+    BVH_CRITERION,
+    BVH_GROUPS,
+]
+"""Widget keys whose values must survive page switches (other areas may append theirs)."""
+
+
+def init_state(state: MutableMapping[str, Any]) -> None:
+    """Set every key of :data:`DEFAULTS` that is not set yet (lists are copied, never shared).
+
+    >>> s = {"opt_max_order": 2}
+    >>> init_state(s)
+    >>> s["opt_max_order"], s["opt_tokenize"], s["study"] is None
+    (2, '13a', True)
+    """
+    for key, value in DEFAULTS.items():
+        if key not in state:
+            state[key] = list(value) if isinstance(value, list) else value
+
+
+def keep_widget_state(state: MutableMapping[str, Any]) -> None:
+    """Re-assign the persistent widget keys so Streamlit does not drop them when a page is left.
+
+    >>> s = {"opt_smooth": "floor"}
+    >>> keep_widget_state(s)
+    >>> s
+    {'opt_smooth': 'floor'}
+    """
+    for key in PERSISTENT_WIDGET_KEYS:
+        if key in state:
+            state[key] = state[key]
+
+
+# --- other areas append their keys below, under a comment with the area's name --------------------
