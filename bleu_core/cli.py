@@ -31,19 +31,47 @@ class _Parser(argparse.ArgumentParser):
 def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     """The BLEU option flags, shared by every sub-command that computes BLEU."""
     g = parser.add_argument_group("BLEU options")
-    g.add_argument("--tokenize", "-tok", default="13a", metavar="NAME",
-                   help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default 13a)")
+    g.add_argument(
+        "--tokenize",
+        "-tok",
+        default="13a",
+        metavar="NAME",
+        help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default 13a)",
+    )
     g.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive BLEU")
-    g.add_argument("--max-order", type=int, default=4, metavar="N", help="highest n-gram order (default 4)")
-    g.add_argument("--weights", type=float, nargs="+", metavar="W",
-                   help="N n-gram weights summing to 1 (default uniform)")
-    g.add_argument("--ref-length", default="closest", metavar="POLICY",
-                   help=f"effective reference length: {', '.join(REF_LENGTH_POLICIES)} (default closest)")
-    g.add_argument("--smooth", default=None, metavar="METHOD",
-                   help=f"smoothing: {', '.join(SMOOTHING_NAMES)} (default exp)")
-    g.add_argument("--smooth-value", type=float, default=None, help="parameter of floor/add-k/chen-cherry-1,4,6")
-    g.add_argument("--effective-order", action="store_true",
-                   help="use only orders the hypothesis has (default on with --sentence-level)")
+    g.add_argument(
+        "--max-order", type=int, default=4, metavar="N", help="highest n-gram order (default 4)"
+    )
+    g.add_argument(
+        "--weights",
+        type=float,
+        nargs="+",
+        metavar="W",
+        help="N n-gram weights summing to 1 (default uniform)",
+    )
+    g.add_argument(
+        "--ref-length",
+        default="closest",
+        metavar="POLICY",
+        help=f"effective reference length: {', '.join(REF_LENGTH_POLICIES)} (default closest)",
+    )
+    g.add_argument(
+        "--smooth",
+        default=None,
+        metavar="METHOD",
+        help=f"smoothing: {', '.join(SMOOTHING_NAMES)} (default exp)",
+    )
+    g.add_argument(
+        "--smooth-value",
+        type=float,
+        default=None,
+        help="parameter of floor/add-k/chen-cherry-1,4,6",
+    )
+    g.add_argument(
+        "--effective-order",
+        action="store_true",
+        help="use only orders the hypothesis has (default on with --sentence-level)",
+    )
 
 
 def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False) -> BleuOptions:
@@ -91,20 +119,33 @@ def cmd_score(args: argparse.Namespace) -> int:
     results = []
     for path, lines in hyps:
         stats = compute_statistics(
-            lines, [r for _, r in refs], max_order=options.statistics_order,
-            tokenize=options.tokenize, lowercase=options.lowercase,
+            lines,
+            [r for _, r in refs],
+            max_order=options.statistics_order,
+            tokenize=options.tokenize,
+            lowercase=options.lowercase,
         )
         name = _system_name(path, args.input)
         if args.sentence_level:
             arr = bleu_from_stats(stats.array, options)
             sig = score_row(stats.array[0], options, stats.n_refs).signature
             for i in range(len(stats)):
-                results.append({
-                    "system": name, "segment": i + 1, "bleu": float(arr.bleu[i]), "score": float(arr.score[i]),
-                    "precisions": arr.precisions[i].tolist(), "counts": [int(c) for c in arr.matches[i]],
-                    "totals": [int(t) for t in arr.totals[i]], "bp": float(arr.bp[i]), "ratio": float(arr.ratio[i]),
-                    "hyp_len": int(arr.hyp_len[i]), "ref_len": float(arr.ref_len[i]), "signature": sig,
-                })
+                results.append(
+                    {
+                        "system": name,
+                        "segment": i + 1,
+                        "bleu": float(arr.bleu[i]),
+                        "score": float(arr.score[i]),
+                        "precisions": arr.precisions[i].tolist(),
+                        "counts": [int(c) for c in arr.matches[i]],
+                        "totals": [int(t) for t in arr.totals[i]],
+                        "bp": float(arr.bp[i]),
+                        "ratio": float(arr.ratio[i]),
+                        "hyp_len": int(arr.hyp_len[i]),
+                        "ref_len": float(arr.ref_len[i]),
+                        "signature": sig,
+                    }
+                )
         else:
             score = score_row(stats.total(), options, stats.n_refs)
             results.append({"system": name, **score.to_dict(), "_str": str(score)})
@@ -124,12 +165,18 @@ def cmd_score(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="bleu-study", description="Study BLEU against human judgment.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    p = sub.add_parser("score", help="BLEU of system outputs against references (one segment per line)")
+    p = sub.add_parser(
+        "score", help="BLEU of system outputs against references (one segment per line)"
+    )
     p.add_argument("-r", "--refs", nargs="+", required=True, metavar="REF", help="reference files")
-    p.add_argument("-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files")
+    p.add_argument(
+        "-i", "--input", nargs="+", required=True, metavar="HYP", help="system output files"
+    )
     p.add_argument("--sentence-level", "-sl", action="store_true", help="a score per segment")
     p.add_argument("--format", choices=("json", "text"), default="text")
-    p.add_argument("--max-mb", type=float, default=200, help="refuse input files larger than this (MB)")
+    p.add_argument(
+        "--max-mb", type=float, default=200, help="refuse input files larger than this (MB)"
+    )
     add_bleu_options(p)
     p.set_defaults(func=cmd_score)
     for module_name in COMMAND_MODULES:

@@ -120,7 +120,9 @@ def match_provenance(
             clip = max(ref_counts, default=0)
             index = seen[g]
             seen[g] += 1
-            status: Status = "unmatched" if clip == 0 else ("matched" if index < clip else "clipped")
+            status: Status = (
+                "unmatched" if clip == 0 else ("matched" if index < clip else "clipped")
+            )
             occurrences.append(
                 NgramOccurrence(n, i, i + n, g, status, ref_counts, clip, hyp_counts[g], index)
             )

@@ -116,7 +116,9 @@ def validate_options(options: BleuOptions) -> None:
     """Raise :class:`BleuOptionError` with a helpful message if any option is invalid."""
     n = options.max_order
     if isinstance(n, bool) or not isinstance(n, int):
-        raise BleuOptionError(f"max order must be a whole number from 1 to {MAX_ORDER_LIMIT}, got {n!r}")
+        raise BleuOptionError(
+            f"max order must be a whole number from 1 to {MAX_ORDER_LIMIT}, got {n!r}"
+        )
     if not 1 <= n <= MAX_ORDER_LIMIT:
         raise BleuOptionError(f"max order must be from 1 to {MAX_ORDER_LIMIT}, got {n}")
     if options.weights is not None:

@@ -68,10 +68,14 @@ def split_statistics(array: np.ndarray, max_order: int) -> tuple[np.ndarray, ...
     return array[..., HYP_LEN], array[..., 1:4], matches, totals, nxt_m, nxt_t
 
 
-def bleu_from_stats(stats: SegmentStatistics | ArrayLike, options: BleuOptions | None = None) -> BleuArrays:
+def bleu_from_stats(
+    stats: SegmentStatistics | ArrayLike, options: BleuOptions | None = None
+) -> BleuArrays:
     """BLEU of every row of ``stats`` (shape ``(..., 4 + 2M)`` with M >= options.max_order)."""
     options = options or BleuOptions()
-    array = stats.array if isinstance(stats, SegmentStatistics) else np.asarray(stats, dtype=np.float64)
+    array = (
+        stats.array if isinstance(stats, SegmentStatistics) else np.asarray(stats, dtype=np.float64)
+    )
     n = options.max_order
     hyp_len, ref_cols, matches, totals, nxt_m, nxt_t = split_statistics(array, n)
     ref_len = ref_cols[..., _POLICY_COLUMN[options.ref_length] - 1]
@@ -110,7 +114,9 @@ def bleu_from_stats(stats: SegmentStatistics | ArrayLike, options: BleuOptions |
             w = np.where(included, weights, 0.0)
             wsum = w.sum(axis=-1)
             with np.errstate(divide="ignore", invalid="ignore"):
-                log_mean = np.where(wsum > 0, (w * logs).sum(axis=-1) / np.where(wsum > 0, wsum, 1.0), LOG_ZERO)
+                log_mean = np.where(
+                    wsum > 0, (w * logs).sum(axis=-1) / np.where(wsum > 0, wsum, 1.0), LOG_ZERO
+                )
         score = np.where(no_match, 0.0, bp * np.exp(log_mean))
         bleu = score / 100.0
         precisions = p_pct / 100.0

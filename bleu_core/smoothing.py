@@ -99,7 +99,9 @@ def chen_cherry_precisions(
 ) -> np.ndarray:
     """Precisions (fractions) after Chen & Cherry method ``method`` exactly as NLTK's ``SmoothingFunction``."""
     correct = matches.astype(np.float64)
-    denom = np.maximum(totals.astype(np.float64), 1.0)  # NLTK: Fraction(numerator, max(1, denominator))
+    denom = np.maximum(
+        totals.astype(np.float64), 1.0
+    )  # NLTK: Fraction(numerator, max(1, denominator))
     p = correct / denom
     zero = correct == 0
     n = correct.shape[-1]
@@ -135,7 +137,11 @@ def chen_cherry_precisions(
         q = p.copy()
         for i in range(2, n):
             with np.errstate(divide="ignore", invalid="ignore"):
-                pi0 = np.where(q[..., i - 2] == 0, 0.0, q[..., i - 1] ** 2 / np.where(q[..., i - 2] == 0, 1.0, q[..., i - 2]))
+                pi0 = np.where(
+                    q[..., i - 2] == 0,
+                    0.0,
+                    q[..., i - 1] ** 2 / np.where(q[..., i - 2] == 0, 1.0, q[..., i - 2]),
+                )
             length = np.maximum(hl - i, 0.0)
             q[..., i] = (correct[..., i] + alpha * pi0) / (length + alpha)
         p = np.where(ok[..., None], q, p)

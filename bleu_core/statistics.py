@@ -95,7 +95,9 @@ class SegmentStatistics:
 
     def ref_len(self, policy: str = "closest") -> np.ndarray:
         if policy not in _POLICY_COLUMN:
-            raise ValueError(f"unknown reference-length policy {policy!r}; choose one of: {REF_LENGTH_POLICIES}")
+            raise ValueError(
+                f"unknown reference-length policy {policy!r}; choose one of: {REF_LENGTH_POLICIES}"
+            )
         return self.array[:, _POLICY_COLUMN[policy]]
 
     @property
@@ -129,7 +131,8 @@ class SegmentStatistics:
             raise ValueError("nothing to concatenate")
         n_refs = {p.n_refs for p in parts}
         return SegmentStatistics(
-            np.concatenate([p.array for p in parts], axis=0), n_refs.pop() if len(n_refs) == 1 else -1
+            np.concatenate([p.array for p in parts], axis=0),
+            n_refs.pop() if len(n_refs) == 1 else -1,
         )
 
 
@@ -258,16 +261,23 @@ def compute_statistics(
         max_order: highest n-gram order to count.
         tokenize: tokenizer name; lowercase: case-fold first.
     """
-    if isinstance(max_order, bool) or not isinstance(max_order, int) or not 1 <= max_order <= MAX_ORDER_LIMIT + 1:
+    if (
+        isinstance(max_order, bool)
+        or not isinstance(max_order, int)
+        or not 1 <= max_order <= MAX_ORDER_LIMIT + 1
+    ):
         raise InputError(f"max order must be from 1 to {MAX_ORDER_LIMIT}, got {max_order!r}")
     check_corpus(hypotheses, references)
     tokenizer = get_tokenizer(tokenize, lowercase)
     hyp_tokens = tokenizer.tokenize_corpus(hypotheses)
     n_segments = len(hypotheses)
-    per_stream = [tokenizer.tokenize_corpus([r if r is not None else "" for r in s]) for s in references]
+    per_stream = [
+        tokenizer.tokenize_corpus([r if r is not None else "" for r in s]) for s in references
+    ]
     present = [[r is not None for r in s] for s in references]
     refs_tokens = [
-        [per_stream[k][i] for k in range(len(references)) if present[k][i]] for i in range(n_segments)
+        [per_stream[k][i] for k in range(len(references)) if present[k][i]]
+        for i in range(n_segments)
     ]
     counts_per_segment = {sum(p[i] for p in present) for i in range(n_segments)}
     n_refs = counts_per_segment.pop() if len(counts_per_segment) == 1 else -1

@@ -49,7 +49,9 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
-def read_lines(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None) -> list[str]:
+def read_lines(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None
+) -> list[str]:
     """The lines of a UTF-8 text file; errors name the file."""
     name = name or str(path)
     p = Path(path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
@@ -69,7 +69,7 @@ _BASE_FACTORIES: dict[str, Callable[[], Callable[[str], str]]] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _base_tokenizer(name: str) -> Callable[[str], str]:
     return _BASE_FACTORIES[name]()
 

@@ -173,4 +173,3 @@ def chart_svg(spec_json: str) -> str:
     import vl_convert as vlc
 
     return vlc.vegalite_to_svg(spec_json)
-

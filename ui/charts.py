@@ -11,6 +11,10 @@ import pandas as pd
 # Segment-level scatters have ~8k points (15 systems × 529 segments): above altair's 5000-row guard.
 alt.data_transformers.disable_max_rows()
 
+def _title(title: str, subtitle: str = "") -> alt.TitleParams:
+    return alt.TitleParams(title, subtitle=subtitle) if subtitle else alt.TitleParams(title)
+
+
 HUMAN_SHAPE = alt.Scale(domain=[False, True], range=["circle", "diamond"])
 
 
@@ -35,15 +39,23 @@ def regression_scatter(
     )
     points = base.mark_point(size=80, filled=True).encode(
         shape=alt.Shape("human:N", scale=HUMAN_SHAPE, title="human translation"),
-        color=alt.Color("human:N", scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
-                        legend=None),
-        tooltip=[alt.Tooltip(f"{label}:N"), alt.Tooltip(f"{x}:Q", format=".3f"),
-                 alt.Tooltip(f"{y}:Q", format=".3f")],
+        color=alt.Color(
+            "human:N",
+            scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
+            legend=None,
+        ),
+        tooltip=[
+            alt.Tooltip(f"{label}:N"),
+            alt.Tooltip(f"{x}:Q", format=".3f"),
+            alt.Tooltip(f"{y}:Q", format=".3f"),
+        ],
     )
     labels = base.mark_text(align="left", dx=7, dy=-6, fontSize=11).encode(text=f"{label}:N")
-    line = base.transform_regression(x, y, method="linear").mark_line(color="#888", strokeDash=[5, 3])
+    line = base.transform_regression(x, y, method="linear").mark_line(
+        color="#888", strokeDash=[5, 3]
+    )
     return (line + points + labels).properties(
-        title=alt.TitleParams(title, subtitle=subtitle or None), height=380
+        title=_title(title, subtitle), height=380
     )
 
 
@@ -57,19 +69,37 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
         alt.Chart(frame)
         .mark_line(point=alt.OverlayMarkDef(size=70, filled=True))
         .encode(
-            x=alt.X("system:N", sort=order, title="system (ordered by BLEU)",
-                    axis=alt.Axis(labelAngle=-40)),
-            y=alt.Y("normalised:Q", title="score normalised by its range", scale=alt.Scale(domain=[0, 1])),
+            x=alt.X(
+                "system:N",
+                sort=order,
+                title="system (ordered by BLEU)",
+                axis=alt.Axis(labelAngle=-40),
+            ),
+            y=alt.Y(
+                "normalised:Q",
+                title="score normalised by its range",
+                scale=alt.Scale(domain=[0, 1]),
+            ),
             color=alt.Color("series:N", title=None, legend=alt.Legend(orient="top")),
-            tooltip=["system:N", "series:N", alt.Tooltip("score:Q", format=".3f"),
-                     alt.Tooltip("normalised:Q", format=".3f")],
+            tooltip=[
+                "system:N",
+                "series:N",
+                alt.Tooltip("score:Q", format=".3f"),
+                alt.Tooltip("normalised:Q", format=".3f"),
+            ],
         )
-        .properties(title=alt.TitleParams(title, subtitle=subtitle or None), height=360)
+        .properties(title=_title(title, subtitle), height=360)
     )
 
 
 def segment_scatter(
-    frame: pd.DataFrame, *, x: str, y: str, title: str, subtitle: str = "", y_title: str | None = None
+    frame: pd.DataFrame,
+    *,
+    x: str,
+    y: str,
+    title: str,
+    subtitle: str = "",
+    y_title: str | None = None,
 ) -> alt.LayerChart:
     """Segment-level scatter (sentence BLEU vs human), one translucent point per (system, segment)."""
     base = alt.Chart(frame).encode(
@@ -77,14 +107,21 @@ def segment_scatter(
         y=alt.Y(f"{y}:Q", title=y_title or y, scale=alt.Scale(zero=False)),
     )
     points = base.mark_circle(size=14, opacity=0.28).encode(
-        color=alt.Color("human:N", scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
-                        title="human translation"),
-        tooltip=["system:N", "segment:N", alt.Tooltip(f"{x}:Q", format=".1f"),
-                 alt.Tooltip(f"{y}:Q", format=".2f")],
+        color=alt.Color(
+            "human:N",
+            scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
+            title="human translation",
+        ),
+        tooltip=[
+            "system:N",
+            "segment:N",
+            alt.Tooltip(f"{x}:Q", format=".1f"),
+            alt.Tooltip(f"{y}:Q", format=".2f"),
+        ],
     )
     line = base.transform_regression(x, y).mark_line(color="#333", strokeDash=[5, 3])
     return (points + line).properties(
-        title=alt.TitleParams(title, subtitle=subtitle or None), height=380
+        title=_title(title, subtitle), height=380
     )
 
 
@@ -96,11 +133,18 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
         .encode(
             y=alt.Y("system:N", sort="-x", title=None),
             x=alt.X("BLEU:Q", title="BLEU (0-100)"),
-            color=alt.Color("human:N", scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
-                            title="human translation"),
-            tooltip=["system:N", alt.Tooltip("BLEU:Q", format=".2f"), alt.Tooltip("BP:Q", format=".3f")],
+            color=alt.Color(
+                "human:N",
+                scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
+                title="human translation",
+            ),
+            tooltip=[
+                "system:N",
+                alt.Tooltip("BLEU:Q", format=".2f"),
+                alt.Tooltip("BP:Q", format=".3f"),
+            ],
         )
-        .properties(title=alt.TitleParams(title, subtitle=subtitle or None))
+        .properties(title=_title(title, subtitle))
     )
 
 
@@ -110,6 +154,6 @@ def precision_bars(frame: pd.DataFrame, *, title: str) -> alt.LayerChart:
         x=alt.X("order:O", title="n-gram order n"),
         y=alt.Y("precision:Q", title="modified precision p_n", scale=alt.Scale(domain=[0, 1])),
     )
-    return (base.mark_bar(color="#2f6fdd") + base.mark_text(dy=-8).encode(text="label:N")).properties(
-        title=title, height=240
-    )
+    return (
+        base.mark_bar(color="#2f6fdd") + base.mark_text(dy=-8).encode(text="label:N")
+    ).properties(title=title, height=240)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from bleu_core.errors import BleuStudyError
 from bleu_core.options import BleuOptions
 from bleu_core.score import BleuArrays, bleu_from_stats
 from bleu_core.signature import make_signature
@@ -182,7 +183,7 @@ def chart_downloads(chart: Any, name: str) -> None:
 
 def show_chart(chart: Any, name: str) -> None:
     """Draw an altair chart with its PNG/SVG downloads below."""
-    st.altair_chart(chart, use_container_width=True)
+    st.altair_chart(chart, width="stretch")
     chart_downloads(chart, name)
 
 
@@ -211,3 +212,54 @@ def table_downloads(frame: Any, name: str, *, caption: str = "") -> None:
         on_click="ignore",
         icon=":material/download:",
     )
+
+
+def open_study(
+    study: Study,
+    *,
+    key: str,
+    label: str,
+    warnings: list[str] | tuple[str, ...] = (),
+    inputs: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
+) -> None:
+    """Make ``study`` the open study (resets page selections that refer to the previous one)."""
+    state = st.session_state
+    state[K.STUDY] = study
+    state[K.STUDY_KEY] = key
+    state[K.STUDY_LABEL] = label
+    state[K.STUDY_WARNINGS] = list(warnings)
+    state[K.STUDY_INPUTS] = list(inputs)
+    state[K.STUDY_ERROR] = None
+    state[K.OPT_REFERENCES] = []
+    state[K.EXPORT_REGISTRY] = {}
+    for stale in (
+        K.EXPLORE_SYSTEMS,
+        K.EXPLORE_DOCS,
+        K.EXPLORE_CRITERION,
+        K.EXPLORE_BLEU_RANGE,
+        K.BVH_CRITERION,
+        K.BVH_GROUPS,
+    ):
+        state.pop(stale, None)
+    state[K.EXPLORE_SEGMENT] = None
+    state[K.EXPLORE_PAGE] = 1
+
+
+def demo_inputs(name: str) -> list[dict[str, Any]]:
+    """Name, size and sha256 of the bundled file behind a demo (empty when it cannot be found)."""
+    from bleu_core.study import demo
+
+    from .export import sha256_bytes
+
+    try:
+        path = demo.demo_path(name)
+        data = path.read_bytes()
+    except (BleuStudyError, OSError):
+        return []
+    return [{"name": path.name, "bytes": len(data), "sha256": sha256_bytes(data)}]
+
+
+def open_demo(name: str) -> None:
+    """Open a bundled demo study (a :class:`BleuStudyError` reaches the caller)."""
+    study = cache.demo_study(name)
+    open_study(study, key=f"demo:{name}", label=f"demo “{name}”", inputs=demo_inputs(name))

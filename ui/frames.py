@@ -29,12 +29,12 @@ def ratings_frame(study: Study) -> pd.DataFrame:
 
 def rater_groups(study: Study, criterion: str) -> list[str]:
     """Distinct rater groups that rated ``criterion`` (empty when no rating carries a group)."""
-    return sorted({r.group for r in study.ratings if r.criterion == criterion and r.group is not None})
+    return sorted(
+        {r.group for r in study.ratings if r.criterion == criterion and r.group is not None}
+    )
 
 
-def system_human_scores(
-    study: Study, criterion: str, group: str | None = None
-) -> dict[str, float]:
+def system_human_scores(study: Study, criterion: str, group: str | None = None) -> dict[str, float]:
     """One human score per system for ``criterion``, from all raters or only from rater ``group``.
 
     Without a group this is :meth:`Study.system_scores`. With a group: the mean of the group's
@@ -127,7 +127,9 @@ def segment_frame(
     return frame
 
 
-def normalised_frame(series: Mapping[str, Mapping[str, float]], order: Sequence[str]) -> pd.DataFrame:
+def normalised_frame(
+    series: Mapping[str, Mapping[str, float]], order: Sequence[str]
+) -> pd.DataFrame:
     """Scores linearly normalised by their range across systems (the paper's Figure 7), long form.
 
     ``series`` maps a series name (``"BLEU"``, ``"mqm: group A"``…) to ``{system: score}``; each series is
@@ -162,3 +164,50 @@ def ngram_frame(matches, order: int, reference_names: Sequence[str]) -> pd.DataF
         record["counted"] = min(row.count, row.clip)
         records.append(record)
     return pd.DataFrame(records)
+
+
+def study_overview(study: Study) -> dict[str, object]:
+    """Counts and small tables describing a study (for the Study page)."""
+    n = study.n_segments
+    systems = pd.DataFrame(
+        {
+            "system": list(study.systems),
+            "human translation": [name in study.human_systems for name in study.systems],
+            "missing segments": [
+                sum(t is None or t == "" for t in texts) for texts in study.systems.values()
+            ],
+        }
+    )
+    criteria = pd.DataFrame(
+        [
+            {
+                "criterion": c.name,
+                "better": "higher" if c.higher_is_better else "lower",
+                "scale": "—" if c.scale is None else f"{c.scale[0]:g} … {c.scale[1]:g}",
+                "rated items": study.rated_items(c.name),
+                "rater groups": ", ".join(rater_groups(study, c.name)) or "—",
+                "description": c.description,
+            }
+            for c in study.criteria.values()
+        ]
+    )
+    references = pd.DataFrame(
+        {
+            "reference": list(study.references),
+            "segments covered": [
+                sum(t is not None for t in texts) for texts in study.references.values()
+            ],
+        }
+    )
+    rated = len({(r.system, r.segment_id) for r in study.ratings if r.segment_id is not None})
+    return {
+        "segments": n,
+        "documents": len(study.doc_ids()),
+        "references": len(study.references),
+        "systems": len(study.systems),
+        "human": len(study.human_systems),
+        "rated_items": rated,
+        "systems_frame": systems,
+        "criteria_frame": criteria,
+        "references_frame": references,
+    }

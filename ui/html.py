@@ -246,3 +246,63 @@ def plain_html(text: str | None, *, label: str | None = None) -> str:
     body = html.escape(text) if text else "<em>(none)</em>"
     head = label_html(label) if label else ""
     return f'{STYLE}{head}<div class="bs-seg">{body}</div>'
+
+
+def _fmt(value: float | None, spec: str = ".1f") -> str:
+    if value is None or value != value:  # nan
+        return "—"
+    return format(value, spec)
+
+
+def comparison_table(
+    entries: Sequence[dict[str, Any]],
+    order: int,
+    reference_names: Sequence[str],
+    criteria: Sequence[str] = (),
+) -> str:
+    """One HTML table: each system's highlighted hypothesis beside its sentence-level numbers.
+
+    ``entries`` hold ``system``, ``human`` (bool), ``matches`` (:class:`bleu_core.matches.SegmentMatches`),
+    ``bleu`` (0-100), ``counts`` ([(matches, total)] per order), ``bp``, ``scores`` ({criterion: value}).
+    """
+    head = (
+        "".join(f"<th>p{n}</th>" for n in range(1, len(entries[0]["counts"]) + 1))
+        if entries
+        else ""
+    )
+    crit_head = "".join(f"<th>{html.escape(c)}</th>" for c in criteria)
+    rows = []
+    for e in entries:
+        name = html.escape(e["system"]) + (
+            ' <span title="human translation">👤</span>' if e["human"] else ""
+        )
+        counts = "".join(f'<td class="bs-num">{int(m)}/{int(t)}</td>' for m, t in e["counts"])
+        crit = "".join(
+            f'<td class="bs-num">{_fmt(e["scores"].get(c), ".2f")}</td>' for c in criteria
+        )
+        rows.append(
+            f"<tr><td class='bs-sys'>{name}</td>"
+            f"<td>{hypothesis_html(e['matches'], order, reference_names)}</td>"
+            f"<td class='bs-num'><b>{_fmt(e['bleu'])}</b></td>{counts}"
+            f"<td class='bs-num'>{_fmt(e['bp'], '.3f')}</td>{crit}</tr>"
+        )
+    table_style = (
+        "<style>.bs-table{border-collapse:collapse;width:100%;font-size:0.95rem}"
+        ".bs-table th{font-weight:600;text-align:left;border-bottom:2px solid #ccc;padding:0.3rem}"
+        ".bs-table td{border-bottom:1px solid #eee;padding:0.25rem 0.3rem;vertical-align:top}"
+        ".bs-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+        ".bs-sys{white-space:nowrap;font-weight:600}.bs-table .bs-seg{margin:0}</style>"
+    )
+    return (
+        STYLE
+        + table_style
+        + "<table class='bs-table'><thead><tr><th>system</th><th>hypothesis (order "
+        + str(int(order))
+        + ")</th><th>BLEU</th>"
+        + head
+        + "<th>BP</th>"
+        + crit_head
+        + "</tr></thead><tbody>"
+        + "".join(rows)
+        + "</tbody></table>"
+    )

@@ -135,7 +135,9 @@ def render_settings(reference_names: Sequence[str]) -> tuple[BleuOptions, list[s
         help="\n\n".join(f"**{n}**: {TOKENIZER_DESCRIPTIONS.get(n, '')}" for n in TOKENIZER_NAMES),
     )
     col1, col2 = sb.columns(2)
-    col1.number_input("Max order N", min_value=1, max_value=MAX_ORDER_LIMIT, step=1, key=K.OPT_MAX_ORDER)
+    col1.number_input(
+        "Max order N", min_value=1, max_value=MAX_ORDER_LIMIT, step=1, key=K.OPT_MAX_ORDER
+    )
     col2.checkbox("Lowercase", key=K.OPT_LOWERCASE, help="Case-fold text before tokenising.")
     sb.text_input(
         "Weights",
@@ -160,7 +162,9 @@ def render_settings(reference_names: Sequence[str]) -> tuple[BleuOptions, list[s
     sb.text_input(
         "Smoothing value",
         key=K.OPT_SMOOTH_VALUE,
-        placeholder=f"default {default_value:g}" if default_value is not None else "method takes no value",
+        placeholder=f"default {default_value:g}"
+        if default_value is not None
+        else "method takes no value",
         disabled=default_value is None,
     )
     sb.checkbox(

@@ -14,10 +14,12 @@ same items. The paper noticed exactly this: some judges are more liberal than ot
 Reliability data are a ``(n_raters, n_units)`` array (Krippendorff's layout: one row per judge, one column per
 rated item), ``nan`` where a judge did not rate an item.
 
->>> import numpy as np
+Two judges agree on 3 of 4 items. By hand: 8 pairable values with marginals n_1=2, n_2=2, n_3=3, n_4=1;
+observed disagreement 2/8; expected (8² − 18) / (8·7) = 46/56; alpha = 1 − (2/8)/(46/56) = 32/46:
+
 >>> data = [[1, 2, 3, 3], [1, 2, 3, 4]]
->>> round(krippendorff_alpha(data, level="nominal", n_resamples=0).statistic, 3)
-0.714
+>>> round(krippendorff_alpha(data, level="nominal", n_resamples=0).statistic, 4), round(32 / 46, 4)
+(0.6957, 0.6957)
 """
 
 from __future__ import annotations
@@ -68,7 +70,9 @@ def _check_data(reliability_data: object) -> np.ndarray:
             f"reliability data must be a 2-D table (judges × items), got {data.ndim} dimension(s)"
         )
     if np.isinf(data).any():
-        raise CampaignError("reliability data contain an infinite value; use nan for a missing rating")
+        raise CampaignError(
+            "reliability data contain an infinite value; use nan for a missing rating"
+        )
     return data
 
 
@@ -78,8 +82,10 @@ def _unit_value_counts(data: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     pairable = present.sum(axis=0) >= 2
     values = np.unique(data[:, pairable][present[:, pairable]])
     sub = data[:, pairable]
-    counts = np.stack([(sub == v).sum(axis=0) for v in values], axis=1) if len(values) else np.zeros(
-        (int(pairable.sum()), 0)
+    counts = (
+        np.stack([(sub == v).sum(axis=0) for v in values], axis=1)
+        if len(values)
+        else np.zeros((int(pairable.sum()), 0))
     )
     return values, counts.astype(float)
 
@@ -159,7 +165,9 @@ def krippendorff_alpha(
     if level not in ALPHA_LEVELS:
         raise CampaignError(f"level {level!r} is unknown; use one of {', '.join(ALPHA_LEVELS)}")
     if not 0 < confidence_level < 1:
-        raise CampaignError(f"confidence level {confidence_level!r} must be between 0 and 1 (e.g. 0.95)")
+        raise CampaignError(
+            f"confidence level {confidence_level!r} must be between 0 and 1 (e.g. 0.95)"
+        )
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 0:
         raise CampaignError(f"n_resamples {n_resamples!r} must be a whole number >= 0")
     data = _check_data(reliability_data)
@@ -233,7 +241,9 @@ def pairwise_correlation(
     -0.333
     """
     if method not in CORRELATION_METHODS:
-        raise CampaignError(f"method {method!r} is unknown; use one of {', '.join(CORRELATION_METHODS)}")
+        raise CampaignError(
+            f"method {method!r} is unknown; use one of {', '.join(CORRELATION_METHODS)}"
+        )
     data = _check_data(reliability_data)
     names = tuple(str(r) for r in raters)
     if len(names) != data.shape[0]:
@@ -336,7 +346,9 @@ def reliability_data(
     >>> rd.raters, rd.positions, rd.data.tolist()
     (('ana', 'bo'), (0, 1), [[4.0, nan], [nan, 2.0]])
     """
-    chosen = [r for r in ratings if r.criterion == criterion and (group is None or r.group == group)]
+    chosen = [
+        r for r in ratings if r.criterion == criterion and (group is None or r.group == group)
+    ]
     raters = sorted({r.judge for r in chosen})
     positions = sorted({r.position for r in chosen})
     row = {name: i for i, name in enumerate(raters)}

@@ -136,7 +136,12 @@ class RatingCriterion:
         return value
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "question": self.question, "labels": list(self.labels), "low": self.low}
+        return {
+            "name": self.name,
+            "question": self.question,
+            "labels": list(self.labels),
+            "low": self.low,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RatingCriterion:
@@ -168,7 +173,9 @@ class Item:
         'le chat'
         """
         if display not in DISPLAY_MODES:
-            raise CampaignError(f"display {display!r} is unknown; use one of {', '.join(DISPLAY_MODES)}")
+            raise CampaignError(
+                f"display {display!r} is unknown; use one of {', '.join(DISPLAY_MODES)}"
+            )
         show_source = display in ("source", "both")
         show_reference = display in ("reference", "both")
         return Item(

@@ -84,7 +84,9 @@ def plan_campaign(
     """
     name = check_name(name, "campaign name")
     if display not in DISPLAY_MODES:
-        raise CampaignError(f"display {display!r} is unknown; use one of {', '.join(DISPLAY_MODES)}")
+        raise CampaignError(
+            f"display {display!r} is unknown; use one of {', '.join(DISPLAY_MODES)}"
+        )
     systems = tuple(systems)
     if not systems:
         raise CampaignError("no systems chosen; choose at least 1 system to rate")

@@ -47,7 +47,7 @@ import secrets
 import sys
 import threading
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -109,7 +109,9 @@ campaigns_table = Table(
     Column("code", String(16), primary_key=True),
     Column("name", Text, nullable=False),
     Column("study_name", Text, nullable=False),
-    Column("settings", Text, nullable=False),  # JSON: systems, segments, criteria, display, groups, seed...
+    Column(
+        "settings", Text, nullable=False
+    ),  # JSON: systems, segments, criteria, display, groups, seed...
     Column("n_items", Integer, nullable=False),
     Column("is_open", Boolean, nullable=False, default=True),
     Column("key_salt", String(64), nullable=False),
@@ -214,7 +216,9 @@ def _sha256(*parts: str) -> str:
 
 def _normalise_code(code: object) -> str:
     if not isinstance(code, str) or not code.strip():
-        raise CampaignError("campaign code is empty; type the code the organiser gave you (e.g. K7P2QX)")
+        raise CampaignError(
+            "campaign code is empty; type the code the organiser gave you (e.g. K7P2QX)"
+        )
     return code.strip().upper()
 
 
@@ -239,9 +243,13 @@ def _make_engine(url: str) -> Engine:
     memory = parsed.database in (None, "", ":memory:")
     if not memory:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
-    kwargs: dict[str, Any] = {"connect_args": {"timeout": BUSY_TIMEOUT_S, "check_same_thread": False}}
+    kwargs: dict[str, Any] = {
+        "connect_args": {"timeout": BUSY_TIMEOUT_S, "check_same_thread": False}
+    }
     if memory:
-        kwargs["poolclass"] = StaticPool  # one shared connection, so every thread sees the same database
+        kwargs["poolclass"] = (
+            StaticPool  # one shared connection, so every thread sees the same database
+        )
     else:
         kwargs.update(pool_size=8, max_overflow=40, pool_timeout=60)
     engine = create_engine(parsed, **kwargs)
@@ -264,6 +272,16 @@ def _make_engine(url: str) -> Engine:
     return engine
 
 
+_WRITE_LOCKS: dict[str, threading.Lock] = {}
+_WRITE_LOCKS_GUARD = threading.Lock()
+
+
+def _write_lock_for(url: str) -> threading.Lock:
+    """One lock per SQLite database in this process, shared by every store opened on it."""
+    with _WRITE_LOCKS_GUARD:
+        return _WRITE_LOCKS.setdefault(url, threading.Lock())
+
+
 class CampaignStore:
     """Campaigns, judges and ratings in one database. Thread-safe; one instance per process is enough.
 
@@ -278,6 +296,9 @@ class CampaignStore:
         self.url = resolve_database_url(target)
         self.engine = _make_engine(self.url)
         self.dialect = self.engine.dialect.name
+        self._write_lock: AbstractContextManager[Any] = (
+            _write_lock_for(self.url) if self.dialect == "sqlite" else nullcontext()
+        )
         metadata.create_all(self.engine)
         self._settings_cache: dict[str, dict[str, Any]] = {}
 
@@ -307,7 +328,10 @@ class CampaignStore:
 
     @contextmanager
     def _write(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
+        # SQLite has one writer at a time. Within this process, writers queue on a lock (prompt hand-over)
+        # instead of polling in SQLite's busy handler, whose growing sleeps starve unlucky threads; other
+        # processes are still kept out by BEGIN IMMEDIATE and the busy timeout.
+        with self._write_lock, self.engine.connect() as conn:
             conn.execution_options(bleu_write=True)
             with conn.begin():
                 yield conn
@@ -455,7 +479,9 @@ class CampaignStore:
 
     @staticmethod
     def _to_item(row: Any) -> Item:
-        return Item(row.position, row.segment_id, row.system, row.translation, row.source, row.reference)
+        return Item(
+            row.position, row.segment_id, row.system, row.translation, row.source, row.reference
+        )
 
     # -- judges ---------------------------------------------------------------------------------------------------
     def join(self, code: str, name: str, group: str) -> JudgeAccess:
@@ -473,7 +499,9 @@ class CampaignStore:
                 row = self._campaign_row(conn, code)
                 campaign = self._to_campaign(row)
                 if not campaign.is_open:
-                    raise CampaignError(f"campaign {code} is closed; ask the organiser to reopen it")
+                    raise CampaignError(
+                        f"campaign {code} is closed; ask the organiser to reopen it"
+                    )
                 if group not in campaign.groups:
                     raise CampaignError(
                         f"group {group!r} is not one of this campaign's groups; choose one of "
@@ -524,7 +552,9 @@ class CampaignStore:
 
     @staticmethod
     def _to_judge(row: Any) -> Judge:
-        return Judge(row.id, row.campaign_code, row.name, row.group_name, _utc(row.created_at), row.cursor)
+        return Judge(
+            row.id, row.campaign_code, row.name, row.group_name, _utc(row.created_at), row.cursor
+        )
 
     def resume(self, code: str, token: str) -> Judge:
         """The judge owning *token* in campaign *code* (with the position where they stopped)."""
@@ -548,7 +578,11 @@ class CampaignStore:
 
     @staticmethod
     def _check_position(campaign: Campaign, position: object) -> int:
-        if isinstance(position, bool) or not isinstance(position, int) or not 0 <= position < campaign.n_items:
+        if (
+            isinstance(position, bool)
+            or not isinstance(position, int)
+            or not 0 <= position < campaign.n_items
+        ):
             raise CampaignError(
                 f"item {position!r} does not exist in campaign {campaign.code}; "
                 f"items are numbered 0 to {campaign.n_items - 1}"
@@ -561,9 +595,9 @@ class CampaignStore:
         with self._read() as conn:
             judge = self._judge_row(conn, code, token)
             rows = conn.execute(
-                select(ratings_table.c.position, ratings_table.c.criterion, ratings_table.c.score).where(
-                    ratings_table.c.judge_id == judge.id
-                )
+                select(
+                    ratings_table.c.position, ratings_table.c.criterion, ratings_table.c.score
+                ).where(ratings_table.c.judge_id == judge.id)
             ).all()
         out: dict[int, dict[str, int]] = {}
         for pos, crit, score in rows:
@@ -629,10 +663,19 @@ class CampaignStore:
             raise CampaignError(
                 f"no score for {', '.join(repr(c) for c in missing)}; rate every criterion or skip the item"
             )
-        return {c: campaign.criterion(c).validate_score(scores[c]) for c in campaign.criterion_names}
+        return {
+            c: campaign.criterion(c).validate_score(scores[c]) for c in campaign.criterion_names
+        }
 
     def _upsert_rating(
-        self, conn: Connection, judge_id: int, code: str, position: int, crit: str, score: int, now: datetime
+        self,
+        conn: Connection,
+        judge_id: int,
+        code: str,
+        position: int,
+        crit: str,
+        score: int,
+        now: datetime,
     ) -> None:
         values = {
             "judge_id": judge_id,
@@ -757,7 +800,8 @@ class CampaignStore:
                 )
                 .select_from(
                     ratings_table.join(judges_table, j.id == r.judge_id).join(
-                        items_table, (it.campaign_code == r.campaign_code) & (it.position == r.position)
+                        items_table,
+                        (it.campaign_code == r.campaign_code) & (it.position == r.position),
                     )
                 )
                 .where(r.campaign_code == code)

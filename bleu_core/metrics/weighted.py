@@ -99,6 +99,26 @@ def weighted_counts(
 
     ``weights=None`` gives the unweighted baseline (every n-gram counts 1).
     """
+    return weighted_counts_many(
+        hypothesis_tokens,
+        reference_tokens,
+        segment_docs,
+        [weights],
+        max_order=max_order,
+        ngram_rule=ngram_rule,
+    )[0]
+
+
+def weighted_counts_many(
+    hypothesis_tokens: Sequence[Sequence[str]],
+    reference_tokens: Sequence[Sequence[str]],
+    segment_docs: Sequence[str],
+    weights: Sequence[WordWeights | None],
+    *,
+    max_order: int = 4,
+    ngram_rule: str = "max",
+) -> np.ndarray:
+    """:func:`weighted_counts` for several weight tables at once (n-grams counted once): ``(K, S, 3N)``."""
     _check_rule(ngram_rule)
     if max_order < 1:
         raise BleuOptionError(f"max_order must be at least 1, got {max_order}")
@@ -107,23 +127,24 @@ def weighted_counts(
             f"{len(hypothesis_tokens)} hypotheses, {len(reference_tokens)} references and "
             f"{len(segment_docs)} document ids: give one of each per segment."
         )
-    out = np.zeros((len(hypothesis_tokens), 3 * max_order), dtype=np.float64)
+    out = np.zeros((len(weights), len(hypothesis_tokens), 3 * max_order), dtype=np.float64)
     rows = zip(hypothesis_tokens, reference_tokens, segment_docs, strict=True)
-    for row, (hyp, ref, doc) in zip(out, rows, strict=True):
+    for s, (hyp, ref, doc) in enumerate(rows):
         hyp_counts = ngram_counts(hyp, max_order)
         ref_counts = ngram_counts(ref, max_order)
-        multipliers = _ngram_multipliers(
-            set(hyp_counts) | set(ref_counts), doc, weights, ngram_rule
-        )
-        for ngram, count in hyp_counts.items():
-            n = len(ngram) - 1
-            m = multipliers[ngram]
-            row[max_order + n] += m * count
-            matched = min(count, ref_counts.get(ngram, 0))
-            if matched:
-                row[n] += m * matched
-        for ngram, count in ref_counts.items():
-            row[2 * max_order + len(ngram) - 1] += multipliers[ngram] * count
+        ngrams = set(hyp_counts) | set(ref_counts)
+        for k, table in enumerate(weights):
+            multipliers = _ngram_multipliers(ngrams, doc, table, ngram_rule)
+            row = out[k, s]
+            for ngram, count in hyp_counts.items():
+                n = len(ngram) - 1
+                m = multipliers[ngram]
+                row[max_order + n] += m * count
+                matched = min(count, ref_counts.get(ngram, 0))
+                if matched:
+                    row[n] += m * matched
+            for ngram, count in ref_counts.items():
+                row[2 * max_order + len(ngram) - 1] += multipliers[ngram] * count
     return out
 
 
@@ -200,18 +221,19 @@ def weighted_scores_from_tokens(
     """Weighted P/R/F for each scheme (``"none"`` = unweighted baseline), weights from this reference."""
     docs = segment_documents(doc_ids, len(reference_tokens))
     grouped = group_tokens(reference_tokens, docs)
-    out: dict[str, WeightedScores] = {}
-    for scheme in schemes:
-        weights = None if scheme == BASELINE else word_weights(grouped, scheme)
-        counts = weighted_counts(
-            hypothesis_tokens,
-            reference_tokens,
-            docs,
-            weights,
-            max_order=max_order,
-            ngram_rule=ngram_rule,
-        )
-        out[scheme] = WeightedScores(scheme, ngram_rule, max_order, counts, tuple(docs))
+    tables = [None if scheme == BASELINE else word_weights(grouped, scheme) for scheme in schemes]
+    counts = weighted_counts_many(
+        hypothesis_tokens,
+        reference_tokens,
+        docs,
+        tables,
+        max_order=max_order,
+        ngram_rule=ngram_rule,
+    )
+    out = {
+        scheme: WeightedScores(scheme, ngram_rule, max_order, counts[k], tuple(docs))
+        for k, scheme in enumerate(schemes)
+    }
     return out
 
 

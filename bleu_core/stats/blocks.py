@@ -78,7 +78,10 @@ class BlockResult:
 
     def table(self) -> list[list[str]]:
         """Rows ``Mean``, ``StdDev``, ``t`` like Table 2 (BLEU on the 0-1 scale, as printed there)."""
-        t_row = ["—"] + [f"{t.statistic:.2g}" if abs(t.statistic) < 10 else f"{t.statistic:.0f}" for t in self.tests]
+        t_row = ["—"] + [
+            f"{t.statistic:.2g}" if abs(t.statistic) < 10 else f"{t.statistic:.0f}"
+            for t in self.tests
+        ]
         return [
             ["", *self.systems],
             ["Mean", *(f"{m / 100:.3f}" for m in self.mean)],

@@ -155,7 +155,9 @@ def draw_counts(n_segments: int, n_resamples: int, rng: np.random.Generator) -> 
     return np.concatenate(parts)
 
 
-def summarise(samples: np.ndarray, confidence: float) -> tuple[float, float, float, tuple[float, float]]:
+def summarise(
+    samples: np.ndarray, confidence: float
+) -> tuple[float, float, float, tuple[float, float]]:
     """Mean, standard deviation (ddof=1), RSD and percentile interval of 1-D resampled scores."""
     mean = float(np.mean(samples))
     std = float(np.std(samples, ddof=1)) if len(samples) > 1 else float("nan")
@@ -219,7 +221,5 @@ def paired_bootstrap(
 
     A shortcut for ``bootstrap(...).paired(...)``.
     """
-    result = bootstrap(
-        systems, options, n_resamples=n_resamples, confidence=1.0 - alpha, seed=seed
-    )
+    result = bootstrap(systems, options, n_resamples=n_resamples, confidence=1.0 - alpha, seed=seed)
     return result.paired(baseline=baseline, alpha=alpha)

@@ -168,7 +168,10 @@ def judge_comparisons(
             )
     results = []
     for g in chosen:
-        items = {key: {s: float(np.mean(v)) for s, v in by_sys.items()} for key, by_sys in table[g].items()}
+        items = {
+            key: {s: float(np.mean(v)) for s, v in by_sys.items()}
+            for key, by_sys in table[g].items()
+        }
         all_scores: dict[str, list[float]] = defaultdict(list)
         for by_sys in table[g].values():
             for s, v in by_sys.items():

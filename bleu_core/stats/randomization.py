@@ -5,6 +5,8 @@ translation. Approximate randomisation tests that: in each of ``R`` trials, ever
 translations is swapped between the two systems with probability 1/2, both pseudo-systems are scored,
 and the absolute BLEU difference is recorded. The p-value is the share of trials whose difference
 exceeds the observed one, with sacrebleu's add-one rule ``p = (#{|Δ_r| > |Δ|} + 1) / (R + 1)``.
+(Because of the strict ``>``, two *identical* systems get the smallest possible p, ``1 / (R + 1)``, in
+sacrebleu and here alike; the verdict is still ``~`` because the observed difference is 0.)
 
 All trials are one ``R × S`` 0/1 swap matrix. Because swapping is linear in the statistics,
 ``swap @ stats`` for every system at once (one matrix product) gives every pseudo-system of every pair:
@@ -88,7 +90,7 @@ def approximate_randomization(
     for p, (i, j) in enumerate(pairs):
         diff = float(observed[i] - observed[j])
         pvalue = exceedance_pvalue(null[p], abs(diff))
-        verdict = "~" if pvalue >= alpha else (">" if diff > 0 else "<")
+        verdict = "~" if pvalue >= alpha or diff == 0 else (">" if diff > 0 else "<")
         comparisons.append(
             PairedComparison(stack.names[i], stack.names[j], diff, pvalue, None, verdict)
         )

@@ -16,8 +16,8 @@ test sets in one matrix product (Zhang & Vogel 2004, "Implementation issues").
 >>> counts = bootstrap_counts(5, 3, rng)
 >>> counts.shape, counts.sum(axis=1).tolist()
 ((3, 5), [5.0, 5.0, 5.0])
->>> percentile_interval(np.arange(101.0), 0.9)
-(5.0, 95.0)
+>>> percentile_interval(np.arange(101.0), 0.5)
+(25.0, 75.0)
 """
 
 from __future__ import annotations
@@ -69,7 +69,11 @@ def check_level(confidence: float) -> float:
     ...
     bleu_core.stats.errors.StatsInputError: confidence level must be between 0 and 1 (e.g. 0.95), got 95
     """
-    if isinstance(confidence, bool) or not isinstance(confidence, int | float) or not 0 < confidence < 1:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, int | float)
+        or not 0 < confidence < 1
+    ):
         raise StatsInputError(
             f"confidence level must be between 0 and 1 (e.g. 0.95), got {confidence!r}"
         )

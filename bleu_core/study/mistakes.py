@@ -125,13 +125,13 @@ def _overlap(a: str | None, b: str | None) -> float:
     return 2.0 * sum((ca & cb).values()) / total
 
 
-def detect_tokenized(study: Study, *, threshold: float = 0.3) -> list[LoadWarning]:
+def detect_tokenized(study: Study, *, threshold: float = 0.3, sample: int = 300) -> list[LoadWarning]:
     """Warn for each stream where most lines look tokenised (``word ,``, `` n't``, ``@@``, ``&apos;``)."""
     found = []
     streams = [("reference", n, t) for n, t in study.references.items()]
     streams += [("system", n, t) for n, t in study.systems.items()]
     for kind, name, texts in streams:
-        lines = [t for t in texts if t]
+        lines = [t for t in texts if t][:sample]
         if len(lines) < 5 or all(_CJK.search(t) for t in lines[:20]):
             continue
         share = sum(1 for t in lines if _TOKENIZED.search(t)) / len(lines)
@@ -148,36 +148,30 @@ def detect_tokenized(study: Study, *, threshold: float = 0.3) -> list[LoadWarnin
     return found
 
 
-def _cased_letters(texts: Sequence[str | None]) -> tuple[int, int]:
-    upper = cased = 0
-    for text in texts:
-        if not text:
-            continue
-        for ch in text:
-            if ch.isupper():
-                upper += 1
-                cased += 1
-            elif ch.islower():
-                cased += 1
-    return upper, cased
+def _case_profile(texts: Sequence[str | None]) -> tuple[bool, int]:
+    """(has an upper-case letter, number of characters in the texts) for texts in a cased script."""
+    joined = " ".join(text for text in texts if text)
+    if joined.upper() == joined.lower():  # no cased letters at all (e.g. Chinese)
+        return False, 0
+    return joined != joined.lower(), len(joined)
 
 
 def detect_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWarning]:
     """Warn when references are all lower-case but systems are not (or everything is lower-case)."""
-    ref_upper, ref_cased = 0, 0
+    ref_upper, ref_cased = False, 0
     for texts in study.references.values():
-        u, c = _cased_letters(texts)
-        ref_upper, ref_cased = ref_upper + u, ref_cased + c
+        upper, size = _case_profile(texts)
+        ref_upper, ref_cased = ref_upper or upper, ref_cased + size
     if ref_cased < min_letters:
         return []
     cased_systems = []
     lower_systems = []
     for name, texts in study.systems.items():
-        u, c = _cased_letters(texts)
-        if c >= min_letters:
-            (lower_systems if u == 0 else cased_systems).append(name)
+        upper, size = _case_profile(texts)
+        if size >= min_letters:
+            (cased_systems if upper else lower_systems).append(name)
     found = []
-    if ref_upper == 0 and cased_systems:
+    if not ref_upper and cased_systems:
         found.append(
             LoadWarning(
                 "lowercased-references",
@@ -186,7 +180,7 @@ def detect_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWa
                 "capitalised word as a miss — use lowercase=True or the original cased references",
             )
         )
-    elif ref_upper == 0 and lower_systems:
+    elif not ref_upper and lower_systems:
         found.append(
             LoadWarning(
                 "all-lowercased",
@@ -194,7 +188,7 @@ def detect_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWa
                 "comparable to published (cased) scores; report it as lowercase BLEU",
             )
         )
-    elif ref_upper > 0 and lower_systems:
+    elif ref_upper and lower_systems:
         found.append(
             LoadWarning(
                 "lowercased-systems",
@@ -252,7 +246,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
 
 
 def detect_off_by_one(
-    study: Study, *, min_items: int = 50, margin: float = 0.1
+    study: Study, *, min_items: int = 50, margin: float = 0.1, sample: int = 600
 ) -> list[LoadWarning]:
     """Warn when human scores agree better with a neighbouring segment's output than with their own.
 
@@ -272,8 +266,8 @@ def detect_off_by_one(
         rated = np.argwhere(~np.isnan(scores))
         if len(rated) < min_items:
             continue
-        if len(rated) > 3000:  # a sample is plenty to see a shift
-            rated = rated[np.linspace(0, len(rated) - 1, 3000).astype(int)]
+        if len(rated) > sample:  # an evenly spread sample is plenty to see a shift
+            rated = rated[np.linspace(0, len(rated) - 1, sample).astype(int)]
         names = list(system_rows)
         sign = 1.0 if criterion.higher_is_better else -1.0
         correlations = {}

@@ -26,7 +26,7 @@ anything else is higher-is-better with no fixed scale.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bleu_core.errors import InputError
 from bleu_core.study.model import Criterion, Rating
@@ -76,7 +76,8 @@ _FALSE = {"false", "no", "0", "lower"}
 
 def default_criterion(name: str) -> Criterion:
     """The known definition of ``name`` or a plain higher-is-better criterion without scale."""
-    return KNOWN_CRITERIA.get(name.lower(), Criterion(name))
+    known = KNOWN_CRITERIA.get(name.lower())
+    return Criterion(name) if known is None else replace(known, name=name)
 
 
 @dataclass

@@ -1,0 +1,78 @@
+"""bleu-study: the Streamlit app. Run with ``make run`` or ``streamlit run app.py``.
+
+This entry point sets up the session (every key in :mod:`ui.state`), opens the demo study on first start,
+draws the shared sidebar (the study in use and the BLEU settings, which persist across pages) and hands
+over to the page chosen in the navigation. Pages live in ``pages/``; a page of another area is listed only
+when its file exists.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", layout="wide")
+
+from bleu_core.errors import BleuStudyError  # noqa: E402
+from ui import context  # noqa: E402
+from ui import state as K  # noqa: E402
+from ui.settings import render_settings  # noqa: E402
+
+PAGES_DIR = Path(__file__).parent / "pages"
+
+# (section, file, title, icon, default)
+PAGE_TABLE = [
+    ("Study", "study.py", "Study", ":material/folder_open:", True),
+    ("Study", "corpus.py", "Corpus", ":material/table_chart:", False),
+    ("Study", "export.py", "Export", ":material/download:", False),
+    ("Explore & learn", "explore.py", "Explore", ":material/manage_search:", False),
+    ("Explore & learn", "learn.py", "Learn BLEU", ":material/school:", False),
+    ("Analyse", "bleu_vs_human.py", "BLEU vs human", ":material/scatter_plot:", False),
+    ("Analyse", "significance.py", "Significance", ":material/functions:", False),
+    ("Analyse", "judges.py", "Judges", ":material/groups:", False),
+    ("Analyse", "correlation.py", "Correlation", ":material/insights:", False),
+    ("Analyse", "metrics.py", "Metrics", ":material/compare_arrows:", False),
+    ("Human evaluation", "rate.py", "Rate translations", ":material/star_rate:", False),
+    ("Human evaluation", "campaigns.py", "Campaigns", ":material/assignment:", False),
+]
+
+
+def build_navigation() -> dict[str, list[st.Page]]:
+    sections: dict[str, list[st.Page]] = {}
+    for section, file, title, icon, default in PAGE_TABLE:
+        path = PAGES_DIR / file
+        if path.is_file():
+            sections.setdefault(section, []).append(
+                st.Page(path, title=title, icon=icon, default=default, url_path=path.stem)
+            )
+    return sections
+
+
+def open_default_study() -> None:
+    """Open the TED en-de demo on the first run of a session (once: a failure is shown, not retried)."""
+    if st.session_state[K.STUDY] is None and not st.session_state.get("_default_study_tried"):
+        st.session_state["_default_study_tried"] = True
+        try:
+            context.open_demo(context.DEFAULT_DEMO)
+        except (BleuStudyError, ImportError, FileNotFoundError) as err:
+            st.session_state[K.STUDY_ERROR] = f"The demo study could not be opened: {err}"
+
+
+K.init_state(st.session_state)
+K.keep_widget_state(st.session_state)
+open_default_study()
+
+navigation = st.navigation(build_navigation())
+
+study = context.current_study()
+with st.sidebar:
+    if study is not None:
+        st.caption(
+            f"Study: **{study.name}** · {study.n_segments} segments · {len(study.systems)} systems"
+        )
+    else:
+        st.caption("No study open")
+render_settings(list(study.references) if study is not None else [])
+
+navigation.run()

@@ -1,0 +1,85 @@
+"""Human rating campaigns: judges rate translations as in the BLEU paper's §4, ratings feed the analyses.
+
+Build a :class:`~bleu_core.campaigns.planning.CampaignPlan` (from texts with
+:func:`~bleu_core.campaigns.planning.plan_campaign`, or from a study with
+:func:`~bleu_core.campaigns.integration.plan_from_study`), store it with
+:class:`~bleu_core.campaigns.storage.CampaignStore`, let judges :meth:`~CampaignStore.join` and
+:meth:`~CampaignStore.rate`, then measure agreement (:mod:`bleu_core.campaigns.agreement`) and turn the ratings into
+study ratings (:mod:`bleu_core.campaigns.integration`).
+"""
+
+from bleu_core.campaigns.agreement import (
+    AlphaResult,
+    JudgeCalibration,
+    PairwiseAgreement,
+    judge_calibration,
+    krippendorff_alpha,
+    pairwise_correlation,
+    reliability_data,
+)
+from bleu_core.campaigns.integration import (
+    apply_to_study,
+    plan_from_study,
+    ratings_to_csv,
+    study_criterion_name,
+    to_study_ratings,
+)
+from bleu_core.campaigns.model import (
+    DISPLAY_MODES,
+    PAPER_LABELS,
+    AccessDenied,
+    Campaign,
+    CampaignError,
+    Item,
+    Judge,
+    JudgeAccess,
+    JudgeProgress,
+    RatingCriterion,
+    StoredRating,
+)
+from bleu_core.campaigns.planning import (
+    DEFAULT_GROUPS,
+    CampaignPlan,
+    default_criteria,
+    plan_campaign,
+)
+from bleu_core.campaigns.sampling import dispersed_order, min_same_source_gap, sample_segments
+from bleu_core.campaigns.session import JudgeSession
+from bleu_core.campaigns.storage import CampaignCreated, CampaignStore, resolve_database_url
+
+__all__ = [
+    "DEFAULT_GROUPS",
+    "DISPLAY_MODES",
+    "PAPER_LABELS",
+    "AccessDenied",
+    "AlphaResult",
+    "Campaign",
+    "CampaignCreated",
+    "CampaignError",
+    "CampaignPlan",
+    "CampaignStore",
+    "Item",
+    "Judge",
+    "JudgeAccess",
+    "JudgeCalibration",
+    "JudgeProgress",
+    "JudgeSession",
+    "PairwiseAgreement",
+    "RatingCriterion",
+    "StoredRating",
+    "apply_to_study",
+    "default_criteria",
+    "dispersed_order",
+    "judge_calibration",
+    "krippendorff_alpha",
+    "min_same_source_gap",
+    "pairwise_correlation",
+    "plan_campaign",
+    "plan_from_study",
+    "ratings_to_csv",
+    "reliability_data",
+    "resolve_database_url",
+    "sample_segments",
+    "study_criterion_name",
+    "to_study_ratings",
+]

@@ -1,0 +1,184 @@
+"""Campaigns meet studies: plan a campaign from a study, turn its ratings into study ratings, export CSV.
+
+A campaign's ratings become :class:`bleu_core.study.Rating` rows ``(system, segment, rater, group, criterion,
+score)`` under criteria named ``"<criterion> (<campaign code>)"`` (e.g. ``"fluency (K7P2QX)"``), so they never mix
+with ratings the study already had, and several campaigns can sit side by side. Every analysis page that reads
+``study.criteria`` (BLEU vs human, the paper's §4 judge comparisons, correlations) then works on them.
+
+>>> from bleu_core.study.model import Segment, Study
+>>> study = Study(name="toy", segments=(Segment("1", source="x"), Segment("2", source="y")),
+...               references={"ref": ["a b", "c d"]}, systems={"A": ["a b", "c"], "B": ["a", "c d"]})
+>>> plan = plan_from_study(study, systems=["A", "B"], n_segments=2, seed=1, display="source")
+>>> sorted({(it.segment_id, it.system) for it in plan.items})
+[('1', 'A'), ('1', 'B'), ('2', 'A'), ('2', 'B')]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from bleu_core.campaigns.model import Campaign, CampaignError, RatingCriterion, StoredRating
+from bleu_core.campaigns.planning import DEFAULT_GROUPS, CampaignPlan, plan_campaign
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Criterion, Rating, Study
+
+CSV_COLUMNS: tuple[str, ...] = (
+    "campaign",
+    "judge",
+    "group",
+    "position",
+    "segment_id",
+    "system",
+    "criterion",
+    "score",
+    "created_at",
+    "updated_at",
+    "n_changes",
+)
+
+
+def plan_from_study(
+    study: Study,
+    *,
+    systems: Sequence[str],
+    n_segments: int,
+    seed: int,
+    criteria: Sequence[RatingCriterion] | None = None,
+    display: str = "neither",
+    groups: Sequence[str] = DEFAULT_GROUPS,
+    reference_stream: str | None = None,
+    name: str | None = None,
+) -> CampaignPlan:
+    """A campaign plan over *systems* of *study*: *n_segments* segments drawn with *seed*, every (segment,
+    system) pair once in the fixed dispersed order. *reference_stream* (default: the study's first) is the
+    reference judges see when *display* is ``"reference"`` or ``"both"``."""
+    if reference_stream is None:
+        reference_stream = next(iter(study.references), None)
+    elif reference_stream not in study.references:
+        raise CampaignError(
+            f"reference stream {reference_stream!r} is not in the study; choose one of "
+            + ", ".join(repr(r) for r in study.references)
+        )
+    sources = study.sources()
+    return plan_campaign(
+        name=name if name is not None else f"{study.name}: rating campaign",
+        study_name=study.name,
+        segment_ids=study.segment_ids,
+        translations=study.systems,
+        sources=sources if any(s for s in sources) else None,
+        references=study.references[reference_stream] if reference_stream is not None else None,
+        systems=systems,
+        n_segments=n_segments,
+        seed=seed,
+        criteria=criteria,
+        display=display,
+        groups=groups,
+        reference_stream=reference_stream,
+        metadata={"source_lang": study.source_lang, "target_lang": study.target_lang},
+    )
+
+
+def study_criterion_name(campaign: Campaign, criterion: str) -> str:
+    """The name a campaign criterion gets in the study: ``"fluency (K7P2QX)"``."""
+    return f"{criterion} ({campaign.code})"
+
+
+def to_study_ratings(
+    campaign: Campaign, ratings: Sequence[StoredRating]
+) -> tuple[tuple[Rating, ...], tuple[Criterion, ...]]:
+    """The campaign's ratings as study :class:`~bleu_core.study.Rating` rows, with their criteria.
+
+    Judges are the raters and their groups the rater groups, so the paper's monolingual / bilingual split
+    carries over.
+    """
+    from bleu_core.study.model import Criterion, Rating
+
+    criteria = tuple(
+        Criterion(
+            study_criterion_name(campaign, c.name),
+            higher_is_better=True,
+            scale=(float(c.low), float(c.high)),
+            description=(
+                f"{c.question} Rated {c.low} ({c.labels[0]}) to {c.high} ({c.labels[-1]}) "
+                f"in campaign {campaign.code} ({campaign.name})."
+            ).strip(),
+        )
+        for c in campaign.criteria
+    )
+    rows = tuple(
+        Rating(
+            system=r.system,
+            segment_id=r.segment_id,
+            rater=r.judge,
+            group=r.group,
+            criterion=study_criterion_name(campaign, r.criterion),
+            score=float(r.score),
+        )
+        for r in ratings
+        if r.campaign_code == campaign.code
+    )
+    return rows, criteria
+
+
+def apply_to_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRating]) -> Study:
+    """A new study holding the campaign's current ratings (replacing any earlier copy of them).
+
+    Raises :class:`CampaignError` when the campaign rates systems or segments the study does not have.
+    """
+    missing_systems = [s for s in campaign.systems if s not in study.systems]
+    known_segments = set(study.segment_ids)
+    missing_segments = [s for s in campaign.segment_ids if s not in known_segments]
+    if missing_systems or missing_segments:
+        what = []
+        if missing_systems:
+            what.append("system(s) " + ", ".join(repr(s) for s in missing_systems[:5]))
+        if missing_segments:
+            what.append("segment(s) " + ", ".join(repr(s) for s in missing_segments[:5]))
+        raise CampaignError(
+            f"campaign {campaign.code} was made from study {campaign.study_name!r}; the open study "
+            f"{study.name!r} lacks {' and '.join(what)}; open the study the campaign was made from"
+        )
+    rows, criteria = to_study_ratings(campaign, ratings)
+    names = {c.name for c in criteria}
+    kept = tuple(r for r in study.ratings if r.criterion not in names)
+    base = replace(study, ratings=kept)
+    return base.with_ratings(rows, criteria)
+
+
+def ratings_to_csv(ratings: Sequence[StoredRating]) -> str:
+    """CSV text of stored ratings, one row per (judge, item, criterion), columns :data:`CSV_COLUMNS`.
+
+    Names and texts are written verbatim (quoted as CSV requires); times are ISO 8601 in UTC.
+
+    >>> from datetime import datetime, UTC
+    >>> t = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
+    >>> print(ratings_to_csv([StoredRating("K7P2QX", "Smith, Ana", "bilingual", 3, "s9", "sys1",
+    ...                                    "fluency", 4, t, t)]).strip())
+    campaign,judge,group,position,segment_id,system,criterion,score,created_at,updated_at,n_changes
+    K7P2QX,"Smith, Ana",bilingual,3,s9,sys1,fluency,4,2024-05-01T12:00:00+00:00,2024-05-01T12:00:00+00:00,0
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in ratings:
+        writer.writerow(
+            [
+                r.campaign_code,
+                r.judge,
+                r.group,
+                r.position,
+                r.segment_id,
+                r.system,
+                r.criterion,
+                r.score,
+                r.created_at.isoformat(),
+                r.updated_at.isoformat(),
+                r.n_changes,
+            ]
+        )
+    return out.getvalue()

@@ -1,0 +1,110 @@
+"""One judge at work: the rating loop the Rate page runs (and the load test drives), without any UI.
+
+A :class:`JudgeSession` is rebuilt from ``(store, code, token)`` on every page run; all state that matters (where
+the judge is, what they rated) lives in the database, so closing the tab or restarting the server loses nothing.
+
+>>> from bleu_core.campaigns.storage import CampaignStore
+>>> from bleu_core.campaigns.planning import plan_campaign
+>>> store = CampaignStore("sqlite://")
+>>> plan = plan_campaign(name="demo", study_name="toy", segment_ids=["s1", "s2"],
+...                      translations={"A": ["a one", "a two"], "B": ["b one", "b two"]},
+...                      sources=None, references=None, systems=["A", "B"], n_segments=2, seed=0)
+>>> code = store.create_campaign(plan).campaign.code
+>>> session = JudgeSession.join(store, code, "Ana", "monolingual")
+>>> session.position, session.n_items
+(0, 4)
+>>> session.submit(0, {"adequacy": 4, "fluency": 3})
+1
+>>> session.skip(1)
+2
+>>> session.back()
+1
+>>> session.progress()
+(1, 1, 4)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bleu_core.campaigns.model import Campaign, Item, Judge
+from bleu_core.campaigns.storage import CampaignStore
+
+
+class JudgeSession:
+    """A judge's view of one campaign: the current item, submit / skip / back / jump, progress."""
+
+    def __init__(self, store: CampaignStore, code: str, token: str) -> None:
+        self.store = store
+        self.token = token
+        self.judge: Judge = store.resume(code, token)  # raises AccessDenied for a bad token
+        self.code = self.judge.campaign_code
+        self.campaign: Campaign = store.get_campaign(self.code)
+
+    @classmethod
+    def join(cls, store: CampaignStore, code: str, name: str, group: str) -> JudgeSession:
+        """Join *code* as a new judge and return their session (``session.token`` is the resume code)."""
+        access = store.join(code, name, group)
+        return cls(store, access.judge.campaign_code, access.token)
+
+    @property
+    def n_items(self) -> int:
+        return self.campaign.n_items
+
+    @property
+    def position(self) -> int:
+        """Where the judge is (``n_items`` = past the last item), as stored."""
+        return self.judge.cursor
+
+    @property
+    def finished(self) -> bool:
+        return self.position >= self.n_items
+
+    def item(self, position: int | None = None) -> Item | None:
+        """The item at *position* (default: the current one) as this judge may see it; ``None`` past the end."""
+        pos = self.position if position is None else position
+        if pos >= self.n_items:
+            return None
+        return self.store.item(self.code, self.token, pos)
+
+    def scores(self, position: int) -> dict[str, int]:
+        """This judge's stored scores for *position* (empty if not rated)."""
+        return self.store.my_ratings(self.code, self.token).get(position, {})
+
+    def _moved(self, position: int) -> int:
+        self.judge = Judge(
+            self.judge.id,
+            self.judge.campaign_code,
+            self.judge.name,
+            self.judge.group,
+            self.judge.created_at,
+            position,
+        )
+        return position
+
+    def submit(self, position: int, scores: Mapping[str, int]) -> int:
+        """Save (or change) the scores of item *position*; move to the next item and return its position."""
+        return self._moved(self.store.rate(self.code, self.token, position, scores))
+
+    def skip(self, position: int) -> int:
+        """Skip item *position* and move on."""
+        return self._moved(self.store.skip(self.code, self.token, position))
+
+    def back(self) -> int:
+        """Go to the previous item (stays at 0)."""
+        return self.go_to(max(self.position - 1, 0))
+
+    def go_to(self, position: int) -> int:
+        """Jump to *position* (0 .. n_items)."""
+        return self._moved(self.store.move(self.code, self.token, position))
+
+    def first_unrated(self) -> int | None:
+        """The first item not fully rated (skipped items included), or ``None`` when all are rated."""
+        return self.store.next_unrated(self.code, self.token)
+
+    def progress(self) -> tuple[int, int, int]:
+        """``(n_rated, n_skipped, n_items)`` for this judge."""
+        mine = self.store.my_ratings(self.code, self.token)
+        need = len(self.campaign.criteria)
+        rated = sum(1 for scores in mine.values() if len(scores) >= need)
+        return rated, len(self.store.my_skips(self.code, self.token)), self.n_items

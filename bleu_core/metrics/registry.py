@@ -1,0 +1,407 @@
+"""A registry of metrics: name → how to score every system of a study, at system and segment level.
+
+Every metric here is computed from **additive per-segment statistics** (BLEU's clipped counts, NIST's
+information sums, PER's error counts, sacrebleu's chrF/TER statistics, weighted n-gram counts): a system's
+corpus score is a function of the column sums of its rows. So one :class:`MetricScores` object gives the
+system scores (``observed()``), the segment scores (``segment``), and the system scores on any resampled test
+set (``resampled(counts)`` with an ``M × S`` count matrix), which is what bootstrap confidence intervals need.
+It has the same shape as the statistics helper's score sources (``names``, ``n_segments``, ``observed``,
+``resampled``), so :func:`bleu_core.stats.meta.system_correlations` accepts it directly.
+
+Conventions:
+
+* **Systems**: all of the study's systems by default. Segments a system did not translate (``None``) have
+  zero statistics (so they do not count in its corpus score) and a NaN segment score.
+* **References**: multi-reference metrics use every reference stream, except that a system which *is* a
+  reference stream (same name) is scored without its own stream. The Babych & Hartley weighted metrics are
+  single-reference: they use the first usable stream (``single_reference`` chooses another), with weights from
+  that stream and the study's documents.
+* **Segment level**: sentence BLEU uses effective order (as sacrebleu's ``sentence_bleu``).
+
+>>> [spec.name for spec in METRICS.values()][:6]
+['BLEU', 'chrF', 'chrF++', 'TER', 'NIST', 'PER']
+>>> get_metric("bleu").name
+'BLEU'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from sacrebleu.metrics import CHRF, TER
+
+from bleu_core.errors import BleuOptionError
+from bleu_core.options import BleuOptions
+
+
+@dataclass(frozen=True, eq=False)
+class MetricScores:
+    """One metric's scores for every system of a study.
+
+    ``stats`` is ``(K, S, F)``: additive statistics per system and segment (zeros where missing);
+    ``from_stats`` maps statistics of shape ``(..., F)`` to scores of shape ``(...)``.
+    """
+
+    metric: str
+    names: tuple[str, ...]
+    stats: np.ndarray
+    from_stats: Callable[[np.ndarray], np.ndarray]
+    segment: np.ndarray
+    higher_is_better: bool
+    description: str = ""
+    notes: tuple[str, ...] = ()
+
+    @property
+    def n_segments(self) -> int:
+        return int(self.stats.shape[1])
+
+    def observed(self) -> np.ndarray:
+        """System-level score of every system (``K``); NaN for a system with no scorable segment."""
+        sums = self.stats.sum(axis=1)
+        scores = np.asarray(self.from_stats(sums), dtype=np.float64)
+        return np.where(self.stats.any(axis=(1, 2)), scores, np.nan)
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray:
+        """System scores on resampled test sets: ``counts`` is ``M × S``; returns ``M × K``."""
+        sums = np.einsum("ms,ksf->mkf", np.asarray(counts, dtype=np.float64), self.stats)
+        return np.asarray(self.from_stats(sums), dtype=np.float64)
+
+    def system_scores(self) -> dict[str, float]:
+        """``{system: score}``."""
+        return dict(zip(self.names, self.observed().tolist(), strict=True))
+
+
+@dataclass(frozen=True)
+class MetricSpec:
+    """A registered metric: its name, direction, a sentence that explains it, and its family."""
+
+    name: str
+    higher_is_better: bool
+    description: str
+    family: str
+    measure: str = ""
+
+
+def _weighted_specs() -> list[MetricSpec]:
+    out = []
+    for scheme, label in (("tf.idf", "tf.idf"), ("s-score", "S-score"), ("none", "unweighted")):
+        for measure in ("precision", "recall", "f"):
+            name = f"{'F' if measure == 'f' else measure} ({label})"
+            weighted = "weighted by " + label if scheme != "none" else "unweighted"
+            out.append(
+                MetricSpec(
+                    name,
+                    True,
+                    f"Babych & Hartley 2004: n-gram {measure if measure != 'f' else 'F-score'} (1-4 grams, "
+                    f"{weighted}) against one reference",
+                    f"weighted:{scheme}",
+                    measure,
+                )
+            )
+    return out
+
+
+METRICS: dict[str, MetricSpec] = {
+    spec.name: spec
+    for spec in [
+        MetricSpec(
+            "BLEU", True, "sacrebleu's BLEU (13a, closest reference length, exp smoothing)", "bleu"
+        ),
+        MetricSpec(
+            "chrF", True, "character 6-gram F-score, recall weighted 2x (sacrebleu)", "chrf"
+        ),
+        MetricSpec("chrF++", True, "chrF plus word 1-2 grams (sacrebleu)", "chrf++"),
+        MetricSpec(
+            "TER", False, "edits incl. phrase shifts per reference word, x100 (sacrebleu)", "ter"
+        ),
+        MetricSpec(
+            "NIST",
+            True,
+            "information-weighted n-gram co-occurrence, 1-5 grams (Doddington 2002)",
+            "nist",
+        ),
+        MetricSpec("PER", False, "position-independent word error rate (bag of words)", "per"),
+        *_weighted_specs(),
+    ]
+}
+DEFAULT_METRICS: tuple[str, ...] = (
+    "BLEU",
+    "chrF",
+    "TER",
+    "NIST",
+    "PER",
+    "recall (tf.idf)",
+    "recall (S-score)",
+    "F (tf.idf)",
+)
+
+
+def metric_names() -> list[str]:
+    """Every registered metric name."""
+    return list(METRICS)
+
+
+def get_metric(name: str) -> MetricSpec:
+    """A metric by name (case-insensitive); the error lists the valid names."""
+    for key, spec in METRICS.items():
+        if key.lower() == name.lower():
+            return spec
+    raise BleuOptionError(f"unknown metric {name!r}; choose one of: {', '.join(METRICS)}")
+
+
+@dataclass
+class _Context:
+    study: Any
+    systems: list[str]
+    tokenize: str
+    lowercase: bool
+    single_reference: str | None
+    cache: dict[str, Any] = field(default_factory=dict)
+
+    def refs_for(self, system: str) -> list[str]:
+        return [r for r in self.study.references if r != system]
+
+    def present(self, system: str) -> list[int]:
+        return [i for i, h in enumerate(self.study.systems[system]) if h is not None]
+
+
+def _assemble(
+    ctx: _Context,
+    spec: MetricSpec,
+    per_system: dict[str, tuple[list[int], np.ndarray, np.ndarray]],
+    n_features: int,
+    from_stats: Callable[[np.ndarray], np.ndarray],
+    notes: Sequence[str] = (),
+) -> MetricScores:
+    n = ctx.study.n_segments
+    stats = np.zeros((len(ctx.systems), n, n_features))
+    segment = np.full((len(ctx.systems), n), np.nan)
+    for k, system in enumerate(ctx.systems):
+        if system not in per_system:
+            continue
+        idx, rows, seg = per_system[system]
+        stats[k, idx] = rows
+        segment[k, idx] = seg
+    return MetricScores(
+        spec.name,
+        tuple(ctx.systems),
+        stats,
+        from_stats,
+        segment,
+        spec.higher_is_better,
+        spec.description,
+        tuple(notes),
+    )
+
+
+def _inputs(
+    ctx: _Context, system: str
+) -> tuple[list[int], list[str], list[list[str | None]]] | None:
+    refs = ctx.refs_for(system)
+    idx = ctx.present(system)
+    if not refs:
+        return None
+    streams = [[ctx.study.references[r][i] for i in idx] for r in refs]
+    idx_kept = [j for j in range(len(idx)) if any(s[j] is not None for s in streams)]
+    idx = [idx[j] for j in idx_kept]
+    if not idx:
+        return None
+    hyps = [ctx.study.systems[system][i] for i in idx]
+    return idx, hyps, [[s[j] for j in idx_kept] for s in streams]
+
+
+def _bleu(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    from bleu_core.score import bleu_from_stats
+    from bleu_core.statistics import compute_statistics
+
+    options = BleuOptions(tokenize=ctx.tokenize, lowercase=ctx.lowercase)
+    sentence = options.with_(effective_order=True)
+    per_system = {}
+    width = 4 + 2 * options.max_order
+    for system in ctx.systems:
+        got = _inputs(ctx, system)
+        if got is None:
+            continue
+        idx, hyps, refs = got
+        st = compute_statistics(
+            hyps, refs, max_order=options.max_order, tokenize=ctx.tokenize, lowercase=ctx.lowercase
+        )
+        per_system[system] = (idx, st.array, np.asarray(bleu_from_stats(st.array, sentence).score))
+    return _assemble(
+        ctx, spec, per_system, width, lambda s: np.asarray(bleu_from_stats(s, options).score)
+    )
+
+
+def _sacrebleu(ctx: _Context, spec: MetricSpec, metric: Any) -> MetricScores:
+    per_system = {}
+    width = 0
+    for system in ctx.systems:
+        got = _inputs(ctx, system)
+        if got is None:
+            continue
+        idx, hyps, refs = got
+        rows = np.asarray(metric._extract_corpus_statistics(hyps, refs), dtype=np.float64)
+        width = rows.shape[1]
+        seg = [metric._compute_score_from_stats(list(r)).score for r in rows]
+        per_system[system] = (idx, rows, np.asarray(seg))
+
+    def from_stats(s: np.ndarray) -> np.ndarray:
+        s = np.asarray(s, dtype=np.float64)
+        flat = s.reshape(-1, s.shape[-1])
+        out = [metric._compute_score_from_stats(list(row)).score for row in flat]
+        return np.asarray(out, dtype=np.float64).reshape(s.shape[:-1])
+
+    return _assemble(ctx, spec, per_system, width, from_stats)
+
+
+def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    from bleu_core.metrics.nist import DEFAULT_NIST_ORDER, corpus_nist, nist_from_stats
+
+    per_system = {}
+    for system in ctx.systems:
+        got = _inputs(ctx, system)
+        if got is None:
+            continue
+        idx, hyps, refs = got
+        res = corpus_nist(hyps, refs, tokenize=ctx.tokenize, lowercase=ctx.lowercase)
+        per_system[system] = (idx, res.stats, res.segment)
+    notes = ["information weights come from the references of the segments each system translated"]
+    return _assemble(
+        ctx,
+        spec,
+        per_system,
+        2 + 2 * DEFAULT_NIST_ORDER,
+        lambda s: nist_from_stats(s, DEFAULT_NIST_ORDER),
+        notes,
+    )
+
+
+def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    from bleu_core.metrics.per import corpus_per
+
+    per_system = {}
+    for system in ctx.systems:
+        got = _inputs(ctx, system)
+        if got is None:
+            continue
+        idx, hyps, refs = got
+        res = corpus_per(hyps, refs, tokenize=ctx.tokenize, lowercase=ctx.lowercase)
+        per_system[system] = (idx, np.stack([res.errors, res.ref_len], axis=1), res.segment)
+
+    def from_stats(s: np.ndarray) -> np.ndarray:
+        s = np.asarray(s, dtype=np.float64)
+        err, ref = s[..., 0], s[..., 1]
+        rate = np.divide(err, ref, out=np.zeros_like(err), where=ref > 0)
+        return np.where(ref > 0, rate, np.where(err > 0, 1.0, 0.0))
+
+    return _assemble(ctx, spec, per_system, 2, from_stats)
+
+
+def _weighted_counts(ctx: _Context) -> tuple[str, dict[str, tuple[list[int], np.ndarray]]]:
+    if "weighted" in ctx.cache:
+        return ctx.cache["weighted"]
+    from bleu_core.metrics.weighted import weighted_counts_many
+    from bleu_core.metrics.weighting import (
+        group_tokens,
+        s_score_weights,
+        segment_documents,
+        tfidf_weights,
+    )
+    from bleu_core.tokenizers import get_tokenizer
+
+    study = ctx.study
+    if ctx.single_reference is not None:
+        if ctx.single_reference not in study.references:
+            raise BleuOptionError(
+                f"unknown reference stream {ctx.single_reference!r}; the study has: {', '.join(study.references)}"
+            )
+        ref_name = ctx.single_reference
+    else:
+        ref_name = next(iter(study.references))
+    tokenizer = get_tokenizer(ctx.tokenize, lowercase=ctx.lowercase)
+    stream = study.references[ref_name]
+    ref_toks = tokenizer.tokenize_corpus([t or "" for t in stream])
+    docs = segment_documents([s.doc_id for s in study.segments], study.n_segments)
+    present = [i for i, t in enumerate(stream) if t is not None]
+    grouped = group_tokens([ref_toks[i] for i in present], [docs[i] for i in present])
+    tables = [tfidf_weights(grouped), s_score_weights(grouped), None]
+    out = {}
+    for system in ctx.systems:
+        if system == ref_name:
+            continue
+        hyps = study.systems[system]
+        idx = [i for i in present if hyps[i] is not None]
+        if not idx:
+            continue
+        hyp_toks = tokenizer.tokenize_corpus([hyps[i] for i in idx])
+        counts = weighted_counts_many(
+            hyp_toks, [ref_toks[i] for i in idx], [docs[i] for i in idx], tables
+        )
+        out[system] = (idx, counts)
+    ctx.cache["weighted"] = (ref_name, out)
+    return ref_name, out
+
+
+def _weighted(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    from bleu_core.metrics.weighted import prf_from_counts
+
+    scheme = spec.family.split(":", 1)[1]
+    k = {"tf.idf": 0, "s-score": 1, "none": 2}[scheme]
+    ref_name, counts = _weighted_counts(ctx)
+
+    def from_stats(s: np.ndarray) -> np.ndarray:
+        prf = prf_from_counts(s, 4)
+        return {"precision": prf.precision, "recall": prf.recall, "f": prf.f}[spec.measure]
+
+    per_system = {system: (idx, c[k], from_stats(c[k])) for system, (idx, c) in counts.items()}
+    notes = [f"single reference: {ref_name}"]
+    return _assemble(ctx, spec, per_system, 12, from_stats, notes)
+
+
+def _compute(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    family = spec.family
+    if family == "bleu":
+        return _bleu(ctx, spec)
+    if family == "chrf":
+        return _sacrebleu(ctx, spec, CHRF(lowercase=ctx.lowercase))
+    if family == "chrf++":
+        return _sacrebleu(ctx, spec, CHRF(word_order=2, lowercase=ctx.lowercase))
+    if family == "ter":
+        return _sacrebleu(ctx, spec, TER(case_sensitive=not ctx.lowercase))
+    if family == "nist":
+        return _nist(ctx, spec)
+    if family == "per":
+        return _per(ctx, spec)
+    return _weighted(ctx, spec)
+
+
+def score_study(
+    study: Any,
+    metrics: Sequence[str] = DEFAULT_METRICS,
+    *,
+    systems: Sequence[str] | None = None,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    single_reference: str | None = None,
+) -> dict[str, MetricScores]:
+    """Score every system of ``study`` with each metric in ``metrics`` (registry names).
+
+    ``tokenize``/``lowercase`` apply to the word-based metrics (BLEU, NIST, PER, weighted); chrF and TER use
+    sacrebleu's own processing (``lowercase`` maps to their case options).
+    """
+    specs = [get_metric(m) for m in metrics]
+    chosen = list(study.systems) if systems is None else list(systems)
+    unknown = [s for s in chosen if s not in study.systems]
+    if unknown:
+        raise BleuOptionError(
+            f"unknown system(s) {', '.join(map(repr, unknown))}; the study has: {', '.join(study.systems)}"
+        )
+    if not study.references:
+        raise BleuOptionError(
+            "the study has no reference translations: reference-based metrics need one"
+        )
+    ctx = _Context(study, chosen, tokenize, lowercase, single_reference)
+    return {spec.name: _compute(ctx, spec) for spec in specs}

@@ -1,0 +1,343 @@
+"""Command-line sub-commands ``meta`` and ``significance``.
+
+``python -m bleu_core meta PATH`` correlates BLEU with every human criterion of a study (system and
+segment level, bootstrap intervals); ``python -m bleu_core meta --system-scores TABLE.csv`` correlates
+the columns of a published system-level table. ``python -m bleu_core significance`` prints bootstrap
+intervals and the paired significance matrix, from files (``-r REF … -i HYP …``) or a study.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from .resampling import DEFAULT_SEED
+
+
+def _fmt(value: float | None, digits: int = 4) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "n/a"
+    return f"{value:.{digits}f}"
+
+
+def _interval(ci: Any, digits: int = 4) -> str:
+    return "" if ci is None else f"({_fmt(ci[0], digits)}, {_fmt(ci[1], digits)})"
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(r[j]) for r in rows) for j in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+
+
+def _split_names(value: str | None) -> list[str] | None:
+    return None if not value else [v.strip() for v in value.split(",") if v.strip()]
+
+
+def _load_study(args: argparse.Namespace) -> Any:
+    from ..study import load_study
+
+    return load_study(args.path, pair=args.pair).study
+
+
+# ------------------------------------------------------------------------------------------- meta
+
+
+def _meta_table(args: argparse.Namespace) -> int:
+    from .system_table import read_system_table, table_correlations
+
+    table = read_system_table(args.system_scores)
+    methods = _split_names(args.methods) or ["pearson"]
+    rows = table_correlations(table, _split_names(args.criteria), methods)
+    if args.format == "json":
+        print(
+            json.dumps(
+                {
+                    "file": table.file,
+                    "systems": list(table.systems),
+                    "correlations": [r.to_dict() for r in rows],
+                },
+                indent=1,
+            )
+        )
+        return 0
+    out = [["metric", "criterion", "method", "r", "p", "n"]]
+    for r in rows:
+        res = r.result
+        out.append(
+            [r.metric, r.criterion, res.method, _fmt(res.statistic), _fmt(res.pvalue), str(res.n)]
+        )
+    print(_table(out))
+    return 0
+
+
+def cmd_meta(args: argparse.Namespace) -> int:
+    from ..cli import options_from_args
+    from .errors import StatsInputError
+    from .study_meta import meta_evaluate
+
+    if args.system_scores:
+        if args.path:
+            raise StatsInputError("give either a study PATH or --system-scores TABLE.csv, not both")
+        return _meta_table(args)
+    if not args.path:
+        raise StatsInputError(
+            "give a study PATH, or --system-scores TABLE.csv for a published table"
+        )
+    study = _load_study(args)
+    result = meta_evaluate(
+        study,
+        options_from_args(args),
+        criteria=_split_names(args.criteria),
+        include_human=args.include_human,
+        references=_split_names(args.references),
+        n_resamples=args.n_resamples,
+        confidence=args.confidence,
+        seed=args.seed,
+    )
+    if args.format == "json":
+        print(json.dumps(result.to_dict(), indent=1))
+        return 0
+    level = f"{result.confidence_level:.0%}"
+    print(
+        f"study {result.study}: {len(result.systems)} systems, {result.n_segments} segments, "
+        f"references {', '.join(result.references)}"
+    )
+    out = [
+        ["metric", "criterion", "level", "method", "grouping", "r", "p", "n", f"{level} CI", "note"]
+    ]
+    for row in result.rows:
+        r = row.result
+        out.append(
+            [
+                row.metric,
+                row.criterion,
+                r.level,
+                r.method,
+                r.grouping or "-",
+                _fmt(r.statistic),
+                _fmt(r.pvalue),
+                str(r.n),
+                _interval(r.confidence_interval),
+                r.note,
+            ]
+        )
+    print(_table(out))
+    print(
+        f"bootstrap: {result.n_resamples} resamples of segments, seed {result.seed}; BLEU {result.signature}"
+    )
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- significance
+
+
+def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
+    from ..cli import _read_corpus, _system_name
+    from ..statistics import compute_statistics
+    from .errors import StatsInputError
+    from .study_meta import choose_systems, study_statistics
+
+    if args.path:
+        if args.refs or args.input:
+            raise StatsInputError("give either a study PATH or -r/-i files, not both")
+        study = _load_study(args)
+        names = choose_systems(study, _split_names(args.systems), args.include_human)
+        return study_statistics(study, options, names, _split_names(args.references))
+    if not args.refs or not args.input:
+        raise StatsInputError(
+            "give reference files with -r and system outputs with -i (or a study PATH)"
+        )
+    refs, hyps = _read_corpus(args.refs, args.input, int(args.max_mb * 1024 * 1024))
+    streams = [lines for _, lines in refs]
+    out = {}
+    for path, lines in hyps:
+        out[_system_name(path, args.input)] = compute_statistics(
+            lines,
+            streams,
+            max_order=options.statistics_order,
+            tokenize=options.tokenize,
+            lowercase=options.lowercase,
+        )
+    return out
+
+
+def cmd_significance(args: argparse.Namespace) -> int:
+    from ..cli import options_from_args
+    from .bootstrap import bootstrap
+    from .errors import StatsInputError
+    from .randomization import approximate_randomization
+
+    options = options_from_args(args)
+    systems = _systems_from_args(args, options)
+    if len(systems) < 2:
+        raise StatsInputError(f"significance tests need at least 2 systems, got {len(systems)}")
+    baseline = next(iter(systems)) if args.baseline == "first" else args.baseline
+    boot = bootstrap(
+        systems, options, n_resamples=args.n_resamples, confidence=args.confidence, seed=args.seed
+    )
+    tests = []
+    if args.test in ("bs", "both"):
+        tests.append(boot.paired(baseline=baseline, alpha=args.alpha))
+    if args.test in ("ar", "both"):
+        tests.append(
+            approximate_randomization(
+                systems,
+                options,
+                n_trials=args.n_trials,
+                seed=args.seed,
+                baseline=baseline,
+                alpha=args.alpha,
+            )
+        )
+    if args.format == "json":
+        print(
+            json.dumps(
+                {"bootstrap": boot.to_dict(), "tests": [t.to_dict() for t in tests]}, indent=1
+            )
+        )
+        return 0
+    level = f"{boot.confidence_level:.0%}"
+    out = [["system", "BLEU", "mean", f"{level} CI", "RSD"]]
+    for iv in boot.intervals:
+        out.append(
+            [
+                iv.system,
+                _fmt(iv.statistic, 2),
+                _fmt(iv.mean, 2),
+                _interval(iv.confidence_interval, 2),
+                _fmt(iv.rsd, 4),
+            ]
+        )
+    print(_table(out))
+    print(f"bootstrap: {boot.n_resamples} resamples, seed {boot.seed}")
+    for t in tests:
+        print()
+        print(
+            f"{t.method}: {t.n_resamples} {'resamples' if t.method == 'paired-bootstrap' else 'trials'}, "
+            f"seed {t.seed}, alpha {t.alpha}"
+        )
+        rows = [["system", "baseline", "difference", "p", "CI of difference", "verdict"]]
+        for c in t.comparisons:
+            rows.append(
+                [
+                    c.system,
+                    c.baseline,
+                    f"{c.statistic:+.2f}",
+                    _fmt(c.pvalue),
+                    _interval(c.confidence_interval, 2),
+                    c.verdict,
+                ]
+            )
+        print(_table(rows))
+        matrix = t.matrix()
+        print()
+        print(
+            _table(
+                [["", *t.systems]]
+                + [[s, *(v or "·" for v in row)] for s, row in zip(t.systems, matrix, strict=True)]
+            )
+        )
+    return 0
+
+
+# ------------------------------------------------------------------------------------------- registration
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--pair", metavar="xx-yy", help="language pair to load from a multi-pair study")
+    p.add_argument(
+        "--references", metavar="NAMES", help="comma-separated reference streams (default: all)"
+    )
+    p.add_argument(
+        "--include-human", action="store_true", help="also evaluate the human translations"
+    )
+    p.add_argument(
+        "--n-resamples",
+        type=int,
+        default=1000,
+        metavar="M",
+        help="bootstrap resamples (default 1000)",
+    )
+    p.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
+    )
+    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--format", choices=("json", "text"), default="text")
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``meta`` and ``significance`` sub-commands to the command line's sub-parsers."""
+    from ..cli import add_bleu_options
+
+    p = subparsers.add_parser(
+        "meta",
+        help="correlation of BLEU with human scores (a study), or of a published system-level table",
+        description="System- and segment-level correlation of BLEU with every human criterion of a study, "
+        "with bootstrap confidence intervals; or, with --system-scores, every metric × criterion Pearson r "
+        "of a CSV table (one row per system; NA allowed).",
+    )
+    p.add_argument("path", nargs="?", help="study folder, zip or file")
+    p.add_argument(
+        "--system-scores",
+        metavar="TABLE.csv",
+        help="CSV/TSV: first column system names, one column per metric or human criterion",
+    )
+    p.add_argument(
+        "--criteria",
+        metavar="NAMES",
+        help="comma-separated human criterion columns/names (default: all criteria of a study; for "
+        "a table, columns named like adequacy, fluency, mqm, da, human, ...)",
+    )
+    p.add_argument(
+        "--methods",
+        metavar="NAMES",
+        help="for --system-scores: pearson,spearman,kendall (default pearson)",
+    )
+    _common(p)
+    add_bleu_options(p)
+    p.set_defaults(func=cmd_meta)
+
+    q = subparsers.add_parser(
+        "significance",
+        help="bootstrap confidence intervals and paired significance tests of BLEU",
+        description="Bootstrap CIs of BLEU per system (Zhang & Vogel 2004) and paired tests between systems "
+        "(paired bootstrap like sacrebleu --paired-bs, approximate randomisation like --paired-ar).",
+    )
+    q.add_argument("path", nargs="?", help="study folder, zip or file (instead of -r/-i)")
+    q.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files")
+    q.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")
+    q.add_argument(
+        "--systems",
+        metavar="NAMES",
+        help="for a study: comma-separated systems (default: machine systems)",
+    )
+    q.add_argument(
+        "--test",
+        choices=("bs", "ar", "both"),
+        default="bs",
+        help="bs = paired bootstrap, ar = approximate randomisation (default bs)",
+    )
+    q.add_argument(
+        "--n-trials",
+        type=int,
+        default=10000,
+        metavar="R",
+        help="randomisation trials (default 10000)",
+    )
+    q.add_argument(
+        "--baseline",
+        metavar="NAME",
+        help="compare each system with this one only ('first' = the first system, as sacrebleu); "
+        "default: every pair",
+    )
+    q.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    q.add_argument(
+        "--max-mb", type=float, default=200, help="refuse input files larger than this (MB)"
+    )
+    _common(q)
+    add_bleu_options(q)
+    q.set_defaults(func=cmd_significance)

@@ -1,0 +1,247 @@
+"""Meta-evaluation: how well do metric scores track human scores, and how sure are we?
+
+System-level correlations get bootstrap confidence intervals by resampling *segments*: each bootstrap
+test set is drawn once, and **both** the metric's system scores (BLEU recomputed from the resampled
+per-segment statistics) **and** the human system scores (mean of the resampled segments' human
+scores) are recomputed on it, so the interval reflects the uncertainty of both sides (Deutsch et al.
+2021, "BOOT-INPUTS"). Segment-level correlations are resampled by segment (item) as well.
+
+A *score source* is anything that gives one score per system on the full test set (``observed()``)
+and on every resampled test set (``resampled(counts)``, ``M × K`` from an ``M × S`` count matrix):
+:class:`BleuSource` for BLEU from per-segment statistics, :class:`SegmentMeanSource` for a score that
+is the mean of segment scores (human ratings, or a segment-level metric averaged).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+import numpy as np
+
+from .bootstrap import draw_counts
+from .correlation import (
+    METHODS,
+    ROW_FUNCTIONS,
+    SEGMENT_METHODS,
+    CorrelationResult,
+    check_method,
+    correlation,
+    item_correlations,
+    segment_correlation,
+    wmt_pair_counts,
+)
+from .errors import StatsInputError
+from .resampling import DEFAULT_SEED, check_count, check_level, make_rng, percentile_interval
+from .systems import SystemStack, bleu_scores
+
+
+class ScoreSource(Protocol):
+    """One score per system, on the full test set and on resampled test sets."""
+
+    names: tuple[str, ...]
+
+    @property
+    def n_segments(self) -> int: ...
+
+    def observed(self) -> np.ndarray: ...
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray: ...
+
+
+@dataclass(frozen=True, eq=False)
+class BleuSource:
+    """Corpus BLEU of every system, recomputed from per-segment statistics on each resample."""
+
+    stack: SystemStack
+    options: Any
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.stack.names
+
+    @property
+    def n_segments(self) -> int:
+        return self.stack.n_segments
+
+    def observed(self) -> np.ndarray:
+        return bleu_scores(self.stack.totals(), self.options)
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray:
+        return bleu_scores(self.stack.weighted_totals(counts), self.options)
+
+
+@dataclass(frozen=True, eq=False)
+class SegmentMeanSource:
+    """System score = mean of its non-missing segment scores (``K × S``, NaN = unrated)."""
+
+    names: tuple[str, ...]
+    scores: np.ndarray
+
+    @property
+    def n_segments(self) -> int:
+        return self.scores.shape[1]
+
+    def observed(self) -> np.ndarray:
+        valid = ~np.isnan(self.scores)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(valid, self.scores, 0.0).sum(1) / valid.sum(1)
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray:
+        valid = ~np.isnan(self.scores)
+        num = counts @ np.where(valid, self.scores, 0.0).T
+        den = counts @ valid.T.astype(np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+
+
+def _interval_from_rows(values: np.ndarray, level: float) -> tuple[tuple[float, float] | None, str]:
+    ok = values[~np.isnan(values)]
+    if ok.size < max(2, 0.5 * values.size):
+        return (
+            None,
+            f"bootstrap interval undefined in {values.size - ok.size} of {values.size} resamples",
+        )
+    note = "" if ok.size == values.size else f"{values.size - ok.size} undefined resamples skipped"
+    return percentile_interval(ok, level), note
+
+
+def system_correlations(
+    metric: ScoreSource,
+    human: ScoreSource | None,
+    *,
+    human_scores: Sequence[float] | None = None,
+    methods: Sequence[str] = METHODS,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = DEFAULT_SEED,
+) -> dict[str, CorrelationResult]:
+    """System-level correlations of a metric with human scores, with bootstrap intervals.
+
+    Args:
+        metric: the metric's score source.
+        human: the human score source (same systems and segments), or ``None`` when only fixed
+            system-level human scores exist; then pass ``human_scores`` and no interval is computed
+            for them (the human side cannot be resampled).
+        methods: any of ``pearson``, ``spearman``, ``kendall``.
+        n_resamples: bootstrap resamples (0 = no intervals).
+        seed: generator seed, reported in each result.
+    """
+    for m in methods:
+        check_method(m)
+    level = check_level(confidence)
+    observed_metric = metric.observed()
+    if human is not None:
+        if tuple(human.names) != tuple(metric.names) or human.n_segments != metric.n_segments:
+            raise StatsInputError(
+                "metric and human scores must cover the same systems and segments"
+            )
+        observed_human = human.observed()
+    elif human_scores is not None:
+        observed_human = np.asarray(human_scores, dtype=np.float64)
+        if observed_human.shape != observed_metric.shape:
+            raise StatsInputError(
+                f"{observed_human.size} human system scores for {observed_metric.size} systems"
+            )
+    else:
+        raise StatsInputError("give human scores: a score source or system-level scores")
+    results = {
+        m: replace(correlation(observed_metric, observed_human, m), level="system") for m in methods
+    }
+    if n_resamples == 0:
+        return results
+    if human is None:
+        return {
+            m: replace(r, note=r.note or "human scores are system-level: no bootstrap interval")
+            for m, r in results.items()
+        }
+    m_count = check_count(n_resamples, "number of resamples")
+    rng, seed = make_rng(seed)
+    counts = draw_counts(metric.n_segments, m_count, rng)
+    keep = ~(np.isnan(observed_metric) | np.isnan(observed_human))
+    mr = metric.resampled(counts)[:, keep]
+    hr = human.resampled(counts)[:, keep]
+    complete = ~(np.isnan(mr).any(1) | np.isnan(hr).any(1))
+    out = {}
+    for m, res in results.items():
+        if np.isnan(res.statistic):
+            out[m] = res
+            continue
+        values = np.full(m_count, np.nan)
+        values[complete] = ROW_FUNCTIONS[m](mr[complete], hr[complete])
+        interval, note = _interval_from_rows(values, level)
+        res = replace(res, note=note) if note else res
+        out[m] = res if interval is None else res.with_interval(interval, level, m_count, seed)
+    return out
+
+
+def _weighted_pearson(counts: np.ndarray, metric: np.ndarray, human: np.ndarray) -> np.ndarray:
+    """Pearson r over all (system, segment) pairs of each resample (segments weighted by counts)."""
+    valid = ~(np.isnan(metric) | np.isnan(human))
+    x = np.where(valid, metric, 0.0)
+    y = np.where(valid, human, 0.0)
+    moments = np.stack(
+        [valid.sum(0), x.sum(0), y.sum(0), (x * x).sum(0), (y * y).sum(0), (x * y).sum(0)], axis=1
+    ).astype(np.float64)  # S × 6
+    n, sx, sy, sxx, syy, sxy = (counts @ moments).T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cov = sxy - sx * sy / n
+        r = cov / np.sqrt((sxx - sx * sx / n) * (syy - sy * sy / n))
+    return np.clip(r, -1.0, 1.0)
+
+
+def segment_correlations(
+    metric: Any,
+    human: Any,
+    *,
+    methods: Sequence[tuple[str, str]] = (
+        ("pearson", "none"),
+        ("kendall", "none"),
+        ("kendall-wmt", "item"),
+    ),
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = DEFAULT_SEED,
+    threshold: float = 0.0,
+) -> list[CorrelationResult]:
+    """Segment-level correlations (``(method, grouping)`` pairs) with bootstrap intervals over segments.
+
+    ``metric`` and ``human`` are ``systems × segments`` arrays (NaN = missing). Intervals are computed
+    for Pearson without grouping (weighted moments), for every method grouped by item, and for WMT's
+    tau-like; ungrouped Kendall has none (its cost grows with the square of the number of pairs).
+    """
+    m_arr = np.asarray(metric, dtype=np.float64)
+    h_arr = np.asarray(human, dtype=np.float64)
+    level = check_level(confidence)
+    counts = None
+    if n_resamples:
+        rng, seed = make_rng(seed)
+        counts = draw_counts(m_arr.shape[1], check_count(n_resamples, "number of resamples"), rng)
+    results = []
+    for method, grouping in methods:
+        check_method(method, SEGMENT_METHODS)
+        res = segment_correlation(m_arr, h_arr, method, grouping=grouping, threshold=threshold)
+        if counts is None or np.isnan(res.statistic):
+            results.append(res)
+            continue
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if method == "kendall-wmt":
+                c, d = wmt_pair_counts(m_arr, h_arr, threshold)
+                cc, dd = counts @ c, counts @ d
+                values = (cc - dd) / (cc + dd)
+            elif grouping == "item":
+                per_item = item_correlations(m_arr, h_arr, method)
+                ok = ~np.isnan(per_item)
+                values = (counts @ np.where(ok, per_item, 0.0)) / (counts @ ok.astype(np.float64))
+            elif method == "pearson":
+                values = _weighted_pearson(counts, m_arr, h_arr)
+            else:
+                results.append(replace(res, note="no bootstrap interval for ungrouped Kendall"))
+                continue
+        interval, note = _interval_from_rows(np.asarray(values, dtype=np.float64), level)
+        res = replace(res, note=note) if note else res
+        results.append(
+            res if interval is None else res.with_interval(interval, level, counts.shape[0], seed)
+        )
+    return results

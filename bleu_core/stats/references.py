@@ -1,0 +1,282 @@
+"""How much do BLEU and the system ranking depend on the references? (paper §3)
+
+The paper asks "How many reference translations do we need?" and simulates a single-reference test
+corpus by picking, for each of its 40 stories, one of the 4 reference translations at random: "the
+systems maintain the same rank order as with multiple references".
+
+:func:`reference_subsets` scores every system with every subset of the available reference streams
+(every size from 1 to R) and compares each subset's ranking of the systems with the ranking under all
+references (Kendall tau-b between the two score vectors). :func:`random_reference_per_document`
+repeats the paper's experiment: one randomly chosen reference stream per document (seeded; each draw
+is one simulated single-reference corpus). A single-reference corpus only needs the statistics of each
+reference alone, so every draw is a row selection of precomputed statistics (no re-tokenising).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .correlation import correlation
+from .errors import StatsInputError
+from .resampling import DEFAULT_SEED, check_count, make_rng
+from .systems import bleu_scores, default_options
+
+#: Refuse to enumerate more subsets than this (2^R − 1 grows fast); pass ``max_size`` to limit sizes.
+MAX_SUBSETS = 255
+
+
+@dataclass(frozen=True)
+class SubsetScores:
+    """BLEU of every system with one set of references, and how its ranking agrees with all references.
+
+    ``kendall`` is tau-b between these scores and the all-reference scores (1 = same order).
+    """
+
+    references: tuple[str, ...]
+    scores: tuple[float, ...]
+    kendall: float
+
+    @property
+    def size(self) -> int:
+        return len(self.references)
+
+
+@dataclass(frozen=True, eq=False)
+class ReferenceSubsetResult:
+    """Scores of every system under every reference subset (``subsets``) and per-size summaries."""
+
+    systems: tuple[str, ...]
+    references: tuple[str, ...]
+    subsets: tuple[SubsetScores, ...]
+
+    @property
+    def full(self) -> SubsetScores:
+        return next(s for s in self.subsets if s.size == len(self.references))
+
+    def by_size(self) -> dict[int, dict[str, Any]]:
+        """Per subset size: mean/min/max BLEU per system and mean/min Kendall against all references."""
+        out: dict[int, dict[str, Any]] = {}
+        for size in sorted({s.size for s in self.subsets}):
+            group = [s for s in self.subsets if s.size == size]
+            scores = np.array([s.scores for s in group])
+            taus = np.array([s.kendall for s in group])
+            out[size] = {
+                "n_subsets": len(group),
+                "mean": dict(zip(self.systems, scores.mean(0).tolist(), strict=True)),
+                "min": dict(zip(self.systems, scores.min(0).tolist(), strict=True)),
+                "max": dict(zip(self.systems, scores.max(0).tolist(), strict=True)),
+                "kendall_mean": float(np.nanmean(taus))
+                if np.any(~np.isnan(taus))
+                else float("nan"),
+                "kendall_min": float(np.nanmin(taus)) if np.any(~np.isnan(taus)) else float("nan"),
+            }
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "systems": list(self.systems),
+            "references": list(self.references),
+            "subsets": [
+                {"references": list(s.references), "scores": list(s.scores), "kendall": s.kendall}
+                for s in self.subsets
+            ],
+            "by_size": {str(k): v for k, v in self.by_size().items()},
+        }
+
+
+@dataclass(frozen=True, eq=False)
+class RandomReferenceResult:
+    """Single-reference corpora built from one random reference per document.
+
+    Attributes:
+        systems: names; ``full_scores`` their BLEU with all references.
+        draws: ``D × K`` BLEU with each draw's single references; ``choices`` ``D × documents`` indices
+            into ``references``; ``kendall`` per draw against the all-reference scores.
+        documents: the document ids used (segments without one are their own document).
+        seed: the generator's seed.
+    """
+
+    systems: tuple[str, ...]
+    references: tuple[str, ...]
+    documents: tuple[str, ...]
+    full_scores: np.ndarray
+    draws: np.ndarray
+    choices: np.ndarray
+    kendall: np.ndarray
+    seed: int
+
+    @property
+    def same_order_share(self) -> float:
+        """Share of draws ranking the systems exactly as all references do."""
+        full = np.argsort(-self.full_scores, kind="stable")
+        same = [np.array_equal(np.argsort(-d, kind="stable"), full) for d in self.draws]
+        return float(np.mean(same))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seed": self.seed,
+            "systems": list(self.systems),
+            "references": list(self.references),
+            "full_scores": self.full_scores.tolist(),
+            "draws": self.draws.tolist(),
+            "kendall": self.kendall.tolist(),
+            "same_order_share": self.same_order_share,
+        }
+
+
+def _check_texts(
+    systems: Mapping[str, Sequence[str | None]], references: Mapping[str, Sequence[str | None]]
+) -> int:
+    if len(systems) < 2:
+        raise StatsInputError(f"comparing rankings needs at least 2 systems, got {len(systems)}")
+    if len(references) < 1:
+        raise StatsInputError("no reference streams given")
+    lengths = {len(v) for v in systems.values()} | {len(v) for v in references.values()}
+    if len(lengths) != 1:
+        detail = ", ".join(f"{k}: {len(v)}" for k, v in {**systems, **references}.items())
+        raise StatsInputError(
+            f"systems and references must have the same number of segments ({detail})"
+        )
+    return lengths.pop()
+
+
+def _statistics(
+    hyps: Sequence[str | None], refs: list[Sequence[str | None]], options: Any
+) -> np.ndarray:
+    from ..statistics import compute_statistics
+
+    return compute_statistics(
+        ["" if h is None else h for h in hyps],
+        refs,
+        max_order=options.statistics_order,
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+    ).array
+
+
+def _kendall(a: np.ndarray, b: np.ndarray) -> float:
+    if len(a) < 3:  # scipy's tau-b needs no minimum, but ours reports nan below 3 pairs
+        sa, sb = np.sign(a[1] - a[0]), np.sign(b[1] - b[0])
+        return float(sa * sb) if sa and sb else float("nan")
+    return correlation(a, b, "kendall").statistic
+
+
+def reference_subsets(
+    systems: Mapping[str, Sequence[str | None]],
+    references: Mapping[str, Sequence[str | None]],
+    options: Any = None,
+    *,
+    max_size: int | None = None,
+) -> ReferenceSubsetResult:
+    """BLEU of every system with every non-empty subset of the reference streams (sizes 1..max_size, and all).
+
+    Args:
+        systems: ``{name: hypothesis lines}``.
+        references: ``{stream name: reference lines}`` (R streams, aligned with the hypotheses).
+        options: BLEU options (defaults when ``None``).
+        max_size: largest subset size to enumerate (the full set is always included).
+    """
+    options = default_options(options)
+    _check_texts(systems, references)
+    names = tuple(references)
+    r = len(names)
+    top = r if max_size is None else min(check_count(max_size, "largest subset size"), r)
+    subsets = [c for k in range(1, top + 1) for c in itertools.combinations(names, k)]
+    if names not in subsets:
+        subsets.append(names)
+    if len(subsets) > MAX_SUBSETS:
+        raise StatsInputError(
+            f"{r} references give {len(subsets)} subsets; limit the subset size (max_size / --max-subset-size)"
+        )
+    scores = np.array(
+        [
+            [
+                float(
+                    bleu_scores(
+                        _statistics(h, [references[x] for x in sub], options).sum(0), options
+                    )
+                )
+                for h in systems.values()
+            ]
+            for sub in subsets
+        ]
+    )
+    full = scores[subsets.index(names)]
+    result = tuple(
+        SubsetScores(sub, tuple(float(v) for v in row), _kendall(row, full))
+        for sub, row in zip(subsets, scores, strict=True)
+    )
+    return ReferenceSubsetResult(tuple(systems), names, result)
+
+
+def random_reference_per_document(
+    systems: Mapping[str, Sequence[str | None]],
+    references: Mapping[str, Sequence[str | None]],
+    doc_ids: Sequence[str | None] | None = None,
+    options: Any = None,
+    *,
+    n_draws: int = 100,
+    seed: int | None = DEFAULT_SEED,
+) -> RandomReferenceResult:
+    """The paper's single-reference experiment: one random reference stream per document, repeated.
+
+    Args:
+        systems, references: as in :func:`reference_subsets` (at least 2 reference streams).
+        doc_ids: document id per segment; ``None`` (or a ``None`` entry) makes a segment its own document.
+        n_draws: number of simulated single-reference corpora.
+        seed: generator seed (reported).
+    """
+    options = default_options(options)
+    n_segments = _check_texts(systems, references)
+    if len(references) < 2:
+        raise StatsInputError("choosing a random reference needs at least 2 reference streams")
+    d = check_count(n_draws, "number of draws")
+    if doc_ids is None:
+        doc_ids = [None] * n_segments
+    if len(doc_ids) != n_segments:
+        raise StatsInputError(f"{len(doc_ids)} document ids for {n_segments} segments")
+    keys = [f"\x00seg{i}" if doc is None else str(doc) for i, doc in enumerate(doc_ids)]
+    documents = tuple(dict.fromkeys(keys))
+    position = {k: i for i, k in enumerate(documents)}
+    doc_index = np.array([position[k] for k in keys])
+    names = tuple(references)
+    # per system, per single reference: S × F statistics
+    single = np.stack(
+        [
+            np.stack([_statistics(h, [references[x]], options) for x in names])
+            for h in systems.values()
+        ]
+    )  # K × R × S × F
+    with_all = np.array(
+        [
+            float(
+                bleu_scores(_statistics(h, [references[x] for x in names], options).sum(0), options)
+            )
+            for h in systems.values()
+        ]
+    )
+    rng, seed = make_rng(seed)
+    choices = rng.integers(len(names), size=(d, len(documents)))
+    seg_choice = choices[:, doc_index]  # D × S: which reference each segment uses in each draw
+    # totals[d, k] = sum_s single[k, seg_choice[d, s], s]
+    onehot = (seg_choice[:, None, :] == np.arange(len(names))[None, :, None]).astype(
+        np.float64
+    )  # D × R × S
+    totals = np.einsum("drs,krsf->dkf", onehot, single)
+    draws = bleu_scores(totals, options)  # D × K
+    kendall = np.array([_kendall(row, with_all) for row in draws])
+    return RandomReferenceResult(
+        systems=tuple(systems),
+        references=names,
+        documents=tuple(doc.replace("\x00", "") for doc in documents),
+        full_scores=with_all,
+        draws=draws,
+        choices=choices,
+        kendall=kendall,
+        seed=seed,
+    )

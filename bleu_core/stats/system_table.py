@@ -1,0 +1,259 @@
+"""Published system-level tables: one row per system, one column per metric or human criterion.
+
+Users reproduce published correlation tables by typing the paper's numbers into a CSV (comma, tab or
+semicolon separated), e.g. Babych & Hartley (2004) Table 1::
+
+    system,adequacy,fluency,BLEU
+    CANDIDE,0.677,0.455,0.3561
+    REVERSO,NA,NA,0.3823
+
+The first column holds the system names. ``NA`` (also ``N/A``, ``nan``, ``-``, ``—`` or an empty
+cell) marks a missing value; missing values are skipped pair by pair.
+
+**Which columns are human criteria?** Those named with ``criteria`` (case-insensitive), or by default
+every column whose name contains one of the words in :data:`HUMAN_WORDS` (the name is split into words
+at every character that is not a letter or digit, so ``DA z``, ``mqm_avg`` and ``Adequacy (mean)``
+are criteria, ``BLEU`` and ``chrF`` are metrics). Every other column is a metric. Every metric is
+correlated with every criterion.
+
+>>> table = parse_system_table("system,ade,BLEU\\nA,1,2\\nB,2,3.5\\nC,3,3\\nD,NA,1", "t.csv")
+>>> split_columns(table)
+(['BLEU'], ['ade'])
+>>> [round(r.result.statistic, 4) for r in table_correlations(table)]
+[0.6547]
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import InputError
+from .correlation import CorrelationResult, check_method, correlation
+
+#: Words that mark a column as human judgment (see the module docstring for the matching rule).
+HUMAN_WORDS = frozenset(
+    {
+        "adequacy",
+        "ade",
+        "adq",
+        "fluency",
+        "flu",
+        "mqm",
+        "da",
+        "human",
+        "humans",
+        "informativeness",
+        "comprehensibility",
+        "rating",
+        "ratings",
+        "judgment",
+        "judgement",
+        "rank",
+        "ranking",
+        "z",
+        "raw",
+        "esa",
+        "sqm",
+        "hter",
+        "mos",
+        "monolingual",
+        "bilingual",
+        "accuracy",
+    }
+)
+NA_TOKENS = frozenset({"", "na", "n/a", "nan", "-", "—", "none", "null"})
+_MAX_BYTES = 5 * 1024 * 1024
+
+
+@dataclass(frozen=True, eq=False)
+class SystemTable:
+    """A parsed table: system names, column names (without the name column) and a ``systems × columns`` array."""
+
+    file: str
+    systems: tuple[str, ...]
+    columns: tuple[str, ...]
+    values: np.ndarray
+
+    def column(self, name: str) -> np.ndarray:
+        return self.values[:, self.columns.index(name)]
+
+
+@dataclass(frozen=True)
+class TableCorrelation:
+    """Correlation of one metric column with one criterion column."""
+
+    metric: str
+    criterion: str
+    result: CorrelationResult
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metric": self.metric, "criterion": self.criterion, **self.result.to_dict()}
+
+
+def _number(cell: str, file: str, line: int, column: str) -> float:
+    text = cell.strip()
+    if text.lower() in NA_TOKENS:
+        return math.nan
+    try:
+        value = float(text.replace("\u2212", "-"))
+    except ValueError:
+        raise InputError(
+            f"{text!r} is not a number; write a number (e.g. 0.5918) or NA for a missing value",
+            file=file,
+            line=line,
+            column=column,
+        ) from None
+    if not math.isfinite(value):
+        raise InputError(
+            f"{text!r} is not a finite number; write NA for a missing value",
+            file=file,
+            line=line,
+            column=column,
+        )
+    return value
+
+
+def parse_system_table(text: str, file: str = "table") -> SystemTable:
+    """Parse CSV/TSV text into a :class:`SystemTable` (errors name the file, line and column)."""
+    lines = text.splitlines()
+    first = next((ln for ln in lines if ln.strip()), "")
+    if not first:
+        raise InputError("the table is empty; give a header row and one row per system", file=file)
+    delimiter = max(",\t;", key=first.count) if any(d in first for d in ",\t;") else ","
+    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
+    header_index = next(i for i, r in enumerate(rows) if any(c.strip() for c in r))
+    header = [c.strip() for c in rows[header_index]]
+    if len(header) < 3:
+        raise InputError(
+            f"the header has {len(header)} column(s); need a system-name column, at least one metric "
+            "and one human criterion (separate columns with commas, tabs or semicolons)",
+            file=file,
+            line=header_index + 1,
+        )
+    seen: set[str] = set()
+    for j, name in enumerate(header[1:], start=2):
+        if not name:
+            raise InputError(
+                "a column has no name; name every column in the header",
+                file=file,
+                line=header_index + 1,
+                column=j,
+            )
+        if name.lower() in seen:
+            raise InputError(
+                f"column {name!r} appears twice; give each column a distinct name",
+                file=file,
+                line=header_index + 1,
+                column=name,
+            )
+        seen.add(name.lower())
+    systems: list[str] = []
+    values: list[list[float]] = []
+    for i, row in enumerate(rows[header_index + 1 :], start=header_index + 2):
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise InputError(
+                f"{len(row)} cells but the header has {len(header)} columns; give every system a value "
+                "(or NA) in every column",
+                file=file,
+                line=i,
+            )
+        name = row[0].strip()
+        if not name:
+            raise InputError("the system name is empty", file=file, line=i, column=header[0] or 1)
+        if name in systems:
+            raise InputError(
+                f"system {name!r} appears twice; keep one row per system", file=file, line=i
+            )
+        systems.append(name)
+        values.append([_number(c, file, i, header[j]) for j, c in enumerate(row) if j > 0])
+    if len(systems) < 3:
+        raise InputError(
+            f"{len(systems)} system row(s); a correlation needs at least 3 systems", file=file
+        )
+    return SystemTable(file, tuple(systems), tuple(header[1:]), np.array(values, dtype=np.float64))
+
+
+def read_system_table(path: str | os.PathLike[str], *, max_bytes: int = _MAX_BYTES) -> SystemTable:
+    """Read a CSV/TSV file of system-level scores (see :func:`parse_system_table`)."""
+    from ..textio import decode_text
+
+    name = str(path)
+    if not os.path.isfile(path):
+        raise InputError("file not found", file=name)
+    size = os.path.getsize(path)
+    if size > max_bytes:
+        raise InputError(
+            f"file is {size / 1e6:.1f} MB; a system table should be small (limit "
+            f"{max_bytes / 1e6:.0f} MB)",
+            file=name,
+        )
+    with open(path, "rb") as handle:
+        return parse_system_table(decode_text(handle.read(), name), name)
+
+
+def is_human_column(name: str) -> bool:
+    """Whether a column name marks human judgment under the default rule.
+
+    >>> is_human_column("DA z"), is_human_column("Adequacy (mean)"), is_human_column("chrF")
+    (True, True, False)
+    """
+    return any(word in HUMAN_WORDS for word in re.split(r"[^0-9a-z]+", name.lower()) if word)
+
+
+def split_columns(
+    table: SystemTable, criteria: Sequence[str] | None = None
+) -> tuple[list[str], list[str]]:
+    """``(metric columns, criterion columns)`` by the documented rule (or the given criteria)."""
+    if criteria:
+        lookup = {c.lower(): c for c in table.columns}
+        chosen = []
+        for c in criteria:
+            if c.lower() not in lookup:
+                raise InputError(
+                    f"--criteria names {c!r}, which is not a column; columns: {', '.join(table.columns)}",
+                    file=table.file,
+                )
+            chosen.append(lookup[c.lower()])
+    else:
+        chosen = [c for c in table.columns if is_human_column(c)]
+        if not chosen:
+            raise InputError(
+                "no column looks like a human criterion (names such as adequacy, fluency, mqm, da, human); "
+                "name them with --criteria",
+                file=table.file,
+            )
+    metrics = [c for c in table.columns if c not in chosen]
+    if not metrics:
+        raise InputError(
+            "every column is a human criterion; at least one metric column is needed",
+            file=table.file,
+        )
+    return metrics, chosen
+
+
+def table_correlations(
+    table: SystemTable,
+    criteria: Sequence[str] | None = None,
+    methods: Sequence[str] = ("pearson",),
+) -> list[TableCorrelation]:
+    """Every metric × criterion correlation of a system table (NA skipped pair by pair)."""
+    for m in methods:
+        check_method(m)
+    metrics, chosen = split_columns(table, criteria)
+    return [
+        TableCorrelation(metric, crit, correlation(table.column(metric), table.column(crit), m))
+        for metric in metrics
+        for crit in chosen
+        for m in methods
+    ]

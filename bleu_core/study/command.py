@@ -1,0 +1,178 @@
+"""The ``study`` sub-command: load a study in any format and print what is in it.
+
+``python -m bleu_core study PATH [--pair xx-yy] [--reference NAME] [--format text|json]`` prints the number of
+segments and documents, the reference streams, the systems, the criteria with their rated-item counts, and per
+system its corpus BLEU against all references (engine defaults) and its mean human score per criterion.
+``PATH`` may be a bundled demo: ``demo:ted-en-de``, ``demo:ted-zh-en``, ``demo:paper-examples``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from typing import Any
+
+from bleu_core.study.loading import load_study
+from bleu_core.study.model import LoadResult, Study
+
+__all__ = ["handler", "register", "summarize"]
+
+
+def _system_bleu(study: Study, name: str) -> dict[str, Any]:
+    from bleu_core import corpus_bleu
+
+    texts = study.systems[name]
+    keep = [i for i, text in enumerate(texts) if text is not None]
+    if not keep:
+        return {"bleu": None, "segments": 0, "signature": None}
+    hypotheses = [texts[i] for i in keep]
+    streams = [[stream[i] for i in keep] for stream in study.references.values()]
+    score = corpus_bleu(hypotheses, streams)
+    return {"bleu": score.score, "segments": len(keep), "signature": score.signature}
+
+
+def summarize(result: LoadResult) -> dict[str, Any]:
+    """The summary the ``study`` command prints, as a JSON-ready dictionary."""
+    study = result.study
+    criteria = []
+    for name, criterion in study.criteria.items():
+        criteria.append(
+            {
+                "name": name,
+                "higher_is_better": criterion.higher_is_better,
+                "scale": None if criterion.scale is None else list(criterion.scale),
+                "rated_items": study.rated_items(name),
+                "system_level_ratings": sum(
+                    1 for r in study.ratings if r.criterion == name and r.segment_id is None
+                ),
+                "description": criterion.description,
+            }
+        )
+    human_means = {name: study.system_scores(name) for name in study.criteria}
+    systems = []
+    signature = None
+    for name in study.systems:
+        bleu = _system_bleu(study, name)
+        signature = signature or bleu["signature"]
+        systems.append(
+            {
+                "name": name,
+                "human_translation": name in study.human_systems,
+                "bleu": bleu["bleu"],
+                "bleu_segments": bleu["segments"],
+                "human": {
+                    c: (None if math.isnan(v[name]) else v[name]) for c, v in human_means.items()
+                },
+            }
+        )
+    return {
+        "name": study.name,
+        "source_lang": study.source_lang,
+        "target_lang": study.target_lang,
+        "segments": study.n_segments,
+        "documents": len(study.doc_ids()),
+        "references": list(study.references),
+        "systems": systems,
+        "criteria": criteria,
+        "bleu_signature": signature,
+        "warnings": [
+            {"code": w.code, "message": w.message, "file": w.file, "line": w.line}
+            for w in result.warnings
+        ],
+    }
+
+
+def _fmt(value: float | None, digits: int = 2) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+def format_text(summary: dict[str, Any]) -> str:
+    """Human-readable rendering of :func:`summarize` output."""
+    lines = [f"study: {summary['name']}"]
+    if summary["source_lang"] or summary["target_lang"]:
+        lines.append(f"languages: {summary['source_lang'] or '?'} -> {summary['target_lang'] or '?'}")
+    lines.append(f"segments: {summary['segments']}   documents: {summary['documents']}")
+    lines.append(f"references ({len(summary['references'])}): {', '.join(summary['references'])}")
+    lines.append(f"systems: {len(summary['systems'])}")
+    if summary["criteria"]:
+        lines.append("criteria:")
+        for c in summary["criteria"]:
+            direction = "higher is better" if c["higher_is_better"] else "lower is better"
+            scale = "" if c["scale"] is None else f", scale {c['scale'][0]:g}..{c['scale'][1]:g}"
+            system_level = (
+                f", {c['system_level_ratings']} system-level scores" if c["system_level_ratings"] else ""
+            )
+            lines.append(
+                f"  {c['name']}: {c['rated_items']} rated items{system_level} ({direction}{scale})"
+            )
+    else:
+        lines.append("criteria: none (no human ratings)")
+    names = [c["name"] for c in summary["criteria"]]
+    width = max([len("system")] + [len(s["name"]) + 2 for s in summary["systems"]])
+    header = f"{'system':<{width}}  {'BLEU':>6}" + "".join(f"  {n:>12}" for n in names)
+    lines.append("")
+    lines.append(header)
+    for s in summary["systems"]:
+        label = s["name"] + (" *" if s["human_translation"] else "")
+        row = f"{label:<{width}}  {_fmt(s['bleu']):>6}"
+        row += "".join(f"  {_fmt(s['human'][n], 3):>12}" for n in names)
+        if s["bleu_segments"] != summary["segments"]:
+            row += f"   (BLEU on {s['bleu_segments']} segments with output)"
+        lines.append(row)
+    if any(s["human_translation"] for s in summary["systems"]):
+        lines.append("* human translation")
+    if summary["bleu_signature"]:
+        lines.append(f"BLEU against all references; signature: {summary['bleu_signature']}")
+    for w in summary["warnings"]:
+        where = ", ".join(
+            p for p in (w["file"], None if w["line"] is None else f"line {w['line']}") if p
+        )
+        lines.append(f"warning [{w['code']}]: " + (f"{where}: " if where else "") + w["message"])
+    return "\n".join(lines)
+
+
+def handler(args: argparse.Namespace) -> int:
+    """Run the ``study`` command (errors propagate as :class:`~bleu_core.errors.BleuStudyError`)."""
+    reference = args.reference
+    if reference and len(reference) == 1:
+        reference = reference[0]
+    result = load_study(
+        args.path,
+        pair=args.pair,
+        reference=reference or None,
+        max_bytes=int(args.max_mb * 1024 * 1024),
+    )
+    summary = summarize(result)
+    if args.format == "json":
+        print(json.dumps(summary, indent=1, ensure_ascii=False))
+    else:
+        print(format_text(summary))
+    return 0
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``study`` sub-command to an argparse ``subparsers`` object."""
+    parser = subparsers.add_parser(
+        "study",
+        help="load a study (folder, zip, table, saved study or demo:NAME) and summarise it",
+        description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
+    )
+    parser.add_argument(
+        "path",
+        metavar="PATH",
+        help="study file or folder, or a bundled demo: demo:ted-en-de, demo:ted-zh-en, "
+        "demo:paper-examples",
+    )
+    parser.add_argument("--pair", metavar="xx-yy", help="language pair of a WMT release")
+    parser.add_argument(
+        "--reference",
+        nargs="+",
+        metavar="NAME",
+        help="translation(s) to use as reference (WMT: A, C, ... or 'all'; MQM TSV: e.g. refB)",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--max-mb", type=float, default=200, help="refuse files larger than this (MB)"
+    )
+    parser.set_defaults(func=handler)

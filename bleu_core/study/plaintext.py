@@ -1,0 +1,246 @@
+"""Plain-text studies: one file per reference and per system, one segment per line (sacrebleu's convention).
+
+A study folder looks like this (only ``references/`` and ``systems/`` are required)::
+
+    my-study/
+      references/ref-A.txt     one file per reference stream; the name is the file name without .txt
+      systems/google.txt       one file per system output
+      humans/translator2.txt   human translations to score as systems (optional)
+      source.txt               the source sentences (optional)
+      segments.tsv             segment ids and document ids: columns segment_id, doc_id (optional;
+                               default ids are the line numbers 1..N)
+      ratings.csv              human ratings, long or wide form (optional; see ratings.py)
+
+The same can be loaded from explicit paths with :func:`plain_text_study` (the Python API). Every file must
+have the same number of lines; blank reference or source lines are errors, blank system lines a warning.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from bleu_core.errors import InputError, StudyError
+from bleu_core.study.model import LoadResult, LoadWarning, Segment, Study
+from bleu_core.study.ratings import ratings_from_table
+from bleu_core.study.reading import DEFAULT_MAX_BYTES, FileTree, read_text_file, split_lines
+from bleu_core.study.tables import parse_table
+from bleu_core.study.validation import (
+    check_blank_lines,
+    check_line_counts,
+    check_unique_names,
+    validate_study,
+)
+
+__all__ = ["folder_study", "looks_like_plain_text_folder", "plain_text_study"]
+
+_TEXT_SUFFIXES = (".txt", ".detok", ".hyp", ".ref")
+
+
+def _stream_name(path: str) -> str:
+    name = path.rsplit("/", 1)[-1]
+    for suffix in _TEXT_SUFFIXES:
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _named(paths: Sequence[str] | Mapping[str, str], what: str) -> list[tuple[str, str]]:
+    if isinstance(paths, Mapping):
+        pairs = [(str(name), str(path)) for name, path in paths.items()]
+    else:
+        pairs = [(_stream_name(str(path)), str(path)) for path in paths]
+    check_unique_names(pairs, what=what)
+    return pairs
+
+
+def build_plain_text_study(
+    *,
+    name: str,
+    references: list[tuple[str, str, list[str]]],
+    systems: list[tuple[str, str, list[str]]],
+    humans: Sequence[str] = (),
+    source: tuple[str, list[str]] | None = None,
+    segments_table: tuple[str, str] | None = None,
+    ratings_table: tuple[str, str] | None = None,
+) -> LoadResult:
+    """Assemble a study from already-read files: (name, file, lines) per stream, texts of tables."""
+    if not references:
+        raise StudyError(
+            "no reference file; give at least one (folder layout: references/NAME.txt)", file=name
+        )
+    if not systems:
+        raise StudyError(
+            "no system output file; give at least one (folder layout: systems/NAME.txt)", file=name
+        )
+    check_unique_names(
+        [(n, f) for n, f, _ in references] + [(n, f) for n, f, _ in systems],
+        what="reference or system",
+    )
+    files = {f: lines for _, f, lines in references}
+    if source is not None:
+        files = {source[0]: source[1], **files}
+    files.update({f: lines for _, f, lines in systems})
+    n = check_line_counts(files)
+    for _, file, lines in references:
+        check_blank_lines(file, lines)
+    if source is not None:
+        check_blank_lines(*source)
+    warnings: list[LoadWarning] = []
+    for system, file, lines in systems:
+        blank = [i for i, line in enumerate(lines, start=1) if not line.strip()]
+        if blank:
+            warnings.append(
+                LoadWarning(
+                    "blank-output-lines",
+                    f"system {system!r} has {len(blank)} blank lines (scored as empty outputs); if "
+                    "these segments were not translated, that is what BLEU should count",
+                    file=file,
+                    line=blank[0],
+                )
+            )
+    ids = [str(i) for i in range(1, n + 1)]
+    docs: list[str | None] = [None] * n
+    if segments_table is not None:
+        table = parse_table(segments_table[1], segments_table[0])
+        table.require("segment_id")
+        if len(table.rows) != n:
+            raise InputError(
+                f"has {len(table.rows)} segment rows but the text files have {n} lines; one row "
+                "per line, in the same order",
+                file=segments_table[0],
+            )
+        ids = []
+        for row in table:
+            seg = row["segment_id"].strip()
+            if not seg:
+                raise InputError(
+                    "empty segment_id", file=segments_table[0], line=row.line, column="segment_id"
+                )
+            ids.append(seg)
+        docs = [row["doc_id"].strip() or None for row in table]
+        seen: dict[str, int] = {}
+        for row, seg in zip(table, ids, strict=True):
+            if seg in seen:
+                raise InputError(
+                    f"segment_id {seg!r} already used on line {seen[seg]}; ids must be unique",
+                    file=segments_table[0],
+                    line=row.line,
+                    column="segment_id",
+                )
+            seen[seg] = row.line
+    source_lines = source[1] if source is not None else [None] * n
+    segments = tuple(
+        Segment(seg, doc, src) for seg, doc, src in zip(ids, docs, source_lines, strict=True)
+    )
+    ratings = ()
+    criteria = {}
+    system_names = {s for s, _, _ in systems}
+    if ratings_table is not None:
+        table = parse_table(ratings_table[1], ratings_table[0])
+        parsed = ratings_from_table(table, systems=system_names, segment_ids=set(ids))
+        ratings = tuple(parsed.ratings)
+        criteria = parsed.criteria
+        if parsed.skipped_empty:
+            warnings.append(
+                LoadWarning(
+                    "empty-scores",
+                    f"{parsed.skipped_empty} empty score cells were skipped (items not rated)",
+                    file=ratings_table[0],
+                )
+            )
+    study = Study(
+        name=name,
+        segments=segments,
+        references={r: list(lines) for r, _, lines in references},
+        systems={s: list(lines) for s, _, lines in systems},
+        human_systems=frozenset(h for h in humans if h in system_names),
+        criteria=criteria,
+        ratings=ratings,
+        metadata={"format": "plain-text"},
+    )
+    validate_study(study)
+    return LoadResult(study, tuple(warnings))
+
+
+def plain_text_study(
+    references: Sequence[str | os.PathLike[str]] | Mapping[str, str | os.PathLike[str]],
+    systems: Sequence[str | os.PathLike[str]] | Mapping[str, str | os.PathLike[str]],
+    *,
+    ratings: str | os.PathLike[str] | None = None,
+    source: str | os.PathLike[str] | None = None,
+    segments: str | os.PathLike[str] | None = None,
+    humans: Sequence[str] = (),
+    name: str = "study",
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> LoadResult:
+    """Load a study from explicit plain-text files (names: file names without ``.txt``, or mapping keys).
+
+    ``humans`` lists the systems that are human translations.
+    """
+    ref_pairs = _named(references, "reference")  # type: ignore[arg-type]
+    sys_pairs = _named(systems, "system")  # type: ignore[arg-type]
+
+    def read(path: str) -> list[str]:
+        return split_lines(read_text_file(path, max_bytes=max_bytes))
+
+    return build_plain_text_study(
+        name=name,
+        references=[(n, p, read(p)) for n, p in ref_pairs],
+        systems=[(n, p, read(p)) for n, p in sys_pairs],
+        humans=humans,
+        source=None if source is None else (str(source), read(str(source))),
+        segments_table=None
+        if segments is None
+        else (str(segments), read_text_file(segments, max_bytes=max_bytes)),
+        ratings_table=None
+        if ratings is None
+        else (str(ratings), read_text_file(ratings, max_bytes=max_bytes)),
+    )
+
+
+def looks_like_plain_text_folder(files: Sequence[str]) -> bool:
+    """True when a folder has ``references/`` and ``systems/`` (or ``humans/``) text files at the top."""
+    top = {f.split("/", 1)[0] for f in files if "/" in f}
+    return "references" in top and bool({"systems", "humans"} & top)
+
+
+def folder_study(tree: FileTree, *, name: str | None = None) -> LoadResult:
+    """Load a plain-text study folder (or zip) with the layout in the module docstring."""
+    files = tree.files()
+
+    def under(folder: str) -> list[str]:
+        return [f for f in files if f.startswith(folder + "/") and f.count("/") == 1]
+
+    def read(path: str) -> list[str]:
+        return split_lines(tree.read_text(path))
+
+    refs = [(_stream_name(p), tree.display(p), read(p)) for p in under("references")]
+    machine = [(_stream_name(p), tree.display(p), read(p)) for p in under("systems")]
+    humans = [(_stream_name(p), tree.display(p), read(p)) for p in under("humans")]
+    for label, streams in (("reference", refs), ("system", machine + humans)):
+        check_unique_names([(n, f) for n, f, _ in streams], what=label)
+    source = ("source.txt" in files and (tree.display("source.txt"), read("source.txt"))) or None
+    segments = None
+    ratings = None
+    for candidate in ("segments.tsv", "segments.csv"):
+        if candidate in files:
+            segments = (tree.display(candidate), tree.read_text(candidate))
+    for candidate in ("ratings.csv", "ratings.tsv"):
+        if candidate in files:
+            if ratings is not None:
+                raise StudyError(
+                    "both ratings.csv and ratings.tsv found; keep one", file=tree.label
+                )
+            ratings = (tree.display(candidate), tree.read_text(candidate))
+    label = name or Path(tree.label).name.removesuffix(".zip")
+    return build_plain_text_study(
+        name=label,
+        references=refs,
+        systems=machine + humans,
+        humans=[n for n, _, _ in humans],
+        source=source,
+        segments_table=segments,
+        ratings_table=ratings,
+    )

@@ -1,0 +1,140 @@
+"""BLEU vs human page (the paper's §5): system-level fits, range-normalised comparison, segment level."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui import cache, current_scores, show_chart, signature_caption, table_downloads
+from ui import state as K
+from ui.charts import normalised_chart, regression_scatter, segment_scatter
+from ui.frames import normalised_frame, rater_groups, segment_frame, system_human_scores
+from ui.relate import describe_fit, linear_fit, segment_correlation
+
+st.title("BLEU vs human judgment")
+st.write(
+    "Does BLEU rank systems the way people do? Each point is a system: its corpus BLEU against its mean "
+    "human score, with the least-squares line (paper, Figures 5-6). Below: scores normalised by their "
+    "range (Figure 7) and the segment-level view."
+)
+scores = current_scores()
+study = scores.study
+if not study.criteria:
+    st.info(
+        "This study has no human ratings. Open the TED demo or upload ratings on the Study page."
+    )
+    st.stop()
+
+c1, c2, c3 = st.columns([1, 2, 1])
+criterion = c1.selectbox("Criterion", list(study.criteria), key=K.BVH_CRITERION)
+groups_all = rater_groups(study, criterion)
+groups = c2.multiselect(
+    "Rater groups",
+    groups_all,
+    key=K.BVH_GROUPS,
+    placeholder="all raters pooled",
+    disabled=not groups_all,
+    help="Each group gets its own fit, as the paper's monolingual and bilingual groups.",
+)
+include_humans = c3.toggle(
+    "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
+)
+crit = study.criteria[criterion]
+direction = "higher is better" if crit.higher_is_better else "lower is better"
+
+systems = [s for s in scores.systems if include_humans or s not in study.human_systems]
+bleu = {s: float(scores.corpus.score[scores.system_index(s)]) for s in scores.systems}
+series = {f"{criterion} (all raters)": system_human_scores(study, criterion)}
+series.update({f"{criterion} ({g})": system_human_scores(study, criterion, g) for g in groups})
+
+table_rows = []
+cols = st.columns(min(2, len(series)))
+for k, (name, human) in enumerate(series.items()):
+    frame = pd.DataFrame(
+        {
+            "system": systems,
+            "BLEU": [bleu[s] for s in systems],
+            "human score": [human.get(s) for s in systems],
+            "human": [s in study.human_systems for s in systems],
+        }
+    ).dropna()
+    fit = linear_fit(frame["BLEU"], frame["human score"])
+    table_rows.append(
+        {
+            "series": name,
+            "r": fit.r,
+            "R2": fit.r2,
+            "p": fit.pvalue,
+            "n": fit.n,
+            "slope": fit.slope,
+            "intercept": fit.intercept,
+        }
+    )
+    with cols[k % len(cols)]:
+        chart = regression_scatter(
+            frame,
+            x="BLEU",
+            y="human score",
+            title=f"{name} vs BLEU",
+            subtitle=f"{describe_fit(fit)} · {direction}",
+            x_title="corpus BLEU",
+            y_title=f"{criterion} ({direction})",
+        )
+        st.metric(
+            f"Pearson r · {name}", "—" if fit.r != fit.r else f"{fit.r:.3f}", help=describe_fit(fit)
+        )
+        st.caption(describe_fit(fit))
+        show_chart(chart, f"bleu vs {name}")
+signature_caption(scores.signature)
+fits = pd.DataFrame(table_rows)
+with st.expander("System-level fits as a table"):
+    st.dataframe(fits, hide_index=True, width="stretch")
+    table_downloads(
+        fits, f"system level fits {criterion}", caption=f"BLEU vs {criterion}, system level"
+    )
+
+st.subheader("Range-normalised scores (Figure 7)")
+order = sorted(systems, key=lambda s: bleu[s])
+norm_series = {"BLEU": bleu}
+for name, human in series.items():
+    norm_series[name] = human if crit.higher_is_better else {s: -v for s, v in human.items()}
+norm = normalised_frame(norm_series, order)
+flip = "" if crit.higher_is_better else " (human scores negated so that up is better)"
+show_chart(
+    normalised_chart(
+        norm,
+        title=f"BLEU and {criterion} normalised by their range",
+        subtitle=f"0 = worst, 1 = best system in view{flip}",
+    ),
+    f"normalised {criterion}",
+)
+
+st.subheader("Segment level")
+human_matrix = cache.segment_scores(scores.key, study, criterion)
+seg = segment_frame(
+    study, scores.systems, scores.sentence, human_matrix, higher_is_better=crit.higher_is_better
+)
+seg = seg.rename(columns={"human": "score", "BLEU": "sentence BLEU"})
+seg["human"] = seg["system"].isin(study.human_systems)
+seg = seg[seg["system"].isin(systems)].dropna(subset=["score"])
+corr = segment_correlation(seg["sentence BLEU"], seg["score"])
+m1, m2, m3 = st.columns(3)
+m1.metric("Pearson r", f"{corr.pearson:.3f}", help=f"p = {corr.pearson_p:.2g}")
+m2.metric("Kendall tau-b", f"{corr.kendall:.3f}", help=f"p = {corr.kendall_p:.2g}")
+m3.metric("Rated translations", corr.n)
+st.caption(
+    f"Pearson p = {corr.pearson_p:.2g} · Kendall p = {corr.kendall_p:.2g} · sentence BLEU smoothing "
+    f"`{scores.options.smooth}` changes the segment-level picture, not the system level."
+)
+show_chart(
+    segment_scatter(
+        seg,
+        x="sentence BLEU",
+        y="score",
+        title=f"Sentence BLEU vs {criterion}",
+        subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n}",
+        y_title=f"{criterion} ({direction})",
+    ),
+    f"segments bleu vs {criterion}",
+)
+signature_caption(scores.signature)

@@ -1,0 +1,57 @@
+"""Corpus page: every system's corpus BLEU with its parts, beside the human scores; CSV/LaTeX downloads."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from ui import current_scores, show_chart, signature_caption, table_downloads
+from ui import state as K
+from ui.charts import corpus_bars
+from ui.frames import corpus_frame, system_human_scores
+
+st.title("Corpus BLEU")
+st.write(
+    "Corpus BLEU sums clipped n-gram matches, n-gram totals and lengths over all segments, then scores "
+    "once (it is **not** the mean of sentence BLEU). Human columns are system-level means per criterion."
+)
+scores = current_scores()
+study = scores.study
+
+include_humans = st.toggle(
+    "Include human translations",
+    key=K.INCLUDE_HUMANS,
+    disabled=not study.human_systems,
+    help="Systems marked as human translations in the study: "
+    + (", ".join(sorted(study.human_systems)) or "none"),
+)
+human = {c: system_human_scores(study, c) for c in study.criteria}
+frame = corpus_frame(
+    scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
+)
+if not include_humans:
+    frame = frame[~frame["human"]].reset_index(drop=True)
+
+n = scores.options.max_order
+config = {
+    "BLEU": st.column_config.NumberColumn("BLEU", format="%.2f", help="0-100 (sacrebleu's scale)"),
+    "BP": st.column_config.NumberColumn("BP", format="%.4f", help="brevity penalty"),
+    "ratio": st.column_config.NumberColumn(
+        "ratio", format="%.4f", help="hypothesis length / reference length"
+    ),
+    "ref_len": st.column_config.NumberColumn("ref_len", format="%.1f"),
+    **{f"p{k}": st.column_config.NumberColumn(f"p{k} %", format="%.2f") for k in range(1, n + 1)},
+    **{
+        c: st.column_config.NumberColumn(
+            c, format="%.3f", help=study.criteria[c].description or None
+        )
+        for c in study.criteria
+    },
+}
+st.dataframe(frame, hide_index=True, column_config=config, width="stretch")
+signature_caption(scores.signature)
+table_downloads(frame, "corpus bleu", caption=f"Corpus BLEU of {study.name} ({scores.signature})")
+
+show_chart(
+    corpus_bars(frame, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature),
+    "corpus bleu chart",
+)

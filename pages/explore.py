@@ -1,0 +1,189 @@
+"""Explore page: browse (system, segment) pairs, then see one segment's n-gram matches for every system."""
+
+from __future__ import annotations
+
+import math
+
+import streamlit as st
+
+from ui import cache, current_scores, signature_caption
+from ui import state as K
+from ui.frames import ngram_frame, segment_frame
+from ui.html import STYLE, comparison_table, legend_html, plain_html, segment_block
+
+PAGE_SIZE = 25
+SORTS = {
+    "disagreement": "BLEU vs human disagreement",
+    "BLEU": "sentence BLEU",
+    "human": "human score",
+    "hyp_len": "hypothesis length",
+    "position": "segment order",
+}
+
+st.title("Explore translations")
+scores = current_scores()
+study, options = scores.study, scores.options
+criteria = list(study.criteria)
+
+# ---- browser controls ------------------------------------------------------------------------------
+with st.container(border=True):
+    c1, c2, c3 = st.columns([2, 2, 1])
+    systems = c1.multiselect(
+        "Systems", list(study.systems), key=K.EXPLORE_SYSTEMS, placeholder="all systems"
+    )
+    docs = c2.multiselect(
+        "Documents", study.doc_ids(), key=K.EXPLORE_DOCS, placeholder="all documents"
+    )
+    criterion = (
+        c3.selectbox("Human criterion", criteria, key=K.EXPLORE_CRITERION) if criteria else None
+    )
+    c1, c2, c3, c4 = st.columns([2, 1, 2, 2])
+    sort_keys = [k for k in SORTS if criterion or k not in ("disagreement", "human")]
+    if st.session_state.get(K.EXPLORE_SORT) not in sort_keys:
+        st.session_state[K.EXPLORE_SORT] = "BLEU"
+    sort = c1.selectbox("Sort by", sort_keys, format_func=SORTS.get, key=K.EXPLORE_SORT)
+    descending = c2.toggle("Descending", key=K.EXPLORE_DESCENDING)
+    low, high = c3.slider(
+        "Sentence BLEU range", 0.0, 100.0, (0.0, 100.0), step=1.0, key=K.EXPLORE_BLEU_RANGE
+    )
+    search = c4.text_input(
+        "Search text", key=K.EXPLORE_SEARCH, placeholder="word in output, reference, source"
+    )
+
+higher_is_better = study.criteria[criterion].higher_is_better if criterion else True
+human = cache.segment_scores(scores.key, study, criterion) if criterion else None
+frame = segment_frame(
+    study, scores.systems, scores.sentence, human, higher_is_better=higher_is_better
+)
+frame["output"] = [
+    study.systems[s][p] or "" for s, p in zip(frame["system"], frame["position"], strict=True)
+]
+mask = frame["BLEU"].between(low, high)
+if systems:
+    mask &= frame["system"].isin(systems)
+if docs:
+    mask &= frame["doc"].isin(docs)
+if search.strip():
+    needle = search.strip().lower()
+    texts = [
+        " ".join(
+            t or "" for t in [s.source, *(study.references[r][i] for r in scores.references)]
+        ).lower()
+        for i, s in enumerate(study.segments)
+    ]
+    segment_hit = [needle in t for t in texts]
+    mask &= frame["output"].str.lower().str.contains(needle, regex=False) | frame["position"].map(
+        segment_hit.__getitem__
+    )
+view = frame[mask].sort_values(sort, ascending=not descending, na_position="last", kind="stable")
+
+n_pages = max(1, math.ceil(len(view) / PAGE_SIZE))
+st.session_state[K.EXPLORE_PAGE] = min(max(1, st.session_state.get(K.EXPLORE_PAGE, 1)), n_pages)
+p1, p2 = st.columns([1, 5], vertical_alignment="center")
+page = p1.number_input("Page", min_value=1, max_value=n_pages, step=1, key=K.EXPLORE_PAGE)
+p2.caption(
+    f"{len(view)} of {len(frame)} translations match · page {page} of {n_pages} · "
+    "select a row to see its segment below"
+)
+shown = view.iloc[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+columns = ["segment", "doc", "system", "BLEU", "human", "disagreement", "hyp_len", "output"]
+event = st.dataframe(
+    shown[[c for c in columns if c in shown.columns]],
+    hide_index=True,
+    on_select="rerun",
+    selection_mode="single-row",
+    key="explore_table",
+    column_config={
+        "BLEU": st.column_config.ProgressColumn(
+            "sentence BLEU", format="%.1f", min_value=0, max_value=100
+        ),
+        "human": st.column_config.NumberColumn(criterion or "human", format="%.2f"),
+        "disagreement": st.column_config.NumberColumn(
+            format="%.2f", help="|BLEU rank − human rank| (0-1)"
+        ),
+        "output": st.column_config.TextColumn("system output", width="large"),
+    },
+)
+signature_caption(scores.signature)
+rows = event.selection.rows if event is not None else []
+if rows:
+    st.session_state[K.EXPLORE_SEGMENT] = str(shown.iloc[rows[0]]["segment"])
+    st.session_state["explore_focus_system"] = str(shown.iloc[rows[0]]["system"])
+seg_id = st.session_state.get(K.EXPLORE_SEGMENT)
+if seg_id not in study.segment_ids:
+    if view.empty:
+        st.stop()
+    seg_id = str(view.iloc[0]["segment"])
+    st.session_state["explore_focus_system"] = str(view.iloc[0]["system"])
+
+# ---- one segment in detail ------------------------------------------------------------------------
+i = study.segment_index(seg_id)
+segment = study.segments[i]
+st.divider()
+st.subheader(f"Segment {seg_id}" + (f" · document {segment.doc_id}" if segment.doc_id else ""))
+order = st.segmented_control(
+    "Highlight n-grams of order", list(range(1, options.max_order + 1)), key=K.EXPLORE_ORDER
+)
+order = min(int(order or 1), options.max_order)
+st.html(STYLE + legend_html())
+refs = [
+    (r, study.references[r][i]) for r in scores.references if study.references[r][i] is not None
+]
+ref_names, ref_texts = [r for r, _ in refs], tuple(t for _, t in refs)
+if segment.source:
+    st.html(plain_html(segment.source, label="source"))
+
+shown_systems = systems or list(study.systems)
+entries = []
+for name in shown_systems:
+    s = scores.system_index(name)
+    matches = cache.segment_matches(
+        study.systems[name][i] or "",
+        ref_texts,
+        options.max_order,
+        options.tokenize,
+        options.lowercase,
+    )
+    row = scores.stats[s, i]
+    n = options.statistics_order
+    entries.append(
+        {
+            "system": name,
+            "human": name in study.human_systems,
+            "matches": matches,
+            "bleu": float(scores.sentence.score[s, i]),
+            "counts": [(row[4 + k], row[4 + n + k]) for k in range(options.max_order)],
+            "bp": float(scores.sentence.bp[s, i]),
+            "scores": {
+                c: float(cache.segment_scores(scores.key, study, c)[s, i]) for c in criteria
+            },
+        }
+    )
+entries.sort(key=lambda e: -e["bleu"])
+st.html(comparison_table(entries, order, ref_names, criteria))
+signature_caption(scores.signature)
+
+# ---- one system's n-grams against the references ---------------------------------------------------
+focus = st.session_state.get("explore_focus_system")
+focus = focus if focus in shown_systems else shown_systems[0]
+st.markdown(f"**N-grams of order {order} of one system, and where the references hold them**")
+pick = st.selectbox(
+    "System", shown_systems, index=shown_systems.index(focus), key="explore_ngram_system"
+)
+focus_entry = next(e for e in entries if e["system"] == pick)
+ngrams = ngram_frame(focus_entry["matches"], order, ref_names)
+left, right = st.columns([2, 3])
+with left:
+    grams = st.dataframe(
+        ngrams,
+        hide_index=True,
+        on_select="rerun",
+        selection_mode="single-row",
+        key="explore_ngrams",
+    )
+    st.caption("Select an n-gram to outline it in the hypothesis and the references.")
+selected = None
+if grams is not None and grams.selection.rows and not ngrams.empty:
+    selected = tuple(ngrams.iloc[grams.selection.rows[0]]["n-gram"].split(" "))
+with right:
+    st.html(segment_block(focus_entry["matches"], order, ref_names, system=pick, selected=selected))

@@ -1,0 +1,143 @@
+"""Export page: one reproducible zip with tables, charts, the signature, every setting and input hashes."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui import cache, current_scores, signature_caption
+from ui import state as K
+from ui.charts import corpus_bars, normalised_chart, regression_scatter
+from ui.export import reproducible_zip, settings_record
+from ui.frames import corpus_frame, normalised_frame, system_human_scores
+from ui.relate import describe_fit, linear_fit
+
+st.title("Reproducible export")
+st.write(
+    "One zip with everything needed to re-make the results: tables (CSV and LaTeX), charts (PNG, SVG "
+    "and their Vega-Lite spec), the BLEU signature, every setting, the seed and resample count used by "
+    "resampling procedures, software versions, and the sha256 of each input file."
+)
+scores = current_scores()
+study = scores.study
+
+c1, c2 = st.columns(2)
+c1.number_input(
+    "Seed (resampling)",
+    min_value=0,
+    step=1,
+    key=K.SEED,
+    help="Used by every bootstrap / randomisation in the app and recorded in the zip.",
+)
+c2.number_input("Resamples", min_value=10, step=100, key=K.N_RESAMPLES)
+include_viewed = st.toggle(
+    "Also include tables and charts viewed on other pages in this session",
+    value=True,
+    key="export_include_viewed",
+)
+
+# The core artefacts, always recomputed under the current settings.
+human = {c: system_human_scores(study, c) for c in study.criteria}
+corpus = corpus_frame(
+    scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
+)
+tables: dict[str, tuple[pd.DataFrame, str]] = {
+    "corpus-bleu": (corpus, f"Corpus BLEU of {study.name} ({scores.signature})"),
+}
+charts: dict[str, str] = {
+    "corpus-bleu-chart": corpus_bars(
+        corpus, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature
+    ).to_json(),
+}
+fits = []
+for criterion, values in human.items():
+    frame = (
+        corpus[["system", "BLEU", "human"]].assign(**{"human score": corpus[criterion]}).dropna()
+    )
+    fit = linear_fit(frame["BLEU"], frame["human score"])
+    fits.append(
+        {
+            "criterion": criterion,
+            "r": fit.r,
+            "R2": fit.r2,
+            "p": fit.pvalue,
+            "n": fit.n,
+            "slope": fit.slope,
+            "intercept": fit.intercept,
+        }
+    )
+    charts[f"bleu-vs-{criterion}"] = regression_scatter(
+        frame, x="BLEU", y="human score", title=f"{criterion} vs BLEU", subtitle=describe_fit(fit)
+    ).to_json()
+    order = corpus.sort_values("BLEU")["system"].tolist()
+    sign = 1 if study.criteria[criterion].higher_is_better else -1
+    norm = normalised_frame(
+        {
+            "BLEU": dict(zip(corpus["system"], corpus["BLEU"], strict=True)),
+            criterion: {s: sign * v for s, v in values.items()},
+        },
+        order,
+    )
+    charts[f"normalised-{criterion}"] = normalised_chart(
+        norm, title=f"BLEU and {criterion} normalised by their range"
+    ).to_json()
+if fits:
+    tables["system-level-fits"] = (pd.DataFrame(fits), "BLEU vs human, system level (all systems)")
+
+if include_viewed:
+    for (kind, name), value in (st.session_state.get(K.EXPORT_REGISTRY) or {}).items():
+        if kind == "table" and name not in tables:
+            tables[name] = value
+        elif kind == "chart" and name not in charts:
+            charts[name] = value
+
+inputs = st.session_state.get(K.STUDY_INPUTS) or []
+settings = settings_record(
+    options=scores.options,
+    signature=scores.signature,
+    references=scores.references,
+    study=study,
+    study_label=st.session_state.get(K.STUDY_LABEL, ""),
+    inputs=inputs,
+    seed=int(st.session_state[K.SEED]),
+    n_resamples=int(st.session_state[K.N_RESAMPLES]),
+)
+
+st.subheader("What goes in")
+left, right = st.columns(2)
+with left:
+    st.markdown("**Tables**: " + ", ".join(f"`{n}`" for n in sorted(tables)))
+    st.markdown("**Charts**: " + ", ".join(f"`{n}`" for n in sorted(charts)))
+    st.markdown("**Input files**")
+    if inputs:
+        st.dataframe(pd.DataFrame(inputs), hide_index=True, width="stretch")
+    else:
+        st.caption(
+            "The study names no input files; its content digest identifies it: "
+            f"`{settings['study']['content_sha256']}`"
+        )
+with right:
+    st.json(settings, expanded=1)
+signature_caption(scores.signature)
+
+
+def _make_zip() -> bytes:
+    return reproducible_zip(
+        settings=settings,
+        tables=tables,
+        charts=charts,
+        render_png=cache.chart_png,
+        render_svg=cache.chart_svg,
+    )
+
+
+st.download_button(
+    "Download the reproducible zip",
+    data=_make_zip,
+    type="primary",
+    file_name=f"bleu-study-{study.name}.zip".replace(" ", "-"),
+    mime="application/zip",
+    on_click="ignore",
+    icon=":material/folder_zip:",
+)
+st.caption("The charts are rendered when you click (a few seconds for many charts).")

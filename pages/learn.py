@@ -1,0 +1,202 @@
+"""Learn page: BLEU step by step on the paper's examples (or your own sentences), numbers from the engine."""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+import streamlit as st
+
+from bleu_core.errors import BleuStudyError
+from bleu_core.options import SMOOTHING_NAMES
+from bleu_core.signature import make_signature
+from ui import cache, current_options, current_study, signature_caption
+from ui import state as K
+from ui.charts import precision_bars
+from ui.frames import ngram_frame
+from ui.html import STYLE, legend_html, segment_block
+from ui.teach import bp_formula, examples_from_study, walkthrough
+
+st.title("Learn BLEU")
+st.write(
+    "Papineni et al. (2002) score a candidate translation by its **modified n-gram precisions** against "
+    "one or more references, combined by a geometric mean and multiplied by a **brevity penalty**. Pick "
+    "one of the paper's examples or type your own candidate and references; every number below is "
+    "computed by the engine."
+)
+
+try:
+    examples = examples_from_study(cache.demo_study("paper-examples"))
+except (BleuStudyError, ImportError, FileNotFoundError, KeyError) as err:
+    examples = []
+    st.warning(f"The paper's examples could not be loaded ({err}); type your own sentences below.")
+labels = [f"{ex.title} · {name}" for ex in examples for name, _ in ex.candidates] + [
+    "Your own sentences"
+]
+pairs = [(ex, text) for ex in examples for _, text in ex.candidates]
+
+
+def _fill_from_example() -> None:
+    idx = st.session_state[K.LEARN_EXAMPLE]
+    if idx < len(pairs):
+        example, text = pairs[idx]
+        st.session_state[K.LEARN_CANDIDATE] = text
+        st.session_state[K.LEARN_REFERENCES] = "\n".join(t for _, t in example.references)
+
+
+if K.LEARN_CANDIDATE not in st.session_state:
+    st.session_state[K.LEARN_EXAMPLE] = min(
+        st.session_state.get(K.LEARN_EXAMPLE, 0), len(labels) - 1
+    )
+    st.session_state[K.LEARN_CANDIDATE] = ""
+    st.session_state[K.LEARN_REFERENCES] = ""
+    _fill_from_example()
+
+c1, c2 = st.columns([3, 2])
+c1.selectbox(
+    "Example",
+    range(len(labels)),
+    format_func=labels.__getitem__,
+    key=K.LEARN_EXAMPLE,
+    on_change=_fill_from_example,
+)
+use_sidebar = c2.toggle(
+    "Use the sidebar's tokenizer",
+    key=K.LEARN_USE_SIDEBAR,
+    help="Off: the `paper` tokenizer (case-folded words, punctuation dropped), as the "
+    "paper counts. The other sidebar settings (order, weights, smoothing…) always apply.",
+)
+candidate = st.text_area("Candidate", key=K.LEARN_CANDIDATE, height=80)
+references = [
+    r
+    for r in st.text_area(
+        "References (one per line)", key=K.LEARN_REFERENCES, height=110
+    ).splitlines()
+    if r.strip()
+]
+options = current_options()
+if not use_sidebar:
+    options = options.with_(tokenize="paper", lowercase=False)
+if not references:
+    st.info("Type at least one reference.")
+    st.stop()
+w = walkthrough(candidate, references, options)
+signature = make_signature(options, len(references))
+ref_names = [f"Reference {k}" for k in range(1, len(references) + 1)]
+
+st.header("1 · Tokens")
+tokens = {"Candidate": w.matches.hypothesis_tokens}
+tokens.update(
+    {name: toks for name, toks in zip(ref_names, w.matches.reference_tokens, strict=False)}
+)
+st.dataframe(
+    pd.DataFrame(
+        {
+            "text": list(tokens),
+            "tokens": [len(t) for t in tokens.values()],
+            "token list": [" · ".join(t) for t in tokens.values()],
+        }
+    ),
+    hide_index=True,
+    width="stretch",
+)
+
+st.header("2 · N-grams, counts and clipping")
+st.write(
+    "For each n-gram of the candidate, count it in the candidate and in each reference. Its count is "
+    "**clipped** to the most times it occurs in any *single* reference: "
+    r"$\mathrm{Count}_{clip} = \min(\mathrm{Count}, \mathrm{Max\_Ref\_Count})$."
+)
+tabs = st.tabs([f"n = {step.n}" for step in w.orders])
+for tab, step in zip(tabs, w.orders, strict=True):
+    with tab:
+        st.html(STYLE + legend_html())
+        st.html(segment_block(w.matches, step.n, ref_names, system="Candidate"))
+        st.dataframe(ngram_frame(w.matches, step.n, ref_names), hide_index=True, width="stretch")
+        st.markdown(
+            f"Modified {step.n}-gram precision $p_{step.n}$ = clipped matches / candidate "
+            f"{step.n}-grams = **{step.fraction}**"
+            + (f" = {step.matches / step.total:.4f}" if step.total else " (no n-grams)")
+        )
+
+st.header("3 · Modified precisions and their geometric mean")
+prec = pd.DataFrame(
+    {
+        "order": [s.n for s in w.orders],
+        "matches/total": [s.fraction for s in w.orders],
+        "p_n (paper)": [s.matches / s.total if s.total else math.nan for s in w.orders],
+        "p_n used (after smoothing)": [s.precision for s in w.orders],
+        "weight w_n": list(w.weights),
+    }
+)
+st.dataframe(prec, hide_index=True, width="stretch")
+bars = prec.assign(precision=prec["p_n used (after smoothing)"], label=prec["matches/total"])
+st.altair_chart(precision_bars(bars, title="Modified precision per order"), width="stretch")
+terms = " + ".join(
+    f"{wn:.3g}\\log {p:.4g}"
+    for wn, p in zip(w.weights, prec["p_n used (after smoothing)"], strict=True)
+)
+st.latex(rf"\exp\Big(\sum_n w_n \log p_n\Big) = \exp\big({terms}\big) = {w.geometric_mean:.4g}")
+if any(s.matches == 0 for s in w.orders) and options.smooth == "none":
+    st.warning(
+        "An order has no match: log 0 = −∞, so the geometric mean and BLEU are 0. See step 6."
+    )
+
+st.header("4 · Brevity penalty")
+st.write(
+    f"Candidate length c = **{w.hyp_len}**; reference lengths {w.ref_lens}; effective reference length "
+    f"r = **{w.ref_len:g}** (policy `{options.ref_length}`: the paper's *best match length* is `closest`)."
+)
+st.latex(bp_formula(w.hyp_len, w.ref_len))
+
+st.header("5 · BLEU")
+st.latex(
+    rf"\mathrm{{BLEU}} = \mathrm{{BP}} \cdot \exp\Big(\sum_n w_n \log p_n\Big) = {w.bp:.4g} \times "
+    rf"{w.geometric_mean:.4g} = {w.bleu:.4f}"
+)
+st.metric("Sentence BLEU", f"{w.bleu:.4f}", help=f"{100 * w.bleu:.2f} on the 0-100 scale")
+signature_caption(signature)
+
+st.header("6 · Why short sentences often get 0, and what smoothing does")
+st.write(
+    "BLEU was designed for a corpus. One sentence often has no matching 4-gram, so $p_4 = 0$ and the "
+    "geometric mean collapses to 0 whatever the other orders say. Smoothing replaces zero counts by "
+    "something small; the methods differ in how much."
+)
+smooth_rows = []
+for method in SMOOTHING_NAMES:
+    s = walkthrough(candidate, references, options.with_(smooth=method, smooth_value=None))
+    smooth_rows.append(
+        {
+            "smoothing": method,
+            "sentence BLEU": s.bleu,
+            "precisions used": ", ".join(f"{o.precision:.3g}" for o in s.orders),
+        }
+    )
+st.dataframe(pd.DataFrame(smooth_rows), hide_index=True, width="stretch")
+
+st.header("7 · Corpus BLEU is not the average of sentence BLEUs")
+study = current_study()
+if study is None:
+    st.caption("Open a study to compare corpus BLEU with the mean sentence BLEU on real data.")
+else:
+    from ui import current_scores
+
+    scores = current_scores()
+    st.write(
+        f"On the open study (**{study.name}**), corpus BLEU adds up matches and lengths over all segments "
+        "before scoring; the mean of sentence BLEUs gives short sentences as much say as long ones and "
+        "depends on the smoothing."
+    )
+    st.dataframe(
+        pd.DataFrame(
+            {
+                "system": scores.systems,
+                "corpus BLEU": scores.corpus.score,
+                "mean sentence BLEU": scores.sentence.score.mean(axis=1),
+            }
+        ).sort_values("corpus BLEU", ascending=False),
+        hide_index=True,
+        width="stretch",
+    )
+    signature_caption(scores.signature)

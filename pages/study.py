@@ -1,0 +1,123 @@
+"""Study page: open the bundled demo or upload a study; see what was loaded and what looked wrong."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleu_core.errors import BleuStudyError
+from bleu_core.study import demo
+from ui import cache, context
+from ui import state as K
+from ui.frames import study_overview
+
+st.title("Study")
+st.write(
+    "A *study* is a test set with reference translations, the outputs of several systems (human "
+    "translations can be systems too) and human ratings. Every page works on the study opened here."
+)
+
+
+def _demo_entries() -> list[tuple[str, str]]:
+    entries = []
+    for entry in demo.list_demos():
+        name = getattr(entry, "name", entry)
+        entries.append((str(name), str(getattr(entry, "description", "") or "")))
+    return entries
+
+
+def _open_demo() -> None:
+    name = st.session_state["study_demo_choice"]
+    try:
+        context.open_demo(name)
+    except BleuStudyError as err:
+        st.session_state[K.STUDY_ERROR] = str(err)
+
+
+def _open_upload() -> None:
+    nonce = st.session_state[K.STUDY_UPLOAD_NONCE]
+    uploaded = st.session_state.get(f"study_upload_{nonce}") or []
+    if not uploaded:
+        st.session_state[K.STUDY_ERROR] = "Choose one or more files first."
+        return
+    files = tuple((f.name, f.getvalue()) for f in uploaded)
+    pair = (st.session_state.get("study_pair") or "").strip() or None
+    try:
+        result = cache.load_uploaded(files, pair)
+    except BleuStudyError as err:
+        names = ", ".join(name for name, _ in files)
+        st.session_state[K.STUDY_ERROR] = f"Could not load {names}: {err}"
+        return
+    context.open_study(
+        result.study,
+        key=result.key,
+        label=", ".join(name for name, _ in files),
+        warnings=result.warnings,
+        inputs=[{"name": n, "bytes": size, "sha256": sha} for n, size, sha in result.inputs],
+    )
+    st.session_state[K.STUDY_UPLOAD_NONCE] = nonce + 1
+
+
+open_tab, upload_tab = st.tabs(["Open a demo", "Upload your data"])
+with open_tab:
+    entries = _demo_entries()
+    descriptions = dict(entries)
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1.selectbox(
+        "Bundled demo study",
+        [name for name, _ in entries],
+        key="study_demo_choice",
+        format_func=lambda n: f"{n} — {descriptions.get(n, '')}" if descriptions.get(n) else n,
+    )
+    c2.button("Open demo", on_click=_open_demo, type="primary", width="stretch")
+with upload_tab:
+    st.file_uploader(
+        "Study files",
+        accept_multiple_files=True,
+        key=f"study_upload_{st.session_state[K.STUDY_UPLOAD_NONCE]}",
+        help="One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV or a WMT release "
+        ".zip. Several files: plain-text references and system outputs (one segment per line) and a "
+        "ratings CSV/TSV. See docs/formats.md for every format with an example.",
+    )
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1.text_input("Language pair (WMT releases only)", key="study_pair", placeholder="e.g. en-de")
+    c2.button("Load files", on_click=_open_upload, type="primary", width="stretch")
+
+if st.session_state.get(K.STUDY_ERROR):
+    st.error(st.session_state[K.STUDY_ERROR], icon=":material/error:")
+
+study = context.current_study()
+if study is None:
+    st.info("No study is open yet: open a demo or upload files above.")
+    st.stop()
+
+st.subheader(f"Open: {study.name}")
+st.caption(f"Opened from {st.session_state.get(K.STUDY_LABEL, '')}")
+for warning in st.session_state.get(K.STUDY_WARNINGS) or []:
+    st.warning(warning, icon=":material/warning:")
+
+overview = study_overview(study)
+cols = st.columns(5)
+cols[0].metric("Segments", overview["segments"])
+cols[1].metric("Documents", overview["documents"])
+cols[2].metric("References", overview["references"])
+cols[3].metric(
+    "Systems", overview["systems"], help=f"of which {overview['human']} human translations"
+)
+cols[4].metric(
+    "Rated items", overview["rated_items"], help="(system, segment) pairs with a segment rating"
+)
+if study.source_lang or study.target_lang:
+    st.caption(f"Language pair: {study.source_lang or '?'} → {study.target_lang or '?'}")
+
+left, right = st.columns(2)
+with left:
+    st.markdown("**Systems**")
+    st.dataframe(overview["systems_frame"], hide_index=True, width="stretch")
+with right:
+    st.markdown("**Human-judgment criteria**")
+    if overview["criteria_frame"].empty:
+        st.caption("This study has no human ratings: BLEU pages work, BLEU-vs-human needs ratings.")
+    else:
+        st.dataframe(overview["criteria_frame"], hide_index=True, width="stretch")
+    st.markdown("**Reference streams**")
+    st.dataframe(overview["references_frame"], hide_index=True, width="stretch")

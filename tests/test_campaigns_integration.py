@@ -1,0 +1,147 @@
+"""From a study to a campaign and back: campaign ratings become study criteria; CSV export."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pytest
+
+from bleu_core.campaigns import (
+    CampaignError,
+    CampaignStore,
+    apply_to_study,
+    plan_from_study,
+    ratings_to_csv,
+    study_criterion_name,
+)
+from bleu_core.campaigns.integration import CSV_COLUMNS
+from bleu_core.study.model import Criterion, Rating, Segment, Study
+
+
+def toy_study() -> Study:
+    return Study(
+        name="toy",
+        segments=tuple(Segment(f"s{i}", source=f"src {i}") for i in range(6)),
+        references={
+            "ref": [f"ref {i}" for i in range(6)],
+            "ref2": [f"other {i}" for i in range(6)],
+        },
+        systems={
+            "A": [f"a {i}" for i in range(6)],
+            "B": [f"b {i}" for i in range(6)],
+            "H": [f"h {i}" for i in range(6)],
+        },
+        human_systems=frozenset({"H"}),
+        criteria={"mqm": Criterion("mqm", scale=None)},
+        ratings=(Rating("A", "s0", "expert", None, "mqm", -1.0),),
+    )
+
+
+@pytest.fixture
+def store(tmp_path):
+    s = CampaignStore(tmp_path / "integration.sqlite")
+    yield s
+    s.close()
+
+
+def test_plan_from_study_uses_the_chosen_reference_stream():
+    study = toy_study()
+    plan = plan_from_study(
+        study, systems=["A", "H"], n_segments=3, seed=2, display="both", reference_stream="ref2"
+    )
+    assert plan.study_name == "toy" and plan.reference_stream == "ref2"
+    assert len(plan.items) == 6 and {it.system for it in plan.items} == {"A", "H"}
+    for it in plan.items:
+        i = study.segment_index(it.segment_id)
+        assert it.reference == f"other {i}" and it.source == f"src {i}"
+        assert it.translation == study.systems[it.system][i]
+    with pytest.raises(
+        CampaignError,
+        match=r"reference stream 'nope' is not in the study; choose one of 'ref', 'ref2'",
+    ):
+        plan_from_study(study, systems=["A"], n_segments=1, seed=0, reference_stream="nope")
+
+
+def rate_everything(store, created, judges):
+    code = created.campaign.code
+    for name, group, offset in judges:
+        tok = store.join(code, name, group).token
+        for pos in range(created.campaign.n_items):
+            store.rate(
+                code,
+                tok,
+                pos,
+                {"adequacy": 1 + (pos + offset) % 5, "fluency": 1 + (pos * 2 + offset) % 5},
+            )
+    return store.ratings(code, created.organiser_key)
+
+
+def test_campaign_ratings_become_study_criteria(store):
+    study = toy_study()
+    created = store.create_campaign(
+        plan_from_study(study, systems=["A", "B"], n_segments=4, seed=1)
+    )
+    ratings = rate_everything(store, created, [("ana", "monolingual", 0), ("bo", "bilingual", 1)])
+    new = apply_to_study(study, created.campaign, ratings)
+    name = study_criterion_name(created.campaign, "adequacy")
+    assert name == f"adequacy ({created.campaign.code})"
+    assert set(new.criteria) == {"mqm", name, f"fluency ({created.campaign.code})"}
+    assert new.criteria[name].scale == (1.0, 5.0) and new.criteria[name].higher_is_better
+    assert (
+        "very bad" in new.criteria[name].description
+        and "very good" in new.criteria[name].description
+    )
+    # the study's own ratings are kept; the new rows carry judge and group
+    assert Rating("A", "s0", "expert", None, "mqm", -1.0) in new.ratings
+    mine = [r for r in new.ratings if r.criterion == name]
+    assert len(mine) == 2 * created.campaign.n_items
+    assert {(r.rater, r.group) for r in mine} == {("ana", "monolingual"), ("bo", "bilingual")}
+    # segment scores are the mean over the two judges, computed by hand from the stored ratings
+    scores = new.segment_scores(name)
+    for r in ratings:
+        if r.criterion != "adequacy":
+            continue
+        both = [x.score for x in ratings if x.criterion == "adequacy" and x.position == r.position]
+        i, j = list(new.systems).index(r.system), new.segment_index(r.segment_id)
+        assert scores[i, j] == pytest.approx(np.mean(both))
+    assert np.isnan(scores[list(new.systems).index("H")]).all()  # H was not in the campaign
+    # applying again (after more ratings) replaces, never duplicates
+    again = apply_to_study(new, created.campaign, ratings)
+    assert len([r for r in again.ratings if r.criterion == name]) == len(mine)
+    assert len(again.ratings) == len(new.ratings)
+
+
+def test_applying_to_the_wrong_study_names_the_fix(store):
+    study = toy_study()
+    created = store.create_campaign(
+        plan_from_study(study, systems=["A", "B"], n_segments=2, seed=1)
+    )
+    other = Study(
+        name="other", segments=(Segment("x"),), references={"ref": ["r"]}, systems={"A": ["a"]}
+    )
+    with pytest.raises(
+        CampaignError,
+        match=r"was made from study 'toy'; the open study 'other' lacks system\(s\) 'B' and segment\(s\)",
+    ):
+        apply_to_study(other, created.campaign, [])
+
+
+def test_csv_export_round_trips_verbatim(store):
+    study = toy_study()
+    created = store.create_campaign(plan_from_study(study, systems=["A"], n_segments=2, seed=1))
+    hostile = '=HYPERLINK("http://x"), "quoted", <b>bold</b>'
+    ratings = rate_everything(
+        store, created, [(hostile, "bilingual", 0), ("ana", "monolingual", 2)]
+    )
+    text = ratings_to_csv(ratings)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert len(rows) == len(ratings) == 2 * 2 * 2
+    for row, r in zip(rows, ratings, strict=True):
+        assert row["judge"] == r.judge and row["criterion"] == r.criterion
+        assert int(row["score"]) == r.score and int(row["position"]) == r.position
+        assert row["segment_id"] == r.segment_id and row["system"] == r.system
+        assert row["created_at"].endswith("+00:00")
+    assert {row["judge"] for row in rows} == {hostile, "ana"}

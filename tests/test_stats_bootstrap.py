@@ -1,0 +1,159 @@
+"""Bootstrap intervals and the paired bootstrap (bleu_core.stats.bootstrap) against sacrebleu 2.6 --paired-bs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sacrebleu.metrics import BLEU
+from sacrebleu.significance import PairedTest
+
+from bleu_core.options import BleuOptions
+from bleu_core.score import bleu_from_stats
+from bleu_core.statistics import compute_statistics
+from bleu_core.stats import StatsInputError, bootstrap, paired_bootstrap
+from bleu_core.stats.bootstrap import resampled_bleu
+from bleu_core.stats.resampling import bootstrap_counts, make_rng
+from bleu_core.stats.systems import stack_systems
+
+
+def make_corpus(n_segments: int = 300, noise=(0.30, 0.33, 0.50), seed: int = 0):
+    """Synthetic reference + systems that copy the reference with a share of words replaced."""
+    rng = np.random.default_rng(seed)
+    vocab = [f"w{i}" for i in range(200)]
+    refs = [" ".join(rng.choice(vocab, size=int(rng.integers(4, 20)))) for _ in range(n_segments)]
+    systems = {}
+    for k, p in enumerate(noise):
+        out = []
+        for r in refs:
+            toks = [t if rng.random() > p else str(rng.choice(vocab)) for t in r.split()]
+            out.append(" ".join(toks))
+        systems[f"sys{k}"] = out
+    return refs, systems
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    refs, systems = make_corpus()
+    stats = {name: compute_statistics(h, [refs]) for name, h in systems.items()}
+    return refs, systems, stats
+
+
+def sacrebleu_paired(systems, refs, test_type, n_samples, monkeypatch, seed):
+    monkeypatch.setenv("SACREBLEU_SEED", str(seed))
+    named = list(systems.items())
+    _, scores = PairedTest(named, {"BLEU": BLEU()}, [refs], test_type=test_type, n_samples=n_samples)()
+    return scores["BLEU"]
+
+
+def test_same_seed_gives_sacrebleus_resamples_and_pvalues(corpus, monkeypatch):
+    # sacrebleu 2.6.0, BLEU() defaults, PairedTest(test_type="bs", n_samples=1000), SACREBLEU_SEED=12345:
+    # with the same seed both draw the same resampled test sets, so p-values are identical and sacrebleu's
+    # CI half-width (order statistics n//40 and n-n//40-1) is reproduced from our resampled scores.
+    refs, systems, stats = corpus
+    ours = bootstrap(stats, n_resamples=1000, seed=12345)
+    paired = ours.paired(baseline="sys0")
+    theirs = sacrebleu_paired(systems, refs, "bs", 1000, monkeypatch, 12345)
+    for k, name in enumerate(systems):
+        assert theirs[k].score == pytest.approx(ours.observed[k], abs=1e-9)
+        assert theirs[k].mean == pytest.approx(ours.interval(name).mean, abs=1e-5)
+        s = np.sort(ours.samples[k])
+        assert theirs[k].ci == pytest.approx(0.5 * (s[974] - s[25]), abs=1e-5)
+        if k:
+            assert paired.get(name, "sys0").pvalue == pytest.approx(theirs[k].p_value, abs=1e-12)
+
+
+def test_pvalues_agree_with_sacrebleu_in_distribution(corpus, monkeypatch):
+    # Different seeds: our p-value and sacrebleu's are two Monte-Carlo estimates of the same quantity;
+    # they must agree within 4.5 standard errors of the difference (sqrt(2 p (1-p) / M)).
+    refs, systems, stats = corpus
+    m = 2000
+    pair = {k: systems[k] for k in ("sys0", "sys1")}
+    theirs = sacrebleu_paired(pair, refs, "bs", m, monkeypatch, 777)[1].p_value
+    ours = paired_bootstrap({k: stats[k] for k in pair}, n_resamples=m, seed=4242).get("sys1", "sys0").pvalue
+    p = (ours + theirs) / 2
+    assert 0.005 < p < 0.995, "pick a pair whose p-value is not at the boundary"
+    se = np.sqrt(2 * max(p * (1 - p), 1e-3) / m)
+    assert abs(ours - theirs) < 4.5 * se
+
+
+def test_resampled_bleu_equals_rescoring_the_resampled_rows(corpus):
+    refs, _, stats = corpus
+    stack = stack_systems(stats)
+    rng, _ = make_rng(5)
+    counts = bootstrap_counts(stack.n_segments, 4, rng)
+    fast = resampled_bleu(stack, counts, BleuOptions())
+    for m in range(4):
+        idx = np.repeat(np.arange(stack.n_segments), counts[m].astype(int))
+        for k in range(stack.n_systems):
+            direct = bleu_from_stats(stack.array[k][idx].sum(0), BleuOptions()).score
+            assert fast[k, m] == pytest.approx(float(direct), abs=1e-9)
+
+
+def test_intervals_contain_the_score_and_are_ordered(corpus):
+    _, _, stats = corpus
+    res = bootstrap(stats, n_resamples=500, seed=1)
+    for iv in res.intervals:
+        low, high = iv.confidence_interval
+        assert low < iv.statistic < high
+        assert iv.rsd == pytest.approx(iv.std / iv.mean)
+        assert np.mean(res.samples[res.systems.index(iv.system)]) == pytest.approx(iv.mean)
+    assert res.seed == 1 and res.n_resamples == 500
+
+
+def test_verdicts_follow_the_interval_of_the_difference(corpus):
+    _, _, stats = corpus
+    test = bootstrap(stats, n_resamples=500, seed=3).paired()
+    assert len(test.comparisons) == 3
+    for c in test.comparisons:
+        low, high = c.confidence_interval
+        expected = ">" if low > 0 else "<" if high < 0 else "~"
+        assert c.verdict == expected
+    # sys2 (50 % noise) is clearly worse than sys0 (30 %)
+    assert test.get("sys2", "sys0").verdict == "<"
+    assert test.get("sys0", "sys2").verdict == ">"
+    matrix = test.matrix()
+    assert matrix[0][2] == ">" and matrix[2][0] == "<" and matrix[0][0] == ""
+
+
+def test_seeded_runs_repeat_and_seed_none_is_reported(corpus):
+    _, _, stats = corpus
+    a = bootstrap(stats, n_resamples=200, seed=9)
+    b = bootstrap(stats, n_resamples=200, seed=9)
+    assert np.array_equal(a.samples, b.samples)
+    c = bootstrap(stats, n_resamples=200, seed=None)
+    again = bootstrap(stats, n_resamples=200, seed=c.seed)
+    assert np.array_equal(c.samples, again.samples)
+
+
+def test_to_dict_reports_seed_and_intervals(corpus):
+    _, _, stats = corpus
+    d = bootstrap(stats, n_resamples=100, seed=2).to_dict()
+    assert d["seed"] == 2 and d["n_resamples"] == 100
+    assert len(d["systems"][0]["confidence_interval"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"n_resamples": 0}, "number of resamples must be a whole number >= 1"),
+        ({"confidence": 95}, "confidence level must be between 0 and 1"),
+        ({"seed": -1}, "seed must be a non-negative whole number"),
+    ],
+)
+def test_bad_arguments_are_explained(corpus, kwargs, message):
+    _, _, stats = corpus
+    with pytest.raises(StatsInputError, match=message):
+        bootstrap(stats, **kwargs)
+
+
+def test_mismatched_systems_are_explained(corpus):
+    _, _, stats = corpus
+    short = {"a": stats["sys0"], "b": stats["sys1"][:10]}
+    with pytest.raises(StatsInputError, match="'b' has 10 segments but 'a' has 300"):
+        bootstrap(short)
+    with pytest.raises(StatsInputError, match="baseline 'nope' is not one of the systems"):
+        paired_bootstrap(stats, n_resamples=10, baseline="nope")
+    with pytest.raises(StatsInputError, match="need at least 1 system"):
+        bootstrap({})
+    with pytest.raises(StatsInputError, match="must be a mapping"):
+        bootstrap([stats["sys0"]])

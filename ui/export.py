@@ -1,0 +1,236 @@
+"""Downloads: tables as CSV and LaTeX, charts as PNG and SVG, and the reproducible zip.
+
+The zip holds everything needed to re-make a result: the tables and charts, the signature, every BLEU
+setting, the seed and resample count of resampling procedures, the reference streams used, software
+versions, and the sha256 of every input file (plus a digest of the study's contents). Its bytes depend only
+on its contents (fixed timestamps), so the same result exported twice gives the same zip.
+
+>>> import pandas as pd
+>>> print(frame_to_csv(pd.DataFrame({"system": ["A"], "BLEU": [12.3456]})).strip())
+system,BLEU
+A,12.3456
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import platform
+import zipfile
+from collections.abc import Iterable, Mapping
+from dataclasses import asdict
+from typing import Any
+
+import pandas as pd
+
+from bleu_core.options import BleuOptions
+from bleu_core.study import Study
+
+ZIP_DATE = (2000, 1, 1, 0, 0, 0)
+
+
+def frame_to_csv(frame: pd.DataFrame) -> str:
+    """A DataFrame as CSV text (no index, full float precision)."""
+    return frame.to_csv(index=False)
+
+
+def frame_to_latex(frame: pd.DataFrame, *, caption: str = "", float_format: str = "{:.2f}") -> str:
+    """A DataFrame as a LaTeX ``table`` (booktabs), numbers with two decimals, text escaped.
+
+    >>> print(frame_to_latex(pd.DataFrame({"system": ["a_b"], "BLEU": [1.0]})).splitlines()[3])
+    system & BLEU \\\\
+    """
+    styler = frame.style.hide(axis="index").format(
+        float_format, subset=frame.select_dtypes("float").columns
+    )
+    styler = styler.format_index(escape="latex", axis=1).format(
+        escape="latex", subset=frame.select_dtypes(exclude="number").columns
+    )
+    body = styler.to_latex(hrules=True, column_format="l" * len(frame.columns))
+    caption_line = f"\\caption{{{_latex_escape(caption)}}}\n" if caption else ""
+    return "\\begin{table}[ht]\n\\centering\n" + body + caption_line + "\\end{table}\n"
+
+
+def _latex_escape(text: str) -> str:
+    specials = {
+        "&": r"\&",
+        "%": r"\%",
+        "$": r"\$",
+        "#": r"\#",
+        "_": r"\_",
+        "{": r"\{",
+        "}": r"\}",
+        "~": r"\textasciitilde{}",
+        "^": r"\textasciicircum{}",
+        "\\": r"\textbackslash{}",
+    }
+    return "".join(specials.get(ch, ch) for ch in text)
+
+
+def sha256_bytes(data: bytes) -> str:
+    """Hex sha256 of ``data``.
+
+    >>> sha256_bytes(b"abc")[:16]
+    'ba7816bf8f01cfea'
+    """
+    return hashlib.sha256(data).hexdigest()
+
+
+def study_digest(study: Study) -> str:
+    """sha256 of the study's contents (segments, references, systems, ratings) in a canonical JSON form.
+
+    It changes when any text or score changes and not when the study is re-loaded from another format.
+    """
+    content = {
+        "segments": [[s.id, s.doc_id, s.source] for s in study.segments],
+        "references": {k: list(v) for k, v in sorted(study.references.items())},
+        "systems": {k: list(v) for k, v in sorted(study.systems.items())},
+        "human_systems": sorted(study.human_systems),
+        "ratings": sorted(
+            [r.system, r.segment_id or "", r.rater or "", r.group or "", r.criterion, repr(r.score)]
+            for r in study.ratings
+        ),
+    }
+    return sha256_bytes(json.dumps(content, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+
+
+def software_versions() -> dict[str, str]:
+    """Versions of the software that computed the result."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    versions = {"python": platform.python_version()}
+    for name in ("bleu-study", "sacrebleu", "numpy", "scipy", "pandas", "altair", "streamlit"):
+        try:
+            versions[name] = version(name)
+        except PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def settings_record(
+    *,
+    options: BleuOptions,
+    signature: str,
+    references: Iterable[str],
+    study: Study,
+    study_label: str,
+    inputs: Iterable[Mapping[str, Any]],
+    seed: int | None,
+    n_resamples: int | None,
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Everything that determines the exported numbers, as a JSON-ready dict."""
+    return {
+        "signature": signature,
+        "bleu_options": asdict(options),
+        "references_used": list(references),
+        "study": {
+            "name": study.name,
+            "opened_from": study_label,
+            "segments": study.n_segments,
+            "systems": list(study.systems),
+            "human_systems": sorted(study.human_systems),
+            "criteria": list(study.criteria),
+            "content_sha256": study_digest(study),
+        },
+        "input_files": [dict(item) for item in inputs],
+        "resampling": {"seed": seed, "n_resamples": n_resamples},
+        "software": software_versions(),
+        **(dict(extra) if extra else {}),
+    }
+
+
+def build_zip(members: Mapping[str, bytes | str]) -> bytes:
+    """A deflated zip of ``{path: content}`` with fixed timestamps (same contents → same bytes).
+
+    >>> data = build_zip({"a.txt": "hi"})
+    >>> zipfile.ZipFile(io.BytesIO(data)).read("a.txt"), data == build_zip({"a.txt": "hi"})
+    (b'hi', True)
+    """
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, content in members.items():
+            info = zipfile.ZipInfo(name, date_time=ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            zf.writestr(info, content.encode("utf-8") if isinstance(content, str) else content)
+    return buffer.getvalue()
+
+
+README_TEMPLATE = """bleu-study reproducible export
+==============================
+
+Study: {study} (opened from: {label})
+Signature: {signature}
+
+Contents
+  settings.json   every BLEU setting, the reference streams used, seed and resample count,
+                  software versions, sha256 of each input file and of the study's contents
+  signature.txt   the BLEU signature of the settings
+  tables/         tables as CSV (full precision) and LaTeX (booktabs)
+  charts/         charts as PNG and SVG, and the Vega-Lite spec (.vl.json) they were drawn from
+
+To re-make the numbers, load the same inputs (check their sha256 against settings.json) in bleu-study
+with the settings in settings.json, e.g. on the command line:
+
+  python -m bleu_core score -r REF... -i HYP... {cli_flags}
+"""
+
+
+def cli_flags(options: BleuOptions) -> str:
+    """The command-line flags of ``python -m bleu_core score`` for these options.
+
+    >>> cli_flags(BleuOptions(max_order=2, smooth="floor"))
+    '--tokenize 13a --max-order 2 --ref-length closest --smooth floor'
+    """
+    flags = [f"--tokenize {options.tokenize}"]
+    if options.lowercase:
+        flags.append("--lowercase")
+    flags.append(f"--max-order {options.max_order}")
+    if options.weights is not None:
+        flags.append("--weights " + " ".join(f"{w:g}" for w in options.weights))
+    flags.append(f"--ref-length {options.ref_length}")
+    flags.append(f"--smooth {options.smooth}")
+    if options.smooth_value is not None:
+        flags.append(f"--smooth-value {options.smooth_value:g}")
+    if options.effective_order:
+        flags.append("--effective-order")
+    return " ".join(flags)
+
+
+def reproducible_zip(
+    *,
+    settings: Mapping[str, Any],
+    tables: Mapping[str, tuple[pd.DataFrame, str]],
+    charts: Mapping[str, str],
+    render_png: Any,
+    render_svg: Any,
+) -> bytes:
+    """The reproducible zip.
+
+    Args:
+        settings: :func:`settings_record` output.
+        tables: ``{stem: (frame, caption)}``.
+        charts: ``{stem: vega-lite JSON}``.
+        render_png, render_svg: functions spec-JSON → PNG bytes / SVG text (vl-convert, cached by the caller).
+    """
+    options = settings["bleu_options"]
+    members: dict[str, bytes | str] = {
+        "README.txt": README_TEMPLATE.format(
+            study=settings["study"]["name"],
+            label=settings["study"]["opened_from"],
+            signature=settings["signature"],
+            cli_flags=cli_flags(BleuOptions(**options)),
+        ),
+        "settings.json": json.dumps(settings, indent=2, ensure_ascii=False, default=str) + "\n",
+        "signature.txt": settings["signature"] + "\n",
+    }
+    for stem, (frame, caption) in sorted(tables.items()):
+        members[f"tables/{stem}.csv"] = frame_to_csv(frame)
+        members[f"tables/{stem}.tex"] = frame_to_latex(frame, caption=caption)
+    for stem, spec in sorted(charts.items()):
+        members[f"charts/{stem}.vl.json"] = spec
+        members[f"charts/{stem}.png"] = render_png(spec)
+        members[f"charts/{stem}.svg"] = render_svg(spec)
+    return build_zip(members)
