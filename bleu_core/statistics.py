@@ -268,18 +268,12 @@ def compute_statistics(
     ):
         raise InputError(f"max order must be from 1 to {MAX_ORDER_LIMIT}, got {max_order!r}")
     check_corpus(hypotheses, references)
-    tokenizer = get_tokenizer(tokenize, lowercase)
-    hyp_tokens = tokenizer.tokenize_corpus(hypotheses)
-    n_segments = len(hypotheses)
-    per_stream = [
-        tokenizer.tokenize_corpus([r if r is not None else "" for r in s]) for s in references
-    ]
-    present = [[r is not None for r in s] for s in references]
-    refs_tokens = [
-        [per_stream[k][i] for k in range(len(references)) if present[k][i]]
-        for i in range(n_segments)
-    ]
-    counts_per_segment = {sum(p[i] for p in present) for i in range(n_segments)}
-    n_refs = counts_per_segment.pop() if len(counts_per_segment) == 1 else -1
-    array = statistics_from_tokens(hyp_tokens, refs_tokens, max_order)
+    get_tokenizer(tokenize, lowercase)  # validates the name
+    # Batched tokenisation + vectorised counting, chunk by chunk (bleu_core.fast); `segment_row` is the
+    # reference implementation the tests compare it with.
+    from .fast.corpus import corpus_statistics
+
+    array, n_refs = corpus_statistics(
+        hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase
+    )
     return SegmentStatistics(array, n_refs)

@@ -38,7 +38,9 @@ TED = (
 def ted_study(shared: Path, lp: str, reference: str, name: str) -> Study:
     """Convert one TED MQM TSV to a study."""
     path = shared / "data" / "google-mqm-ted2021" / "ted" / lp / f"mqm_ted_{lp}.tsv"
-    result = load_mqm_tsv(path.read_text(encoding="utf-8"), path.name, name=name, reference=reference)
+    result = load_mqm_tsv(
+        path.read_text(encoding="utf-8"), path.name, name=name, reference=reference
+    )
     study = result.study
     study.metadata.update(
         {
@@ -68,9 +70,7 @@ def paper_examples_study(shared: Path) -> Study:
         examples[number] = found
     # Example 3 uses the references of example 1 (the paper repeats them verbatim).
     assert sorted(examples) == [1, 2, 3, 4], sorted(examples)
-    segments = tuple(
-        Segment(f"example-{n}", "BLEU paper section 2", None) for n in (1, 2, 3, 4)
-    )
+    segments = tuple(Segment(f"example-{n}", "BLEU paper section 2", None) for n in (1, 2, 3, 4))
     references: dict[str, list[str | None]] = {}
     systems: dict[str, list[str | None]] = {"candidate-1": [], "candidate-2": []}
     for k in (1, 2, 3):
@@ -118,4 +118,6 @@ if __name__ == "__main__":
     shared_dir = Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared")
     for demo_name, built in build(shared_dir).items():
         size = (HERE / f"{demo_name}.study.json.gz").stat().st_size
-        print(f"{demo_name}: {built.n_segments} segments, {len(built.systems)} systems, {size} bytes")
+        print(
+            f"{demo_name}: {built.n_segments} segments, {len(built.systems)} systems, {size} bytes"
+        )

@@ -43,9 +43,7 @@ with st.container(border=True):
         st.session_state[K.EXPLORE_SORT] = "BLEU"
     sort = c1.selectbox("Sort by", sort_keys, format_func=SORTS.get, key=K.EXPLORE_SORT)
     descending = c2.toggle("Descending", key=K.EXPLORE_DESCENDING)
-    low, high = c3.slider(
-        "Sentence BLEU range", 0.0, 100.0, (0.0, 100.0), step=1.0, key=K.EXPLORE_BLEU_RANGE
-    )
+    low, high = c3.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
     search = c4.text_input(
         "Search text", key=K.EXPLORE_SEARCH, placeholder="word in output, reference, source"
     )
@@ -121,6 +119,8 @@ i = study.segment_index(seg_id)
 segment = study.segments[i]
 st.divider()
 st.subheader(f"Segment {seg_id}" + (f" · document {segment.doc_id}" if segment.doc_id else ""))
+if (st.session_state.get(K.EXPLORE_ORDER) or 1) > options.max_order:
+    st.session_state[K.EXPLORE_ORDER] = 1
 order = st.segmented_control(
     "Highlight n-grams of order", list(range(1, options.max_order + 1)), key=K.EXPLORE_ORDER
 )
@@ -130,8 +130,8 @@ refs = [
     (r, study.references[r][i]) for r in scores.references if study.references[r][i] is not None
 ]
 ref_names, ref_texts = [r for r, _ in refs], tuple(t for _, t in refs)
-if segment.source:
-    st.html(plain_html(segment.source, label="source"))
+texts = ([("source", segment.source)] if segment.source else []) + refs
+st.html("".join(plain_html(text, label=label) for label, text in texts))
 
 shown_systems = systems or list(study.systems)
 entries = []

@@ -10,6 +10,7 @@ from ui import cache, context
 from ui import state as K
 from ui.frames import study_overview
 
+context.ensure_entrypoint()
 st.title("Study")
 st.write(
     "A *study* is a test set with reference translations, the outputs of several systems (human "
@@ -41,8 +42,10 @@ def _open_upload() -> None:
         return
     files = tuple((f.name, f.getvalue()) for f in uploaded)
     pair = (st.session_state.get("study_pair") or "").strip() or None
+    refs = tuple(st.session_state.get("study_upload_refs") or ())
+    humans = tuple(st.session_state.get("study_upload_humans") or ())
     try:
-        result = cache.load_uploaded(files, pair)
+        result = cache.load_uploaded(files, pair, refs, humans)
     except BleuStudyError as err:
         names = ", ".join(name for name, _ in files)
         st.session_state[K.STUDY_ERROR] = f"Could not load {names}: {err}"
@@ -78,6 +81,20 @@ with upload_tab:
         ".zip. Several files: plain-text references and system outputs (one segment per line) and a "
         "ratings CSV/TSV. See docs/formats.md for every format with an example.",
     )
+    chosen = st.session_state.get(f"study_upload_{st.session_state[K.STUDY_UPLOAD_NONCE]}") or []
+    text_files = [f.name for f in chosen if f.name.endswith((".txt", ".detok", ".hyp", ".ref"))]
+    if len(chosen) > 1 and text_files:
+        st.caption("Several files make a plain-text study: say which text files are references.")
+        r1, r2 = st.columns(2)
+        r1.multiselect(
+            "Reference files",
+            text_files,
+            key="study_upload_refs",
+            default=[n for n in text_files if "ref" in n.lower()],
+        )
+        r2.multiselect(
+            "Human translations (scored as systems)", text_files, key="study_upload_humans"
+        )
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     c1.text_input("Language pair (WMT releases only)", key="study_pair", placeholder="e.g. en-de")
     c2.button("Load files", on_click=_open_upload, type="primary", width="stretch")

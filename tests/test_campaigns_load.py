@@ -27,7 +27,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def load_benchmark():
-    spec = importlib.util.spec_from_file_location("load_ratings", ROOT / "benchmarks" / "load_ratings.py")
+    spec = importlib.util.spec_from_file_location(
+        "load_ratings", ROOT / "benchmarks" / "load_ratings.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["load_ratings"] = module
     spec.loader.exec_module(module)
@@ -36,15 +38,25 @@ def load_benchmark():
 
 def test_thirty_concurrent_judges_every_rating_exactly_once(tmp_path):
     bench = load_benchmark()
-    report = bench.run_load(tmp_path / "load.sqlite", n_judges=30, seconds=3.0, seed=1, n_segments=40)
+    report = bench.run_load(
+        tmp_path / "load.sqlite", n_judges=30, seconds=3.0, seed=1, n_segments=40
+    )
     assert report.errors == [] and report.n_errors == 0
     assert report.n_submits > 30 and report.n_changes > 0 and report.n_skips > 0
     assert report.n_rows == report.n_expected_ratings > 0
-    assert report.n_duplicate_keys == report.n_missing == report.n_wrong_score == report.n_unexpected == 0
+    assert (
+        report.n_duplicate_keys
+        == report.n_missing
+        == report.n_wrong_score
+        == report.n_unexpected
+        == 0
+    )
     assert report.skips_match
     assert report.ok
     text_report = bench.format_report(report, "tmp")
-    assert "PASS" in text_report and f"| rows in the ratings table | {report.n_rows} |" in text_report
+    assert (
+        "PASS" in text_report and f"| rows in the ratings table | {report.n_rows} |" in text_report
+    )
 
 
 CHILD = textwrap.dedent(

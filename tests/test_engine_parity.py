@@ -1,41 +1,30 @@
 """Differential tests: exact parity with sacrebleu 2.x on the real Apache-2.0 TED MQM data.
 
-Source: Google's WMT21 TED MQM annotations (../shared/data/google-mqm-ted2021, commit 7fadea28), en-de and zh-en,
-every system's output (13 MT systems + human translations) for the 529 rated segments. Reference: sacrebleu (the
+Source: Google's WMT21 TED MQM annotations (../shared/data/google-mqm-ted2021, commit 7fadea28, Apache-2.0), as
+bundled in data/ (en-de and zh-en), every system's output (13 MT systems + human translations), 529 segments. Reference: sacrebleu (the
 installed 2.x version) with the same settings; |difference| < 1e-9 in score, identical counts/totals/lengths.
 """
 
 from __future__ import annotations
 
-import re
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
 import sacrebleu
 
 from bleu_core import BleuOptions, bleu_from_stats, compute_statistics, corpus_bleu
-
-TED = Path(__file__).resolve().parents[2] / "shared" / "data" / "google-mqm-ted2021" / "ted"
-pytestmark = pytest.mark.skipif(not TED.is_dir(), reason="shared TED data not available")
-
-_SPAN = re.compile(r"</?v>")
+from bleu_core.study.demo import load_demo
 
 
 @cache
 def ted_texts(pair: str) -> dict[str, list[str]]:
-    """system name -> target text per rated segment (seg_id order), span marks stripped."""
-    path = TED / pair.replace("-", "") / f"mqm_ted_{pair.replace('-', '')}.tsv"
-    texts: dict[str, dict[int, str]] = {}
-    with open(path, encoding="utf-8") as f:
-        header = f.readline().rstrip("\n").split("\t")
-        i_sys, i_seg, i_tgt = header.index("system"), header.index("seg_id"), header.index("target")
-        for line in f:
-            cols = line.rstrip("\n").split("\t")
-            texts.setdefault(cols[i_sys], {})[int(cols[i_seg])] = _SPAN.sub("", cols[i_tgt])
-    seg_ids = sorted(set.intersection(*(set(t) for t in texts.values())))
-    return {name: [t[s] for s in seg_ids] for name, t in texts.items()}
+    """name -> text per rated segment, for every system and reference of the bundled TED study (converted from
+    ../shared/data/google-mqm-ted2021 by data/build_demos.py; span marks stripped)."""
+    study = load_demo(f"ted-{pair}")
+    texts = {**study.references, **study.systems}
+    assert all(t is not None for v in texts.values() for t in v)
+    return texts
 
 
 REFERENCE = {"en-de": ["ref"], "zh-en": ["refB"]}

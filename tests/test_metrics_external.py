@@ -8,8 +8,18 @@ from sacrebleu.metrics import CHRF, TER
 from bleu_core.errors import BleuStudyError
 from bleu_core.metrics.external import corpus_chrf, corpus_ter
 
-HYPS = ["The cat sat on the mat.", "A dog barked loudly at the postman", "It rained all day long.", ""]
-REFS1 = ["The cat was sitting on the mat.", "The dog barked at a postman.", "It was raining all day.", "Hello"]
+HYPS = [
+    "The cat sat on the mat.",
+    "A dog barked loudly at the postman",
+    "It rained all day long.",
+    "",
+]
+REFS1 = [
+    "The cat was sitting on the mat.",
+    "The dog barked at a postman.",
+    "It was raining all day.",
+    "Hello",
+]
 REFS2 = ["A cat sat on a mat.", None, "Rain fell the whole day.", "Hi there"]
 
 
@@ -32,7 +42,9 @@ def test_ter_equals_sacrebleu() -> None:
     metric = TER()
     assert ours.corpus == pytest.approx(metric.corpus_score(HYPS, [REFS1]).score, abs=1e-9)
     for i, hyp in enumerate(HYPS):
-        assert ours.segment[i] == pytest.approx(metric.sentence_score(hyp, [REFS1[i]]).score, abs=1e-9)
+        assert ours.segment[i] == pytest.approx(
+            metric.sentence_score(hyp, [REFS1[i]]).score, abs=1e-9
+        )
     assert not ours.higher_is_better
 
 

@@ -77,7 +77,9 @@ def test_multiple_references_clip_at_the_largest_count() -> None:
 def test_length_penalty_matches_doddington() -> None:
     assert float(length_penalty(2, 3)) == pytest.approx(0.5)  # beta chosen for hyp/ref = 2/3
     assert float(length_penalty(3, 3)) == 1.0
-    np.testing.assert_allclose(length_penalty(np.array([0.0, 1.0]), np.array([3.0, 0.0])), [0.0, 1.0])
+    np.testing.assert_allclose(
+        length_penalty(np.array([0.0, 1.0]), np.array([3.0, 0.0])), [0.0, 1.0]
+    )
 
 
 def test_validation_messages() -> None:

@@ -5,13 +5,23 @@ from __future__ import annotations
 import pytest
 
 from bleu_core.errors import BleuOptionError
-from bleu_core.metrics.per import PerCounts, corpus_per, per_from_counts, per_from_tokens, segment_per
+from bleu_core.metrics.per import (
+    PerCounts,
+    corpus_per,
+    per_from_counts,
+    per_from_tokens,
+    segment_per,
+)
 
 
 def test_lecture_example() -> None:
     # seed 003: reference "On the happiness of dreaming camels" (r = 6), MT "The happiness of dreaming camels"
     # (c = 5, all 5 correct, case-folded): PER = 1 - (5 - max(0, 5 - 6)) / 6 = 1/6
-    s = corpus_per(["The happiness of dreaming camels"], [["On the happiness of dreaming camels"]], lowercase=True)
+    s = corpus_per(
+        ["The happiness of dreaming camels"],
+        [["On the happiness of dreaming camels"]],
+        lowercase=True,
+    )
     assert s.corpus == pytest.approx(1 / 6)
     # case-sensitive: 'The' != 'the', correct = 4: PER = 1 - 4/6
     s = corpus_per(["The happiness of dreaming camels"], [["On the happiness of dreaming camels"]])

@@ -34,7 +34,10 @@ words = st.lists(st.sampled_from(list("abcde")), min_size=0, max_size=8)
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(words, words), min_size=1, max_size=5), st.sampled_from(["max", "last", "mean"]))
+@given(
+    st.lists(st.tuples(words, words), min_size=1, max_size=5),
+    st.sampled_from(["max", "last", "mean"]),
+)
 def test_weights_of_one_equal_baseline(pairs: list, rule: str) -> None:
     hyps = [h for h, _ in pairs]
     refs = [r for _, r in pairs]
@@ -42,8 +45,12 @@ def test_weights_of_one_equal_baseline(pairs: list, rule: str) -> None:
     ones = WordWeights("ones", {"d": dict.fromkeys("abcde", 1.0)}, n_documents=1)
     below = WordWeights("small", {"d": dict.fromkeys("abcde", 0.3)}, n_documents=1)
     base = weighted_counts(hyps, refs, docs, None, max_order=3, ngram_rule=rule)
-    np.testing.assert_array_equal(weighted_counts(hyps, refs, docs, ones, max_order=3, ngram_rule=rule), base)
-    np.testing.assert_array_equal(weighted_counts(hyps, refs, docs, below, max_order=3, ngram_rule=rule), base)
+    np.testing.assert_array_equal(
+        weighted_counts(hyps, refs, docs, ones, max_order=3, ngram_rule=rule), base
+    )
+    np.testing.assert_array_equal(
+        weighted_counts(hyps, refs, docs, below, max_order=3, ngram_rule=rule), base
+    )
 
 
 def test_baseline_counts_equal_engine_statistics() -> None:
@@ -78,7 +85,9 @@ def test_hand_computed_weighted_counts_and_rules() -> None:
 def test_clipping_applies_to_weighted_counts() -> None:
     w = WordWeights("s-score", {"d": {"cat": 4.0}}, n_documents=2)
     c = weighted_counts([["cat", "cat", "cat"]], [["cat"]], ["d"], w, max_order=1)
-    assert c.tolist() == [[4.0, 12.0, 4.0]]  # one clipped match worth 4, three hypothesis cats worth 12
+    assert c.tolist() == [
+        [4.0, 12.0, 4.0]
+    ]  # one clipped match worth 4, three hypothesis cats worth 12
 
 
 def test_levels_sum_counts() -> None:
@@ -107,12 +116,20 @@ def test_levels_sum_counts() -> None:
 
 def test_matching_a_salient_word_beats_matching_a_function_word() -> None:
     # the paper's point: two outputs with the same baseline recall, one keeps the salient word 'storm'
-    refs = [["storm", "hit", "the", "coast"], ["the", "day", "was", "calm"], ["the", "night", "was", "calm"]]
+    refs = [
+        ["storm", "hit", "the", "coast"],
+        ["the", "day", "was", "calm"],
+        ["the", "night", "was", "calm"],
+    ]
     keeps_salient = [["storm", "hit", "a", "town"], ["the", "day"], ["the", "night"]]
     keeps_function = [["rain", "hit", "the", "town"], ["the", "day"], ["the", "night"]]
     docs = ["x", "y", "z"]
-    a = weighted_scores_from_tokens(keeps_salient, refs, doc_ids=docs, schemes=["none", "tf.idf"], max_order=1)
-    b = weighted_scores_from_tokens(keeps_function, refs, doc_ids=docs, schemes=["none", "tf.idf"], max_order=1)
+    a = weighted_scores_from_tokens(
+        keeps_salient, refs, doc_ids=docs, schemes=["none", "tf.idf"], max_order=1
+    )
+    b = weighted_scores_from_tokens(
+        keeps_function, refs, doc_ids=docs, schemes=["none", "tf.idf"], max_order=1
+    )
     assert a["none"].segment().recall[0] == b["none"].segment().recall[0] == 0.5
     # tf.idf: storm, hit, coast = ln 3 = 1.0986 (> 1, count their weight); 'the' = ln(3/3) = 0 (counts 1)
     ln3 = np.log(3)
@@ -127,7 +144,9 @@ def test_empty_segments_score_zero() -> None:
 
 
 def test_validation_messages() -> None:
-    with pytest.raises(BleuOptionError, match="unknown n-gram weighting rule 'sum'; choose one of: max, last, mean"):
+    with pytest.raises(
+        BleuOptionError, match="unknown n-gram weighting rule 'sum'; choose one of: max, last, mean"
+    ):
         weighted_counts([["a"]], [["a"]], ["d"], None, ngram_rule="sum")
     with pytest.raises(BleuOptionError, match="2 hypotheses, 1 references and 1 document ids"):
         weighted_counts([["a"], ["b"]], [["a"]], ["d"], None)

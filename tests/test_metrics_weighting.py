@@ -53,7 +53,9 @@ def test_tfidf_golden_values() -> None:
     assert w.weight("d2", "cat") is None  # tf = 0: the formula is only defined for tf >= 1
     assert w.n_documents == 3
     assert set(w.table["d1"]) == {"the", "cat", "sat", "on", "mat"}
-    assert w.multiplier("d1", "cat") == pytest.approx(math.log(3))  # ln 3 = 1.0986 > 1: counts its weight
+    assert w.multiplier("d1", "cat") == pytest.approx(
+        math.log(3)
+    )  # ln 3 = 1.0986 > 1: counts its weight
     assert w.multiplier("d1", "sat") == 1.0  # ln 1.5 <= 1
 
 
@@ -121,5 +123,10 @@ def test_validation_messages() -> None:
 
 def test_multiplier_rule() -> None:
     w = WordWeights("tf.idf", {"d": {"big": 4.0, "one": 1.0, "small": 0.5}}, n_documents=2)
-    assert [w.multiplier("d", x) for x in ("big", "one", "small", "missing")] == [4.0, 1.0, 1.0, 1.0]
+    assert [w.multiplier("d", x) for x in ("big", "one", "small", "missing")] == [
+        4.0,
+        1.0,
+        1.0,
+        1.0,
+    ]
     assert w.multiplier("other-doc", "big") == 1.0

@@ -19,7 +19,8 @@ def make_corpus(n_segments: int, noise=(0.5, 0.2, 0.35), seed: int = 2):
     systems = {}
     for k, p in enumerate(noise):
         systems[f"S{k + 1}"] = [
-            " ".join(t if rng.random() > p else str(rng.choice(vocab)) for t in r.split()) for r in refs
+            " ".join(t if rng.random() > p else str(rng.choice(vocab)) for t in r.split())
+            for r in refs
         ]
     return refs, systems
 
@@ -81,13 +82,17 @@ def test_two_sided_alternative(corpus):
 
 def test_layout_errors_are_explained(corpus):
     _, _, stats = corpus
-    with pytest.raises(StatsInputError, match="30 blocks of 25 segments need 750 segments but the test set has 510"):
+    with pytest.raises(
+        StatsInputError, match="30 blocks of 25 segments need 750 segments but the test set has 510"
+    ):
         block_bleu(stats, n_blocks=30)
     with pytest.raises(StatsInputError, match="number of blocks must be a whole number >= 2"):
         block_bleu(stats, n_blocks=1)
     with pytest.raises(StatsInputError, match="unknown alternative 'bigger'"):
         block_bleu(stats, alternative="bigger")
-    with pytest.raises(StatsInputError, match="5 blocks need at least 5 segments but the test set has 3"):
+    with pytest.raises(
+        StatsInputError, match="5 blocks need at least 5 segments but the test set has 3"
+    ):
         block_layout(3, 5, None)
 
 

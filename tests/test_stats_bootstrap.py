@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
@@ -41,7 +43,9 @@ def corpus():
 def sacrebleu_paired(systems, refs, test_type, n_samples, monkeypatch, seed):
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
     named = list(systems.items())
-    _, scores = PairedTest(named, {"BLEU": BLEU()}, [refs], test_type=test_type, n_samples=n_samples)()
+    _, scores = PairedTest(
+        named, {"BLEU": BLEU()}, [refs], test_type=test_type, n_samples=n_samples
+    )()
     return scores["BLEU"]
 
 
@@ -69,7 +73,11 @@ def test_pvalues_agree_with_sacrebleu_in_distribution(corpus, monkeypatch):
     m = 2000
     pair = {k: systems[k] for k in ("sys0", "sys1")}
     theirs = sacrebleu_paired(pair, refs, "bs", m, monkeypatch, 777)[1].p_value
-    ours = paired_bootstrap({k: stats[k] for k in pair}, n_resamples=m, seed=4242).get("sys1", "sys0").pvalue
+    ours = (
+        paired_bootstrap({k: stats[k] for k in pair}, n_resamples=m, seed=4242)
+        .get("sys1", "sys0")
+        .pvalue
+    )
     p = (ours + theirs) / 2
     assert 0.005 < p < 0.995, "pick a pair whose p-value is not at the boundary"
     se = np.sqrt(2 * max(p * (1 - p), 1e-3) / m)
@@ -157,3 +165,27 @@ def test_mismatched_systems_are_explained(corpus):
         bootstrap({})
     with pytest.raises(StatsInputError, match="must be a mapping"):
         bootstrap([stats["sys0"]])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_permuting_segments_leaves_block_free_statistics_unchanged(corpus, random):
+    # Corpus BLEU and every bootstrap resample (with the counts permuted alongside the segments) do not
+    # depend on the order of the segments; block BLEU does (blocks are consecutive segments).
+    _, _, stats = corpus
+    order = list(range(300))
+    random.shuffle(order)
+    perm = np.array(order)
+    stack = stack_systems(stats)
+    shuffled = stack_systems({k: v.array[perm] for k, v in stats.items()})
+    rng, _ = make_rng(random.randrange(1000))
+    counts = bootstrap_counts(300, 20, rng)
+    a = resampled_bleu(stack, counts, BleuOptions())
+    b = resampled_bleu(shuffled, counts[:, perm], BleuOptions())
+    assert np.allclose(a, b, rtol=0, atol=1e-9)
+    assert np.allclose(
+        bleu_from_stats(stack.totals(), BleuOptions()).score,
+        bleu_from_stats(shuffled.totals(), BleuOptions()).score,
+        rtol=0,
+        atol=1e-9,
+    )

@@ -59,7 +59,9 @@ def test_undefined_correlations_say_why():
     assert correlation([1, 2], [3, 4]).note == "only 2 pair(s)"
     res = correlation([1, 1, 1], [1, 2, 3])
     assert np.isnan(res.statistic) and res.note == "constant scores"
-    with pytest.raises(StatsInputError, match="cannot correlate 3 metric scores with 2 human scores"):
+    with pytest.raises(
+        StatsInputError, match="cannot correlate 3 metric scores with 2 human scores"
+    ):
         correlation([1, 2, 3], [1, 2])
     with pytest.raises(StatsInputError, match="unknown correlation 'tau'"):
         correlation([1, 2, 3], [1, 2, 3], "tau")
@@ -99,16 +101,25 @@ def test_segment_level_variants():
     metric[1, 3] = np.nan
     flat = segment_correlation(metric, human, "pearson")
     keep = ~np.isnan(metric.ravel())
-    assert flat.statistic == pytest.approx(sps.pearsonr(metric.ravel()[keep], human.ravel()[keep]).statistic)
+    assert flat.statistic == pytest.approx(
+        sps.pearsonr(metric.ravel()[keep], human.ravel()[keep]).statistic
+    )
     assert flat.level == "segment" and flat.grouping == "none" and flat.n == 149
     item = segment_correlation(metric, human, "kendall", grouping="item")
     expected = np.mean(
-        [sps.kendalltau(metric[~np.isnan(metric[:, s]), s], human[~np.isnan(metric[:, s]), s]).statistic for s in range(30)]
+        [
+            sps.kendalltau(
+                metric[~np.isnan(metric[:, s]), s], human[~np.isnan(metric[:, s]), s]
+            ).statistic
+            for s in range(30)
+        ]
     )
     assert item.statistic == pytest.approx(expected) and item.pvalue is None and item.n == 30
     with pytest.raises(StatsInputError, match="unknown grouping 'doc'"):
         segment_correlation(metric, human, grouping="doc")
-    with pytest.raises(StatsInputError, match="must be two \\(systems × segments\\) arrays of the same shape"):
+    with pytest.raises(
+        StatsInputError, match="must be two \\(systems × segments\\) arrays of the same shape"
+    ):
         segment_correlation(metric[:, :3], human)
 
 
@@ -117,8 +128,16 @@ def test_segment_bootstrap_intervals_cover_the_estimate():
     human = rng.normal(size=(6, 80))
     metric = human + rng.normal(size=(6, 80))
     results = segment_correlations(
-        metric, human, methods=(("pearson", "none"), ("pearson", "item"), ("kendall-wmt", "item"), ("kendall", "none")),
-        n_resamples=300, seed=11,
+        metric,
+        human,
+        methods=(
+            ("pearson", "none"),
+            ("pearson", "item"),
+            ("kendall-wmt", "item"),
+            ("kendall", "none"),
+        ),
+        n_resamples=300,
+        seed=11,
     )
     for res in results[:3]:
         low, high = res.confidence_interval
@@ -134,14 +153,18 @@ def test_system_bootstrap_interval_resamples_both_sides():
     metric = quality + rng.normal(scale=0.8, size=(8, 200))
     human[2, :50] = np.nan
     names = tuple(f"s{i}" for i in range(8))
-    res = system_correlations(SegmentMeanSource(names, metric), SegmentMeanSource(names, human), n_resamples=400, seed=8)
+    res = system_correlations(
+        SegmentMeanSource(names, metric), SegmentMeanSource(names, human), n_resamples=400, seed=8
+    )
     for method in ("pearson", "spearman", "kendall"):
         r = res[method]
         direct = correlation(metric.mean(1), np.nanmean(human, 1), method)
         assert r.statistic == pytest.approx(direct.statistic)
         low, high = r.confidence_interval
         assert low <= r.statistic <= high and r.seed == 8
-    fixed = system_correlations(SegmentMeanSource(names, metric), None, human_scores=np.nanmean(human, 1))
+    fixed = system_correlations(
+        SegmentMeanSource(names, metric), None, human_scores=np.nanmean(human, 1)
+    )
     assert fixed["pearson"].confidence_interval is None and "system-level" in fixed["pearson"].note
 
 
@@ -153,7 +176,9 @@ def test_williams_matches_psych_r_test():
     assert res.pvalue == pytest.approx(0.37, abs=0.005)
     assert res.df == 100
     one = williams_test(0.5, 0.4, 0.1, 103)
-    assert one.statistic == pytest.approx(-res.statistic) and one.pvalue == pytest.approx(res.pvalue / 2)
+    assert one.statistic == pytest.approx(-res.statistic) and one.pvalue == pytest.approx(
+        res.pvalue / 2
+    )
 
 
 def test_compare_correlations_williams_and_permutation_agree():
@@ -165,7 +190,9 @@ def test_compare_correlations_williams_and_permutation_agree():
     assert w.test == "williams" and w.r1 > w.r2 and w.pvalue < 0.01
     p = compare_correlations(good, bad, human, test="permutation", n_resamples=500, seed=3)
     assert p.statistic == pytest.approx(w.r1 - w.r2) and p.pvalue < 0.01 and p.seed == 3
-    same = compare_correlations(good, good + 1e-9 * rng.normal(size=60), human, test="permutation", n_resamples=200)
+    same = compare_correlations(
+        good, good + 1e-9 * rng.normal(size=60), human, test="permutation", n_resamples=200
+    )
     assert same.pvalue > 0.2
     with pytest.raises(StatsInputError, match="the Williams test compares Pearson correlations"):
         compare_correlations(good, bad, human, method="kendall")
@@ -173,15 +200,20 @@ def test_compare_correlations_williams_and_permutation_agree():
         compare_correlations(good[:3], bad[:3], human[:3])
     with pytest.raises(StatsInputError, match="r23 must be a correlation between -1 and 1"):
         williams_test(0.1, 0.2, 1.5, 10)
-    with pytest.raises(StatsInputError, match="number of items for the Williams test must be a whole number >= 4"):
+    with pytest.raises(
+        StatsInputError, match="number of items for the Williams test must be a whole number >= 4"
+    ):
         williams_test(0.1, 0.2, 0.3, 3)
 
 
 def test_permutation_test_of_a_correlation_matches_scipy(xy):
     x, y = xy
-    stat, p, seed = permutation_correlation_test(x, y, n_resamples=999, seed=1)
-    assert stat == pytest.approx(sps.pearsonr(x, y).statistic)
-    assert abs(p - sps.pearsonr(x, y).pvalue) < 0.02 and seed == 1
+    res = permutation_correlation_test(x, y, n_resamples=999, seed=1)
+    assert res.statistic == pytest.approx(sps.pearsonr(x, y).statistic)
+    assert abs(res.pvalue - sps.pearsonr(x, y).pvalue) < 0.02
+    assert res.seed == 1 and res.n_resamples == 999 and res.n == 40
+    with pytest.raises(StatsInputError, match="needs at least 3 pairs, got 2"):
+        permutation_correlation_test([1, 2], [2, 1])
 
 
 @settings(max_examples=25, deadline=None)
@@ -192,9 +224,16 @@ def test_permuting_segments_leaves_segment_statistics_unchanged(order, seed):
     human = rng.normal(size=(4, 12))
     metric = human + rng.normal(size=(4, 12))
     perm = np.array(order)
-    for method, grouping in (("pearson", "none"), ("kendall", "none"), ("pearson", "item"), ("kendall-wmt", "item")):
+    for method, grouping in (
+        ("pearson", "none"),
+        ("kendall", "none"),
+        ("pearson", "item"),
+        ("kendall-wmt", "item"),
+    ):
         a = segment_correlation(metric, human, method, grouping=grouping).statistic
-        b = segment_correlation(metric[:, perm], human[:, perm], method, grouping=grouping).statistic
+        b = segment_correlation(
+            metric[:, perm], human[:, perm], method, grouping=grouping
+        ).statistic
         assert a == pytest.approx(b)
     names = ("a", "b", "c", "d")
     s1 = SegmentMeanSource(names, metric).observed()

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.stats import StatsInputError, judge_comparisons
+from bleu_core.study import Criterion, Rating, Segment, Study
 
 
 def make_study(ratings, criteria=None):
@@ -59,13 +59,17 @@ def test_adjacent_differences_by_hand():
 
 
 def test_groups_are_analysed_separately_and_can_be_chosen():
-    ratings = grid(SCORES, "mono") + grid({"S1": SCORES["S3"], "S2": SCORES["S2"], "S3": SCORES["S1"]}, "bi")
+    ratings = grid(SCORES, "mono") + grid(
+        {"S1": SCORES["S3"], "S2": SCORES["S2"], "S3": SCORES["S1"]}, "bi"
+    )
     res = judge_comparisons(make_study(ratings), "fluency")
     assert [g.group for g in res.groups] == ["bi", "mono"]
     assert res.groups[0].systems == ("S3", "S2", "S1")
     only = judge_comparisons(make_study(ratings), "fluency", groups=["mono"])
     assert [g.group for g in only.groups] == ["mono"]
-    with pytest.raises(StatsInputError, match="no ratings from rater group 'pro'; groups with ratings: bi, mono"):
+    with pytest.raises(
+        StatsInputError, match="no ratings from rater group 'pro'; groups with ratings: bi, mono"
+    ):
         judge_comparisons(make_study(ratings), "fluency", groups=["pro"])
 
 
@@ -80,7 +84,11 @@ def test_lower_is_better_criteria_order_from_worst_to_best():
 
 
 def test_ratings_without_group_or_rater():
-    ratings = [Rating(s, str(i), None, None, "fluency", float(v)) for s, v0 in (("S1", 1), ("S2", 2), ("S3", 4)) for i, v in ((1, v0), (2, v0 + 1))]
+    ratings = [
+        Rating(s, str(i), None, None, "fluency", float(v))
+        for s, v0 in (("S1", 1), ("S2", 2), ("S3", 4))
+        for i, v in ((1, v0), (2, v0 + 1))
+    ]
     res = judge_comparisons(make_study(ratings), "fluency")
     assert res.groups[0].group == "all raters" and res.groups[0].pairs[0].n == 2
     d = res.to_dict()
@@ -89,7 +97,9 @@ def test_ratings_without_group_or_rater():
 
 def test_errors_are_explained():
     study = make_study(grid(SCORES))
-    with pytest.raises(StatsInputError, match="unknown criterion 'adequacy'; this study has: fluency"):
+    with pytest.raises(
+        StatsInputError, match="unknown criterion 'adequacy'; this study has: fluency"
+    ):
         judge_comparisons(study, "adequacy")
     system_level = make_study([Rating("S1", None, None, None, "fluency", 3.0)])
     with pytest.raises(StatsInputError, match="no segment-level ratings for criterion 'fluency'"):
@@ -101,6 +111,9 @@ def test_errors_are_explained():
 def test_permuting_segment_ids_leaves_results_unchanged():
     a = judge_comparisons(make_study(grid(SCORES)), "fluency")
     perm = {"1": "3", "2": "1", "3": "4", "4": "2"}
-    shuffled = [Rating(r.system, perm[r.segment_id], r.rater, r.group, r.criterion, r.score) for r in grid(SCORES)]
+    shuffled = [
+        Rating(r.system, perm[r.segment_id], r.rater, r.group, r.criterion, r.score)
+        for r in grid(SCORES)
+    ]
     b = judge_comparisons(make_study(shuffled), "fluency")
     assert a.to_dict() == b.to_dict()

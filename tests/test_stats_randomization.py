@@ -20,7 +20,8 @@ def make_corpus(n_segments: int = 250, noise=(0.30, 0.34, 0.45), seed: int = 1):
     systems = {}
     for k, p in enumerate(noise):
         systems[f"sys{k}"] = [
-            " ".join(t if rng.random() > p else str(rng.choice(vocab)) for t in r.split()) for r in refs
+            " ".join(t if rng.random() > p else str(rng.choice(vocab)) for t in r.split())
+            for r in refs
         ]
     return refs, systems
 
@@ -33,7 +34,9 @@ def corpus():
 
 def sacrebleu_ar(systems, refs, n, monkeypatch, seed):
     monkeypatch.setenv("SACREBLEU_SEED", str(seed))
-    _, scores = PairedTest(list(systems.items()), {"BLEU": BLEU()}, [refs], test_type="ar", n_samples=n)()
+    _, scores = PairedTest(
+        list(systems.items()), {"BLEU": BLEU()}, [refs], test_type="ar", n_samples=n
+    )()
     return scores["BLEU"]
 
 
@@ -55,7 +58,11 @@ def test_pvalues_agree_with_sacrebleu_in_distribution(corpus, monkeypatch):
     n = 4000
     pair = ("sys0", "sys1")
     theirs = sacrebleu_ar({k: systems[k] for k in pair}, refs, n, monkeypatch, 99)[1].p_value
-    ours = approximate_randomization({k: stats[k] for k in pair}, n_trials=n, seed=2024).comparisons[0].pvalue
+    ours = (
+        approximate_randomization({k: stats[k] for k in pair}, n_trials=n, seed=2024)
+        .comparisons[0]
+        .pvalue
+    )
     p = (ours + theirs) / 2
     assert 0.005 < p < 0.995
     assert abs(ours - theirs) < 4.5 * np.sqrt(2 * p * (1 - p) / n)

@@ -118,7 +118,7 @@ LONG = (
     "1,d1,Der Hund bellt.,A,system,The dog is barking.,r1,adequacy,5\n"
     "1,d1,Der Hund bellt.,A,system,The dog is barking.,r2,adequacy,4\n"
     "2,d2,Die Katze schläft.,ref-A,reference,The cat sleeps.,,,\n"
-    "2,d2,Die Katze schläft.,A,system,\"The cat, it sleeps.\",r1,adequacy,3\n"
+    '2,d2,Die Katze schläft.,A,system,"The cat, it sleeps.",r1,adequacy,3\n'
     "2,d2,,H,human,The cat is asleep.,r1,adequacy,5\n"
     ",,,A,system,,r3,adequacy,4.25\n"
 )
@@ -153,6 +153,17 @@ def test_long_table_tsv_with_declared_criterion(tmp_path: Path) -> None:
     assert (criterion.higher_is_better, criterion.scale) == (False, (0.0, 10.0))
 
 
+def test_zip_of_the_folder_itself(tmp_path: Path) -> None:
+    folder = write_folder(tmp_path / "my-study")
+    archive = tmp_path / "wrapped.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for file in folder.rglob("*"):
+            if file.is_file():
+                zf.write(file, file.relative_to(tmp_path).as_posix())  # my-study/references/...
+    study = load_study(archive).study
+    assert study.name == "my-study" and list(study.systems) == ["A", "B"]
+
+
 def test_plain_text_folder_from_zip(tmp_path: Path) -> None:
     folder = write_folder(tmp_path / "s", ratings=RATINGS_LONG)
     archive = tmp_path / "s.zip"
@@ -171,7 +182,9 @@ def test_plain_text_folder_from_zip(tmp_path: Path) -> None:
 
 def test_line_count_mismatch_names_file_and_line(tmp_path: Path) -> None:
     folder = write_folder(tmp_path / "s", systems={"A": SYS_A[:2]})
-    with pytest.raises(InputError, match=r"systems/A\.txt, line 3: has 2 lines but .*ref-A\.txt has 3"):
+    with pytest.raises(
+        InputError, match=r"systems/A\.txt, line 3: has 2 lines but .*ref-A\.txt has 3"
+    ):
         load_study(folder)
 
 
@@ -228,7 +241,8 @@ def test_duplicate_system_names_in_api(tmp_path: Path) -> None:
 
 def test_rating_for_unknown_system(tmp_path: Path) -> None:
     folder = write_folder(
-        tmp_path / "s", ratings="system,segment_id,criterion,score\nA,1,adequacy,3\nC,1,adequacy,3\n"
+        tmp_path / "s",
+        ratings="system,segment_id,criterion,score\nA,1,adequacy,3\nC,1,adequacy,3\n",
     )
     with pytest.raises(
         InputError, match=r"ratings\.csv, line 3, column system: rating for unknown system 'C'"
@@ -240,7 +254,9 @@ def test_rating_for_unknown_segment_suggests_zero_based_ids(tmp_path: Path) -> N
     folder = write_folder(
         tmp_path / "s", ratings="system,segment_id,criterion,score\nA,0,adequacy,3\n"
     )
-    with pytest.raises(InputError, match=r"line 2, column segment_id: .*'0' \(your ids look 0-based"):
+    with pytest.raises(
+        InputError, match=r"line 2, column segment_id: .*'0' \(your ids look 0-based"
+    ):
         load_study(folder)
 
 
@@ -304,7 +320,9 @@ def test_long_table_conflicting_texts(tmp_path: Path) -> None:
         "segment_id,system,role,text\n1,R,reference,a b\n1,A,system,x\n1,A,system,y\n",
         encoding="utf-8",
     )
-    with pytest.raises(InputError, match=r"line 4, column text: 'A' has a different text .* line 3"):
+    with pytest.raises(
+        InputError, match=r"line 4, column text: 'A' has a different text .* line 3"
+    ):
         load_study(path)
 
 
@@ -334,7 +352,9 @@ def test_long_table_rating_of_a_reference(tmp_path: Path) -> None:
 
 def test_file_over_size_cap(tmp_path: Path) -> None:
     folder = write_folder(tmp_path / "s")
-    with pytest.raises(InputError, match=r"over the size cap of 0\.0 MB.*raise the cap with max_bytes"):
+    with pytest.raises(
+        InputError, match=r"over the size cap of 0\.0 MB.*raise the cap with max_bytes"
+    ):
         load_study(folder, max_bytes=20)
 
 
@@ -356,7 +376,9 @@ def _zip_bytes(members: dict[str, bytes]) -> bytes:
 def test_zip_with_path_traversal(tmp_path: Path) -> None:
     archive = tmp_path / "evil.zip"
     archive.write_bytes(_zip_bytes({"references/r.txt": b"a\n", "../../etc/passwd": b"x"}))
-    with pytest.raises(StudyError, match=r"evil\.zip: archive member '\.\./\.\./etc/passwd' points outside"):
+    with pytest.raises(
+        StudyError, match=r"evil\.zip: archive member '\.\./\.\./etc/passwd' points outside"
+    ):
         load_study(archive)
 
 
@@ -369,7 +391,9 @@ def test_zip_with_absolute_member(tmp_path: Path) -> None:
 
 def test_zip_bomb_is_refused_before_reading(tmp_path: Path) -> None:
     archive = tmp_path / "bomb.zip"
-    archive.write_bytes(_zip_bytes({"systems/a.txt": b"0" * 5_000_000}))  # 5 MB, compresses to ~5 KB
+    archive.write_bytes(
+        _zip_bytes({"systems/a.txt": b"0" * 5_000_000})
+    )  # 5 MB, compresses to ~5 KB
     assert archive.stat().st_size < 20_000
     with pytest.raises(StudyError, match=r"archive decompresses to more than 1\.0 MB.*zip bomb"):
         load_study(archive, max_bytes=1024 * 1024)
@@ -404,3 +428,59 @@ def test_every_error_is_a_value_error(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="no such file"):
         load_study(tmp_path / "nope")
     assert issubclass(StudyError, BleuStudyError)
+
+
+def _doc_block(heading: str, index: int = 0) -> str:
+    """The ``index``-th fenced code block after ``heading`` in docs/formats.md."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "formats.md").read_text(encoding="utf-8")
+    section = text.split(heading, 1)[1]
+    return section.split("```")[2 * index + 1].split("\n", 1)[1]
+
+
+def test_documented_long_table_example_loads(tmp_path: Path) -> None:
+    path = tmp_path / "study.csv"
+    path.write_text(_doc_block("## 2. Long table"), encoding="utf-8")
+    study = load_study(path).study
+    assert list(study.references) == ["ref-A"] and study.human_systems == {"trans2"}
+    assert study.system_scores("adequacy") == {"google": 4.4, "trans2": 5.0}
+
+
+def test_documented_saved_study_example_loads(tmp_path: Path) -> None:
+    path = tmp_path / "toy.json"
+    path.write_text(_doc_block("## 5. Saved study"), encoding="utf-8")
+    study = load_study(path, detect=False).study
+    assert study.system_scores("adequacy") == {"google": 4.4}
+    assert study.segment_scores("adequacy")[0, 0] == 5.0
+
+
+def test_documented_ratings_examples_load(tmp_path: Path) -> None:
+    refs = ["The cat sat on the mat.", "A dog barked at the postman."]
+    for index in (3, 4, 5):  # long form, wide form, declared criterion
+        folder = write_folder(
+            tmp_path / f"s{index}",
+            refs={"ref-A": refs},
+            systems={"google": refs[::-1], "deepl": refs},
+            ratings=_doc_block("## 1. Plain-text folder", index),
+        )
+        assert load_study(folder).study.ratings
+
+
+def test_ratings_table_under_another_name_is_read(tmp_path: Path) -> None:
+    folder = write_folder(tmp_path / "s", ratings=RATINGS_LONG, ratings_name="my_scores.csv")
+    assert len(load_study(folder).study.ratings) == 5
+
+
+def test_two_ratings_tables_are_refused(tmp_path: Path) -> None:
+    folder = write_folder(tmp_path / "s", ratings=RATINGS_LONG)
+    (folder / "more.tsv").write_text("system\tsegment_id\tadequacy\nA\t1\t3\n", encoding="utf-8")
+    with pytest.raises(StudyError, match=r"several ratings tables .*\(more\.tsv, ratings\.csv\)"):
+        load_study(folder)
+
+
+def test_stray_text_file_is_not_silently_ignored(tmp_path: Path) -> None:
+    folder = write_folder(tmp_path / "s")
+    (folder / "deepl.txt").write_text("\n".join(SYS_A) + "\n", encoding="utf-8")
+    with pytest.raises(
+        StudyError, match=r"text file 'deepl\.txt' is at the top .* move it to references/"
+    ):
+        load_study(folder)

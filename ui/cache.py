@@ -130,12 +130,46 @@ def _safe_name(name: str) -> str:
     return base if base not in ("", ".", "..") else "upload"
 
 
+ROOT_FILES = ("source.txt", "segments.tsv", "segments.csv")
+
+
+def upload_layout(
+    names: tuple[str, ...], references: tuple[str, ...], humans: tuple[str, ...] = ()
+) -> dict[str, str]:
+    """Where each of several uploaded files goes in a plain-text study folder.
+
+    Text files are reference streams when listed in ``references``, human translations when listed in
+    ``humans``, system outputs otherwise; ``source.txt``, ``segments.tsv`` and tables (ratings) stay at the
+    top of the folder (see :mod:`bleu_core.study.plaintext`).
+
+    >>> upload_layout(("ref-A.txt", "google.txt", "ratings.csv"), ("ref-A.txt",))
+    {'ref-A.txt': 'references/ref-A.txt', 'google.txt': 'systems/google.txt', 'ratings.csv': 'ratings.csv'}
+    """
+    layout = {}
+    for name in names:
+        safe = _safe_name(name)
+        if safe in ROOT_FILES or not safe.endswith((".txt", ".detok", ".hyp", ".ref")):
+            layout[name] = safe
+        elif name in references:
+            layout[name] = f"references/{safe}"
+        elif name in humans:
+            layout[name] = f"humans/{safe}"
+        else:
+            layout[name] = f"systems/{safe}"
+    return layout
+
+
 @st.cache_data(max_entries=8, show_spinner="Loading the uploaded study…")
-def load_uploaded(files: tuple[tuple[str, bytes], ...], pair: str | None) -> UploadResult:
+def load_uploaded(
+    files: tuple[tuple[str, bytes], ...],
+    pair: str | None,
+    references: tuple[str, ...] = (),
+    humans: tuple[str, ...] = (),
+) -> UploadResult:
     """Load uploaded files with :func:`bleu_core.study.load_study`.
 
-    One file is loaded as it is (a long table, a saved study, a WMT .zip, an MQM TSV…); several files are
-    loaded as one folder (plain-text references, system outputs and a ratings table). Errors are
+    One file is loaded as it is (a long table, a saved study, a WMT or plain-text study .zip, an MQM
+    TSV…); several files are laid out as a plain-text study folder (:func:`upload_layout`). Errors are
     :class:`bleu_core.errors.BleuStudyError` with a message for the user.
     """
     digest = hashlib.sha256()
@@ -144,16 +178,15 @@ def load_uploaded(files: tuple[tuple[str, bytes], ...], pair: str | None) -> Upl
         sha = hashlib.sha256(data).hexdigest()
         digest.update(name.encode("utf-8") + b"\0" + sha.encode("ascii") + b"\0")
         inputs.append((name, len(data), sha))
-    digest.update((pair or "").encode("utf-8"))
+    digest.update(repr((pair or "", sorted(references), sorted(humans))).encode("utf-8"))
+    layout = upload_layout(tuple(name for name, _ in files), references, humans)
     with tempfile.TemporaryDirectory(prefix="bleu-study-upload-") as tmp:
         folder = Path(tmp) / "study"
-        folder.mkdir()
-        paths = []
         for name, data in files:
-            path = folder / _safe_name(name)
+            path = folder / layout[name] if len(files) > 1 else folder / _safe_name(name)
+            path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-            paths.append(path)
-        target = paths[0] if len(paths) == 1 else folder
+        target = folder / _safe_name(files[0][0]) if len(files) == 1 else folder
         result = load_study(target, pair=pair or None)
     warnings = tuple(str(w) for w in getattr(result, "warnings", ()) or ())
     return UploadResult(result.study, warnings, tuple(inputs), "upload:" + digest.hexdigest())

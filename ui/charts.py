@@ -11,6 +11,7 @@ import pandas as pd
 # Segment-level scatters have ~8k points (15 systems × 529 segments): above altair's 5000-row guard.
 alt.data_transformers.disable_max_rows()
 
+
 def _title(title: str, subtitle: str = "") -> alt.TitleParams:
     return alt.TitleParams(title, subtitle=subtitle) if subtitle else alt.TitleParams(title)
 
@@ -54,9 +55,7 @@ def regression_scatter(
     line = base.transform_regression(x, y, method="linear").mark_line(
         color="#888", strokeDash=[5, 3]
     )
-    return (line + points + labels).properties(
-        title=_title(title, subtitle), height=380
-    )
+    return (line + points + labels).properties(title=_title(title, subtitle), height=380)
 
 
 def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:
@@ -120,9 +119,7 @@ def segment_scatter(
         ],
     )
     line = base.transform_regression(x, y).mark_line(color="#333", strokeDash=[5, 3])
-    return (points + line).properties(
-        title=_title(title, subtitle), height=380
-    )
+    return (points + line).properties(title=_title(title, subtitle), height=380)
 
 
 def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:

@@ -57,8 +57,25 @@ class Scores:
         return self.systems.index(system)
 
 
+def ensure_entrypoint() -> None:
+    """Re-run through ``app.py`` when Streamlit started a page without it.
+
+    With a ``pages/`` folder next to the entry point, Streamlit runs the very first request after a
+    server start in its legacy multipage mode when that request is a deep link (``/explore``): the page
+    script runs alone, without the session set-up and sidebar of ``app.py``. Switching the legacy mode
+    off and re-running makes ``app.py`` (and its ``st.navigation``) handle the request.
+    """
+    if st.session_state.get(K.READY):
+        return
+    from streamlit.runtime.pages_manager import PagesManager
+
+    PagesManager.uses_pages_directory = False
+    st.rerun()
+
+
 def current_study() -> Study | None:
     """The open study, or None."""
+    ensure_entrypoint()
     return st.session_state.get(K.STUDY)
 
 
@@ -236,7 +253,6 @@ def open_study(
         K.EXPLORE_SYSTEMS,
         K.EXPLORE_DOCS,
         K.EXPLORE_CRITERION,
-        K.EXPLORE_BLEU_RANGE,
         K.BVH_CRITERION,
         K.BVH_GROUPS,
     ):

@@ -38,7 +38,7 @@ def frame_to_csv(frame: pd.DataFrame) -> str:
 def frame_to_latex(frame: pd.DataFrame, *, caption: str = "", float_format: str = "{:.2f}") -> str:
     """A DataFrame as a LaTeX ``table`` (booktabs), numbers with two decimals, text escaped.
 
-    >>> print(frame_to_latex(pd.DataFrame({"system": ["a_b"], "BLEU": [1.0]})).splitlines()[3])
+    >>> print(frame_to_latex(pd.DataFrame({"system": ["a_b"], "BLEU": [1.0]})).splitlines()[4])
     system & BLEU \\\\
     """
     styler = frame.style.hide(axis="index").format(

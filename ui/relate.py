@@ -5,7 +5,7 @@ r, R², p and n next to every chart (the paper, §5, Figures 5-6).
 
 >>> fit = linear_fit([1.0, 2.0, 3.0, float("nan")], [2.0, 4.1, 5.9, 1.0])
 >>> fit.n, round(fit.r, 4), round(fit.slope, 2)
-(3, 0.9996, 1.95)
+(3, 0.999, 1.95)
 """
 
 from __future__ import annotations

@@ -15,6 +15,10 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any, Final
 
+# --- the session --------------------------------------------------------------------------------
+READY: Final = "app_ready"
+"""Set by ``app.py`` on every run: pages use it to notice they were started without the entry point."""
+
 # --- the open study -------------------------------------------------------------------------------
 STUDY: Final = "study"
 """The open :class:`bleu_core.study.Study`."""
@@ -80,6 +84,7 @@ BVH_CRITERION: Final = "bvh_criterion"
 BVH_GROUPS: Final = "bvh_groups"
 
 DEFAULTS: Final[dict[str, Any]] = {
+    READY: True,
     STUDY: None,
     STUDY_KEY: None,
     STUDY_LABEL: "",
@@ -104,6 +109,7 @@ DEFAULTS: Final[dict[str, Any]] = {
     EXPLORE_PAGE: 1,
     EXPLORE_SEGMENT: None,
     EXPLORE_ORDER: 1,
+    EXPLORE_BLEU_RANGE: (0.0, 100.0),
     LEARN_EXAMPLE: 0,
     LEARN_USE_SIDEBAR: False,
     INCLUDE_HUMANS: True,
@@ -174,3 +180,99 @@ def keep_widget_state(state: MutableMapping[str, Any]) -> None:
 
 
 # --- other areas append their keys below, under a comment with the area's name --------------------
+
+# campaigns ----------------------------------------------------------------------------------------
+# Rate page (judges). The judge's progress lives in the campaign database, not here: these keys only say who
+# the judge is in this browser session.
+RATE_CODE: Final = "rate_code"
+"""Campaign code the judge is rating in (str) or None."""
+RATE_TOKEN: Final = "rate_token"
+"""The judge's resume code (``"<id>-<secret>"``) or None; also put in the URL so a reload resumes."""
+RATE_JOIN_CODE: Final = "rate_join_code"
+"""Widget: campaign code typed on the join form."""
+RATE_JOIN_NAME: Final = "rate_join_name"
+"""Widget: judge name typed on the join form."""
+RATE_JOIN_GROUP: Final = "rate_join_group"
+"""Widget: rater group chosen on the join form."""
+RATE_RESUME_CODE: Final = "rate_resume_code"
+"""Widget: resume code typed on the resume form."""
+RATE_SCORE_PREFIX: Final = "rate_score_"
+"""Prefix of the per-item score widgets: ``f"{RATE_SCORE_PREFIX}{position}_{criterion index}"``."""
+RATE_NOTICE: Final = "rate_notice"
+"""One-shot message for the judge (str) shown on the next run, or None."""
+# Campaigns page (organisers)
+CAMP_CODE: Final = "camp_code"
+"""Code of the campaign the organiser has open (str) or None."""
+CAMP_KEY: Final = "camp_key"
+"""Organiser key of that campaign (str) or None; kept only in this browser session."""
+CAMP_NEW_KEY: Final = "camp_new_key"
+"""``(code, key)`` of a campaign just created, shown once with a warning to note the key down."""
+CAMP_FORM_CODE: Final = "camp_form_code"
+"""Widget: campaign code typed to open a campaign."""
+CAMP_FORM_KEY: Final = "camp_form_key"
+"""Widget: organiser key typed to open a campaign."""
+CAMP_AGREEMENT_GROUP: Final = "camp_agreement_group"
+"""Widget: rater group the agreement section is computed on ('all judges' or a group name)."""
+CAMP_NOTICE: Final = "camp_notice"
+"""One-shot message for the organiser (str) shown on the next run, or None."""
+DEFAULTS.update(
+    {
+        RATE_CODE: None,
+        RATE_TOKEN: None,
+        RATE_NOTICE: None,
+        CAMP_CODE: None,
+        CAMP_KEY: None,
+        CAMP_NEW_KEY: None,
+        CAMP_NOTICE: None,
+    }
+)
+
+# metrics (issue 6) ---------------------------------------------------------------------------------
+MET_METRICS: Final = "met_metrics"
+"""Widget: metrics compared on the Metrics page (list of registry names)."""
+MET_CRITERION: Final = "met_criterion"
+"""Widget: human criterion shown in the Metrics page's chart and Williams test."""
+MET_WILLIAMS: Final = "met_williams"
+"""Widget: the two metrics compared by the Williams test (list of two names)."""
+MET_EXPLORER_SYSTEM: Final = "met_explorer_system"
+"""Widget: system scored by the parameter explorer."""
+MET_EXPLORER_CHOICES: Final = "met_explorer_choices"
+"""Prefix of the explorer's option widgets: ``f"{MET_EXPLORER_CHOICES}_{option}"``."""
+PERSISTENT_WIDGET_KEYS += [MET_METRICS, MET_CRITERION, MET_WILLIAMS, MET_EXPLORER_SYSTEM]
+
+# statistics (issue 5): Significance, Judges and Correlation pages ------------------------------------
+SIG_BLOCKS: Final = "sig_blocks"
+"""Widget: number of blocks on the Significance page (paper: 20)."""
+SIG_BLOCK_SIZE: Final = "sig_block_size"
+"""Widget: segments per block (0 = split the whole test set evenly; paper: 25)."""
+SIG_TRIALS: Final = "sig_trials"
+"""Widget: approximate-randomisation trials."""
+SIG_ALPHA: Final = "sig_alpha"
+"""Widget: significance level of the paired tests."""
+SIG_PAIR: Final = "sig_pair"
+"""Widget: the pair of systems whose bootstrap differences are drawn (list of two names)."""
+JUDGE_CRITERION: Final = "judge_criterion"
+"""Widget: human criterion on the Judges page."""
+JUDGE_GROUPS: Final = "judge_groups"
+"""Widget: rater groups on the Judges page (empty = all)."""
+CORR_CRITERION: Final = "corr_criterion"
+"""Widget: human criterion on the Correlation page."""
+CORR_OTHER_METRIC: Final = "corr_other_metric"
+"""Widget: the metric BLEU is compared with by the Williams / permutation tests."""
+CORR_DRAWS: Final = "corr_draws"
+"""Widget: number of random single-reference draws on the Correlation page."""
+DEFAULTS.update(
+    {SIG_BLOCKS: 20, SIG_BLOCK_SIZE: 25, SIG_TRIALS: 10000, SIG_ALPHA: 0.05, CORR_DRAWS: 100}
+)
+PERSISTENT_WIDGET_KEYS += [
+    SIG_BLOCKS,
+    SIG_BLOCK_SIZE,
+    SIG_TRIALS,
+    SIG_ALPHA,
+    SIG_PAIR,
+    JUDGE_CRITERION,
+    JUDGE_GROUPS,
+    CORR_CRITERION,
+    CORR_OTHER_METRIC,
+    CORR_DRAWS,
+]

@@ -21,13 +21,16 @@ the judge is, what they rated) lives in the database, so closing the tab or rest
 1
 >>> session.progress()
 (1, 1, 4)
+>>> again = JudgeSession.from_resume_code(store, session.resume_code)   # e.g. in another browser
+>>> again.judge.name, again.position
+('Ana', 1)
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bleu_core.campaigns.model import Campaign, Item, Judge
+from bleu_core.campaigns.model import AccessDenied, Campaign, Item, Judge
 from bleu_core.campaigns.storage import CampaignStore
 
 
@@ -46,6 +49,21 @@ class JudgeSession:
         """Join *code* as a new judge and return their session (``session.token`` is the resume code)."""
         access = store.join(code, name, group)
         return cls(store, access.judge.campaign_code, access.token)
+
+    @classmethod
+    def from_resume_code(cls, store: CampaignStore, resume_code: str) -> JudgeSession:
+        """The session of the judge whose resume code (``"<campaign code>-<token>"``) this is."""
+        code, sep, token = (resume_code or "").strip().partition("-")
+        if not sep or not code or not token:
+            raise AccessDenied(
+                "this resume code is not complete; it looks like K7P2QX-12-… (campaign code, then your token)"
+            )
+        return cls(store, code, token)
+
+    @property
+    def resume_code(self) -> str:
+        """What the judge keeps to come back later: ``"<campaign code>-<token>"``."""
+        return f"{self.code}-{self.token}"
 
     @property
     def n_items(self) -> int:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -213,6 +214,37 @@ def _inputs(
     return idx, hyps, [[s[j] for j in idx_kept] for s in streams]
 
 
+# Statistics -> score functions live at module level (with functools.partial) so MetricScores pickle,
+# which Streamlit's cache_data and multiprocessing need.
+
+
+def _bleu_from_stats(stats: np.ndarray, options: BleuOptions) -> np.ndarray:
+    from bleu_core.score import bleu_from_stats
+
+    return np.asarray(bleu_from_stats(stats, options).score, dtype=np.float64)
+
+
+def _sacrebleu_from_stats(stats: np.ndarray, metric: Any) -> np.ndarray:
+    s = np.asarray(stats, dtype=np.float64)
+    flat = s.reshape(-1, s.shape[-1])
+    out = [metric._compute_score_from_stats(list(row)).score for row in flat]
+    return np.asarray(out, dtype=np.float64).reshape(s.shape[:-1])
+
+
+def _per_from_stats(stats: np.ndarray) -> np.ndarray:
+    s = np.asarray(stats, dtype=np.float64)
+    err, ref = s[..., 0], s[..., 1]
+    rate = np.divide(err, ref, out=np.zeros_like(err), where=ref > 0)
+    return np.where(ref > 0, rate, np.where(err > 0, 1.0, 0.0))
+
+
+def _weighted_from_stats(stats: np.ndarray, measure: str) -> np.ndarray:
+    from bleu_core.metrics.weighted import prf_from_counts
+
+    prf = prf_from_counts(stats, 4)
+    return {"precision": prf.precision, "recall": prf.recall, "f": prf.f}[measure]
+
+
 def _bleu(ctx: _Context, spec: MetricSpec) -> MetricScores:
     from bleu_core.score import bleu_from_stats
     from bleu_core.statistics import compute_statistics
@@ -230,9 +262,7 @@ def _bleu(ctx: _Context, spec: MetricSpec) -> MetricScores:
             hyps, refs, max_order=options.max_order, tokenize=ctx.tokenize, lowercase=ctx.lowercase
         )
         per_system[system] = (idx, st.array, np.asarray(bleu_from_stats(st.array, sentence).score))
-    return _assemble(
-        ctx, spec, per_system, width, lambda s: np.asarray(bleu_from_stats(s, options).score)
-    )
+    return _assemble(ctx, spec, per_system, width, partial(_bleu_from_stats, options=options))
 
 
 def _sacrebleu(ctx: _Context, spec: MetricSpec, metric: Any) -> MetricScores:
@@ -247,14 +277,7 @@ def _sacrebleu(ctx: _Context, spec: MetricSpec, metric: Any) -> MetricScores:
         width = rows.shape[1]
         seg = [metric._compute_score_from_stats(list(r)).score for r in rows]
         per_system[system] = (idx, rows, np.asarray(seg))
-
-    def from_stats(s: np.ndarray) -> np.ndarray:
-        s = np.asarray(s, dtype=np.float64)
-        flat = s.reshape(-1, s.shape[-1])
-        out = [metric._compute_score_from_stats(list(row)).score for row in flat]
-        return np.asarray(out, dtype=np.float64).reshape(s.shape[:-1])
-
-    return _assemble(ctx, spec, per_system, width, from_stats)
+    return _assemble(ctx, spec, per_system, width, partial(_sacrebleu_from_stats, metric=metric))
 
 
 def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
@@ -274,7 +297,7 @@ def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
         spec,
         per_system,
         2 + 2 * DEFAULT_NIST_ORDER,
-        lambda s: nist_from_stats(s, DEFAULT_NIST_ORDER),
+        partial(nist_from_stats, max_order=DEFAULT_NIST_ORDER),
         notes,
     )
 
@@ -290,14 +313,7 @@ def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
         idx, hyps, refs = got
         res = corpus_per(hyps, refs, tokenize=ctx.tokenize, lowercase=ctx.lowercase)
         per_system[system] = (idx, np.stack([res.errors, res.ref_len], axis=1), res.segment)
-
-    def from_stats(s: np.ndarray) -> np.ndarray:
-        s = np.asarray(s, dtype=np.float64)
-        err, ref = s[..., 0], s[..., 1]
-        rate = np.divide(err, ref, out=np.zeros_like(err), where=ref > 0)
-        return np.where(ref > 0, rate, np.where(err > 0, 1.0, 0.0))
-
-    return _assemble(ctx, spec, per_system, 2, from_stats)
+    return _assemble(ctx, spec, per_system, 2, _per_from_stats)
 
 
 def _weighted_counts(ctx: _Context) -> tuple[str, dict[str, tuple[list[int], np.ndarray]]]:
@@ -346,16 +362,10 @@ def _weighted_counts(ctx: _Context) -> tuple[str, dict[str, tuple[list[int], np.
 
 
 def _weighted(ctx: _Context, spec: MetricSpec) -> MetricScores:
-    from bleu_core.metrics.weighted import prf_from_counts
-
     scheme = spec.family.split(":", 1)[1]
     k = {"tf.idf": 0, "s-score": 1, "none": 2}[scheme]
     ref_name, counts = _weighted_counts(ctx)
-
-    def from_stats(s: np.ndarray) -> np.ndarray:
-        prf = prf_from_counts(s, 4)
-        return {"precision": prf.precision, "recall": prf.recall, "f": prf.f}[spec.measure]
-
+    from_stats = partial(_weighted_from_stats, measure=spec.measure)
     per_system = {system: (idx, c[k], from_stats(c[k])) for system, (idx, c) in counts.items()}
     notes = [f"single reference: {ref_name}"]
     return _assemble(ctx, spec, per_system, 12, from_stats, notes)

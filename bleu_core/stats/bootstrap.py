@@ -140,7 +140,7 @@ class BootstrapResult:
 
 def resampled_bleu(stack: SystemStack, counts: np.ndarray, options: Any) -> np.ndarray:
     """BLEU of every system on every resampled test set: ``K × M`` from an ``M × S`` count matrix."""
-    return bleu_scores(stack.weighted_totals(counts), options).T
+    return bleu_scores(stack.weighted_totals(counts, integer_weights=True), options).T
 
 
 def draw_counts(n_segments: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:

@@ -235,6 +235,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
         print(_table(rows))
         matrix = t.matrix()
         print()
+        print("row vs column: > row significantly better, < worse, ~ no significant difference")
         print(
             _table(
                 [["", *t.systems]]

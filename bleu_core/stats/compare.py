@@ -29,7 +29,13 @@ from typing import Any
 
 import numpy as np
 
-from .correlation import ROW_FUNCTIONS, check_method, correlation
+from .correlation import (
+    ROW_FUNCTIONS,
+    CorrelationResult,
+    check_method,
+    correlation,
+    paired_values,
+)
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, check_count, make_rng
 
@@ -203,29 +209,38 @@ def permutation_correlation_test(
     method: str = "pearson",
     n_resamples: int = 9999,
     seed: int | None = DEFAULT_SEED,
-) -> tuple[float, float, int]:
+) -> CorrelationResult:
     """Permutation test of "no correlation" (scipy.stats.permutation_test, pairings shuffled).
 
-    Returns ``(statistic, two-sided p-value, seed)``. An alternative to the parametric p-values when
-    the number of systems is small.
+    An alternative to the parametric p-values when there are few systems: the p-value is the share of
+    random re-pairings whose correlation is at least as extreme (two-sided). Pairs with a NaN are dropped.
     """
     from scipy import stats as sps
 
     check_method(method)
-    xa, ya = _complete(x, y, np.zeros_like(np.asarray(x, dtype=np.float64)))[:2]
+    xa, ya = paired_values(x, y)
     if xa.size < 3:
         raise StatsInputError(
             f"a permutation test of a correlation needs at least 3 pairs, got {xa.size}"
         )
+    m = check_count(n_resamples, "number of permutations")
     rng, seed = make_rng(seed)
     rows = ROW_FUNCTIONS[method]
     res = sps.permutation_test(
         (xa, ya),
         lambda u, v, axis: rows(np.moveaxis(u, axis, -1), np.moveaxis(v, axis, -1)),
         permutation_type="pairings",
-        n_resamples=check_count(n_resamples, "number of permutations"),
+        n_resamples=m,
         vectorized=True,
         alternative="two-sided",
         random_state=rng,
     )
-    return float(res.statistic), float(res.pvalue), seed
+    return CorrelationResult(
+        method,
+        float(res.statistic),
+        float(res.pvalue),
+        int(xa.size),
+        n_resamples=m,
+        seed=seed,
+        note="permutation p-value",
+    )

@@ -69,7 +69,7 @@ class BleuSource:
         return bleu_scores(self.stack.totals(), self.options)
 
     def resampled(self, counts: np.ndarray) -> np.ndarray:
-        return bleu_scores(self.stack.weighted_totals(counts), self.options)
+        return bleu_scores(self.stack.weighted_totals(counts, integer_weights=True), self.options)
 
 
 @dataclass(frozen=True, eq=False)

@@ -27,6 +27,8 @@ from .systems import bleu_scores, default_options, stack_systems
 
 #: Trials processed per matrix product (bounds memory: chunk × segments float64).
 _CHUNK_CELLS = 8_000_000
+#: Trials per chunk are also bounded so that the pseudo-systems (trials × pairs × F) stay cache-sized.
+_PAIR_CELLS = 100_000
 #: Largest swap matrix drawn in one call (as sacrebleu does); bigger ones are drawn in row chunks.
 _MAX_CELLS = 100_000_000
 
@@ -76,15 +78,18 @@ def approximate_randomization(
     sys_idx = np.array([i for i, _ in pairs])
     base_idx = np.array([j for _, j in pairs])
     null = np.empty((len(pairs), r))
-    chunk = max(1, _CHUNK_CELLS // stack.n_segments)
+    n_cols = len(pairs) * stack.array.shape[2]
+    chunk = max(1, min(_CHUNK_CELLS // stack.n_segments, _PAIR_CELLS // n_cols))
     for start in range(0, r, chunk):
-        part = stack.weighted_totals(swaps[start : start + chunk].astype(np.float64))  # m × K × F
+        part = stack.weighted_totals(
+            swaps[start : start + chunk], integer_weights=True
+        )  # m × K × F
         sel_sys, sel_base = part[:, sys_idx], part[:, base_idx]  # m × P × F
         # sacrebleu: shuffled baseline = sel @ base + ~sel @ sys; shuffled system = ~sel @ base + sel @ sys
         pseudo_base = sel_base - sel_sys + totals[sys_idx]
         pseudo_sys = totals[base_idx] - sel_base + sel_sys
-        scores = bleu_scores(np.stack([pseudo_base, pseudo_sys]), options)  # 2 × m × P
-        null[:, start : start + chunk] = np.abs(scores[0] - scores[1]).T
+        diff = bleu_scores(pseudo_base, options) - bleu_scores(pseudo_sys, options)  # m × P
+        null[:, start : start + chunk] = np.abs(diff).T
 
     comparisons = []
     for p, (i, j) in enumerate(pairs):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -44,14 +45,33 @@ class SystemStack:
     def n_segments(self) -> int:
         return self.array.shape[1]
 
-    def weighted_totals(self, weights: np.ndarray) -> np.ndarray:
+    @cached_property
+    def _flat(self) -> np.ndarray:
+        k, s, f = self.array.shape
+        return np.ascontiguousarray(self.array.transpose(1, 0, 2).reshape(s, k * f))
+
+    @cached_property
+    def _flat32(self) -> np.ndarray | None:
+        """The statistics in float32 when every value is a whole number (then float32 sums are exact)."""
+        flat = self._flat
+        return flat.astype(np.float32) if np.all(flat == np.round(flat)) else None
+
+    def weighted_totals(self, weights: np.ndarray, *, integer_weights: bool = False) -> np.ndarray:
         """Corpus statistics under each row of segment ``weights`` (``M × S``): an ``M × K × F`` array.
 
         One matrix product for all systems: ``weights @ stats`` with the systems' columns side by side.
+        With ``integer_weights`` (bootstrap counts, 0/1 swaps) and whole-number statistics whose weighted
+        sums stay below 2**24, the product runs in float32, which is exact there and about twice as fast.
         """
-        k, s, f = self.array.shape
-        flat = self.array.transpose(1, 0, 2).reshape(s, k * f)
-        return (np.asarray(weights, dtype=np.float64) @ flat).reshape(-1, k, f)
+        k, _, f = self.array.shape
+        weights = np.asarray(weights)
+        flat32 = self._flat32 if integer_weights else None
+        if flat32 is not None and weights.size:
+            bound = float(np.max(weights)) * float(self._flat.sum(axis=0).max())
+            if bound < 2**24:
+                product = weights.astype(np.float32) @ flat32
+                return product.astype(np.float64).reshape(-1, k, f)
+        return (weights.astype(np.float64, copy=False) @ self._flat).reshape(-1, k, f)
 
     def totals(self) -> np.ndarray:
         """Corpus statistics of every system, ``K × F``."""

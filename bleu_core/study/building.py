@@ -12,7 +12,7 @@ Passing one list per segment (the classic mistake, sacrebleu issues #220, #272, 
 >>> study_from_texts(systems={"A": ["x y", "z w", "u v"]},
 ...                  references=[["x y", "x z"], ["z w", "z v"], ["u v", "u w"]])
 Traceback (most recent call last):
-...
+  ...
 bleu_core.errors.StudyError: the references look transposed: got 3 lists (one per segment) of [2] references each, but 3 segments; ...
 """
 
@@ -54,7 +54,9 @@ def study_from_texts(
     lengths = {len(texts) for texts in systems.values()}
     if len(lengths) != 1:
         detail = ", ".join(f"{n}: {len(t)}" for n, t in systems.items())
-        raise StudyError(f"systems have different numbers of texts ({detail}); one text per segment")
+        raise StudyError(
+            f"systems have different numbers of texts ({detail}); one text per segment"
+        )
     (n,) = lengths
     if isinstance(references, Mapping):
         named = {str(k): list(v) for k, v in references.items()}
@@ -62,7 +64,9 @@ def study_from_texts(
     else:
         warnings = check_reference_shape(references, n)
         named = {f"ref-{k}": list(stream) for k, stream in enumerate(references, start=1)}
-    ids = [str(i) for i in range(1, n + 1)] if segment_ids is None else [str(s) for s in segment_ids]
+    ids = (
+        [str(i) for i in range(1, n + 1)] if segment_ids is None else [str(s) for s in segment_ids]
+    )
     docs = list(doc_ids) if doc_ids is not None else [None] * n
     srcs = list(sources) if sources is not None else [None] * n
     for label, values in (("segment_ids", ids), ("doc_ids", docs), ("sources", srcs)):

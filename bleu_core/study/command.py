@@ -91,7 +91,9 @@ def format_text(summary: dict[str, Any]) -> str:
     """Human-readable rendering of :func:`summarize` output."""
     lines = [f"study: {summary['name']}"]
     if summary["source_lang"] or summary["target_lang"]:
-        lines.append(f"languages: {summary['source_lang'] or '?'} -> {summary['target_lang'] or '?'}")
+        lines.append(
+            f"languages: {summary['source_lang'] or '?'} -> {summary['target_lang'] or '?'}"
+        )
     lines.append(f"segments: {summary['segments']}   documents: {summary['documents']}")
     lines.append(f"references ({len(summary['references'])}): {', '.join(summary['references'])}")
     lines.append(f"systems: {len(summary['systems'])}")
@@ -101,7 +103,9 @@ def format_text(summary: dict[str, Any]) -> str:
             direction = "higher is better" if c["higher_is_better"] else "lower is better"
             scale = "" if c["scale"] is None else f", scale {c['scale'][0]:g}..{c['scale'][1]:g}"
             system_level = (
-                f", {c['system_level_ratings']} system-level scores" if c["system_level_ratings"] else ""
+                f", {c['system_level_ratings']} system-level scores"
+                if c["system_level_ratings"]
+                else ""
             )
             lines.append(
                 f"  {c['name']}: {c['rated_items']} rated items{system_level} ({direction}{scale})"

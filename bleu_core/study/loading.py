@@ -26,7 +26,14 @@ from bleu_core.study.mistakes import detect_mistakes
 from bleu_core.study.model import LoadResult
 from bleu_core.study.mqm import looks_like_mqm, mqm_study_from_table
 from bleu_core.study.plaintext import folder_study, looks_like_plain_text_folder
-from bleu_core.study.reading import DEFAULT_MAX_BYTES, FileTree, open_tree, read_text_file
+from bleu_core.study.reading import (
+    DEFAULT_MAX_BYTES,
+    FileTree,
+    SubTree,
+    open_tree,
+    read_text_file,
+    single_top_folder,
+)
 from bleu_core.study.storage import read_saved_study
 from bleu_core.study.tables import Table, parse_table
 from bleu_core.study.validation import validate_study
@@ -77,6 +84,9 @@ def _tree_study(
         if single.endswith((".tsv", ".csv")):
             table = parse_table(tree.read_text(single), tree.display(single))
             return _table_study(table, name=name, pair=pair, reference=reference)
+    top = single_top_folder(tree)
+    if top is not None:  # e.g. a zip of the folder "my-study/" rather than of its contents
+        return _tree_study(SubTree(tree, top), name=name or top, pair=pair, reference=reference)
     shown = ", ".join(files[:8]) + (" ..." if len(files) > 8 else "") if files else "(empty)"
     raise StudyError(
         "not a study folder: expected a WMT release (txt/sources, txt/references, "
@@ -112,7 +122,9 @@ def load_study(
 
         result = load_demo_result(text_path[len(DEMO_PREFIX) :])
     else:
-        result = _load_path(Path(text_path), pair=pair, reference=reference, name=name, max_bytes=max_bytes)
+        result = _load_path(
+            Path(text_path), pair=pair, reference=reference, name=name, max_bytes=max_bytes
+        )
     validate_study(result.study)
     if detect:
         result = LoadResult(result.study, result.warnings + tuple(detect_mistakes(result.study)))

@@ -47,7 +47,10 @@ def long_table_study(table: Table, *, name: str | None = None) -> LoadResult:
         system = row["system"].strip()
         if not system:
             raise InputError(
-                "empty system name; every row needs one", file=table.file, line=row.line, column="system"
+                "empty system name; every row needs one",
+                file=table.file,
+                line=row.line,
+                column="system",
             )
         role = row.get("role", "system").strip().lower() or "system"
         if role not in _ROLES:
@@ -142,7 +145,8 @@ def long_table_study(table: Table, *, name: str | None = None) -> LoadResult:
             {
                 row["system"].strip()
                 for row in table
-                if row["system"].strip() in references and any(row[c].strip() for c in score_columns)
+                if row["system"].strip() in references
+                and any(row[c].strip() for c in score_columns)
             }
         )
         if rated_references:

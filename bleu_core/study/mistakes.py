@@ -16,8 +16,8 @@ nothing is printed. :func:`detect_mistakes` runs all of them on a loaded study; 
 >>> check_reference_shape([["ref of seg 1", "other ref of seg 1"], ["ref of seg 2", "other ref 2"],
 ...                        ["ref of seg 3", "other ref 3"]], n_segments=3)
 Traceback (most recent call last):
-...
-bleu_core.errors.StudyError: ... transposed ...
+  ...
+bleu_core.errors.StudyError: the references look transposed: ...
 """
 
 from __future__ import annotations
@@ -59,9 +59,7 @@ def check_reference_shape(
     list per segment) or a bare list of strings was passed; returns a warning when the shapes are square
     (as many references as segments) and the texts look transposed.
     """
-    if isinstance(references, str) or (
-        len(references) > 0 and isinstance(references[0], str)
-    ):
+    if isinstance(references, str) or (len(references) > 0 and isinstance(references[0], str)):
         raise StudyError(
             "references must be a list of reference streams (a list of lists of strings), but a "
             "single list of strings was given; wrap it: references=[refs] (sacrebleu convention)"
@@ -125,7 +123,9 @@ def _overlap(a: str | None, b: str | None) -> float:
     return 2.0 * sum((ca & cb).values()) / total
 
 
-def detect_tokenized(study: Study, *, threshold: float = 0.3, sample: int = 300) -> list[LoadWarning]:
+def detect_tokenized(
+    study: Study, *, threshold: float = 0.3, sample: int = 300
+) -> list[LoadWarning]:
     """Warn for each stream where most lines look tokenised (``word ,``, `` n't``, ``@@``, ``&apos;``)."""
     found = []
     streams = [("reference", n, t) for n, t in study.references.items()]
@@ -285,7 +285,9 @@ def detect_off_by_one(
                 ys.append(sign * scores[row, col])
             correlations[shift] = _pearson(np.asarray(xs), np.asarray(ys))
         base = correlations[0]
-        best = max((-1, 1), key=lambda s: -math.inf if math.isnan(correlations[s]) else correlations[s])
+        best = max(
+            (-1, 1), key=lambda s: -math.inf if math.isnan(correlations[s]) else correlations[s]
+        )
         if not math.isnan(correlations[best]) and (
             math.isnan(base) or correlations[best] > base + margin
         ):

@@ -110,9 +110,7 @@ class LoadWarning:
 
     def __str__(self) -> str:
         where = ", ".join(
-            part
-            for part in (self.file, None if self.line is None else f"line {self.line}")
-            if part
+            part for part in (self.file, None if self.line is None else f"line {self.line}") if part
         )
         return f"{where}: {self.message}" if where else self.message
 
@@ -273,4 +271,3 @@ class LoadResult:
     def warning_codes(self) -> list[str]:
         """The ``code`` of every warning, in order."""
         return [w.code for w in self.warnings]
-

@@ -32,7 +32,13 @@ from bleu_core.errors import InputError, StudyError
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
 from bleu_core.study.tables import Table, parse_table
 
-__all__ = ["MQM_COLUMNS", "MQM_CRITERIA", "is_human_name", "mqm_study_from_table", "weighted_penalty_tenths"]
+__all__ = [
+    "MQM_COLUMNS",
+    "MQM_CRITERIA",
+    "is_human_name",
+    "mqm_study_from_table",
+    "weighted_penalty_tenths",
+]
 
 #: Columns every Google MQM TSV has (``doc_id`` and ``comment`` are optional).
 MQM_COLUMNS = ("system", "doc", "seg_id", "rater", "source", "target", "category", "severity")
@@ -110,7 +116,9 @@ def _segment_sort_key(seg_id: str) -> tuple[int, int | str]:
 
 
 def _collect(table: Table) -> _Collected:
-    table.require(*MQM_COLUMNS, fix="this does not look like a Google MQM TSV (see docs/formats.md)")
+    table.require(
+        *MQM_COLUMNS, fix="this does not look like a Google MQM TSV (see docs/formats.md)"
+    )
     got = _Collected()
     for row in table:
         system = row["system"].strip()
@@ -221,9 +229,7 @@ def mqm_study_from_table(
 
     references = {ref: stream(ref) for ref in chosen}
     systems = {system: stream(system) for system in names if system not in chosen}
-    segments = tuple(
-        Segment(seg, got.docs.get(seg), got.sources[seg][0]) for seg in segment_ids
-    )
+    segments = tuple(Segment(seg, got.docs.get(seg), got.sources[seg][0]) for seg in segment_ids)
     ratings: list[Rating] = []
     set_aside = 0
     for (system, seg_id, rater), item in got.items.items():
@@ -232,7 +238,9 @@ def mqm_study_from_table(
             continue
         rater_name = rater or None
         ratings.append(Rating(system, seg_id, rater_name, None, "mqm", -item.total / 10))
-        ratings.append(Rating(system, seg_id, rater_name, None, "mqm_accuracy", -item.accuracy / 10))
+        ratings.append(
+            Rating(system, seg_id, rater_name, None, "mqm_accuracy", -item.accuracy / 10)
+        )
         ratings.append(Rating(system, seg_id, rater_name, None, "mqm_fluency", -item.fluency / 10))
     if set_aside:
         warnings.append(

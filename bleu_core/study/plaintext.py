@@ -9,7 +9,8 @@ A study folder looks like this (only ``references/`` and ``systems/`` are requir
       source.txt               the source sentences (optional)
       segments.tsv             segment ids and document ids: columns segment_id, doc_id (optional;
                                default ids are the line numbers 1..N)
-      ratings.csv              human ratings, long or wide form (optional; see ratings.py)
+      ratings.csv              human ratings, long or wide form (optional; see ratings.py); any one
+                               .csv/.tsv at the top other than segments.tsv is read as the ratings
 
 The same can be loaded from explicit paths with :func:`plain_text_study` (the Python API). Every file must
 have the same number of lines; blank reference or source lines are errors, blank system lines a warning.
@@ -224,16 +225,30 @@ def folder_study(tree: FileTree, *, name: str | None = None) -> LoadResult:
     source = ("source.txt" in files and (tree.display("source.txt"), read("source.txt"))) or None
     segments = None
     ratings = None
+    top_files = [f for f in files if "/" not in f]
     for candidate in ("segments.tsv", "segments.csv"):
-        if candidate in files:
+        if candidate in top_files:
             segments = (tree.display(candidate), tree.read_text(candidate))
-    for candidate in ("ratings.csv", "ratings.tsv"):
-        if candidate in files:
-            if ratings is not None:
-                raise StudyError(
-                    "both ratings.csv and ratings.tsv found; keep one", file=tree.label
-                )
-            ratings = (tree.display(candidate), tree.read_text(candidate))
+    tables = [
+        f
+        for f in top_files
+        if f.lower().endswith((".csv", ".tsv")) and f not in ("segments.tsv", "segments.csv")
+    ]
+    if len(tables) > 1:
+        raise StudyError(
+            f"several ratings tables at the top of the study folder ({', '.join(tables)}); "
+            "merge them into one ratings.csv",
+            file=tree.label,
+        )
+    if tables:
+        ratings = (tree.display(tables[0]), tree.read_text(tables[0]))
+    stray = [f for f in top_files if f.lower().endswith(_TEXT_SUFFIXES) and f != "source.txt"]
+    if stray:
+        raise StudyError(
+            f"text file {stray[0]!r} is at the top of the study folder, where only source.txt "
+            "belongs; move it to references/, systems/ or humans/",
+            file=tree.label,
+        )
     label = name or Path(tree.label).name.removesuffix(".zip")
     return build_plain_text_study(
         name=label,

@@ -15,6 +15,7 @@ Optional columns ``higher_is_better`` (true/false), ``scale_min`` and ``scale_ma
 direction and scale (long form); otherwise :data:`KNOWN_CRITERIA` gives defaults for common names and
 anything else is higher-is-better with no fixed scale.
 
+>>> from bleu_core.study.tables import parse_table
 >>> table = parse_table("system,segment_id,adequacy\\nA,1,4\\nA,2,\\n", "r.csv")
 >>> parsed = ratings_from_table(table, systems={"A"}, segment_ids={"1", "2"})
 >>> parsed.ratings
@@ -39,7 +40,9 @@ KNOWN_CRITERIA: dict[str, Criterion] = {
     "adequacy": Criterion(
         "adequacy", True, (1.0, 5.0), "How much of the meaning is kept (LDC/WMT 1-5 scale)"
     ),
-    "fluency": Criterion("fluency", True, (1.0, 5.0), "How good the target language is (1-5 scale)"),
+    "fluency": Criterion(
+        "fluency", True, (1.0, 5.0), "How good the target language is (1-5 scale)"
+    ),
     "da": Criterion("da", True, (0.0, 100.0), "Direct assessment, raw 0-100 slider score"),
     "da_z": Criterion("da_z", True, None, "Direct assessment standardised per rater (z-score)"),
     "mqm": Criterion(
@@ -163,7 +166,9 @@ def _check_known(
     if what == "segment" and value.strip().lstrip("-").isdigit():
         numeric = sorted(int(k) for k in known if k.isdigit())
         if numeric and int(value) == numeric[0] - 1:
-            hint = " (your ids look 0-based while the study's are 1-based: add 1 to every segment_id)"
+            hint = (
+                " (your ids look 0-based while the study's are 1-based: add 1 to every segment_id)"
+            )
         elif numeric and int(value) == numeric[-1] + 1:
             hint = " (one past the last segment: are the ids shifted by one?)"
     raise InputError(
@@ -239,9 +244,7 @@ def ratings_from_table(
                     line=row.line,
                     column="system",
                 )
-            _check_known(
-                system, systems, what="system", row=row, file=table.file, column="system"
-            )
+            _check_known(system, systems, what="system", row=row, file=table.file, column="system")
             if segment is not None:
                 _check_known(
                     segment,

@@ -9,7 +9,7 @@ Undecodable bytes raise an :class:`~bleu_core.errors.InputError` naming the file
 
 >>> decode_text(b"caf\\xc3\\xa9\\r\\nna\\xefve\\r\\n", "hyp.txt")
 Traceback (most recent call last):
-...
+  ...
 bleu_core.errors.InputError: hyp.txt, line 2, column 3: bytes that are not UTF-8 (0xef); save the file as UTF-8 ...
 >>> split_lines(decode_text(b"\\xef\\xbb\\xbfone\\r\\ntwo\\r\\n", "ref.txt"))
 ['one', 'two']
@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_MAX_BYTES",
     "FileTree",
     "FolderTree",
+    "SubTree",
     "ZipTree",
     "decode_text",
     "open_tree",
@@ -214,6 +215,33 @@ class ZipTree(FileTree):
 
     def close(self) -> None:
         self._zip.close()
+
+
+class SubTree(FileTree):
+    """The files under one folder of another tree (e.g. the single top folder of a zip)."""
+
+    def __init__(self, parent: FileTree, prefix: str) -> None:
+        self.parent = parent
+        self.prefix = prefix.rstrip("/") + "/"
+        self.label = parent.display(self.prefix.rstrip("/"))
+
+    def files(self) -> list[str]:
+        return [f[len(self.prefix) :] for f in self.parent.files() if f.startswith(self.prefix)]
+
+    def read_bytes(self, relpath: str) -> bytes:
+        return self.parent.read_bytes(self.prefix + relpath)
+
+    def display(self, relpath: str) -> str:
+        return self.parent.display(self.prefix + relpath)
+
+
+def single_top_folder(tree: FileTree) -> str | None:
+    """The name of the only top-level folder when every file is inside it, else ``None``."""
+    tops = {f.split("/", 1)[0] if "/" in f else None for f in tree.files()}
+    if len(tops) == 1:
+        (top,) = tops
+        return top
+    return None
 
 
 def open_tree(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> FileTree:

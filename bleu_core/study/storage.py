@@ -27,7 +27,14 @@ from bleu_core.study.model import Criterion, Rating, Segment, Study
 from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
 from bleu_core.study.validation import validate_study
 
-__all__ = ["FORMAT_NAME", "FORMAT_VERSION", "read_saved_study", "save_study", "study_from_dict", "study_to_dict"]
+__all__ = [
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "read_saved_study",
+    "save_study",
+    "study_from_dict",
+    "study_to_dict",
+]
 
 FORMAT_NAME = "bleu-study"
 FORMAT_VERSION = 1
@@ -107,7 +114,7 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
     """Rebuild a :class:`Study` from :func:`study_to_dict` output (validated)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME:
         raise StudyError(
-            f"not a saved study (no \"format\": \"{FORMAT_NAME}\" entry); "
+            f'not a saved study (no "format": "{FORMAT_NAME}" entry); '
             "save studies with bleu_core.study.save_study",
             file=file,
         )
@@ -120,7 +127,8 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
     try:
         seg = _get(data, "segments", dict, file)
         segments = tuple(
-            Segment(i, d, s) for i, d, s in zip(seg["id"], seg["doc_id"], seg["source"], strict=True)
+            Segment(i, d, s)
+            for i, d, s in zip(seg["id"], seg["doc_id"], seg["source"], strict=True)
         )
         r = _get(data, "ratings", dict, file)
 
@@ -142,7 +150,7 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
             raise ValueError("negative code in the rating columns")
         ratings = tuple(
             Rating(systems[sy], ids[sg], raters[ra], groups[gr], criterion_names[cr], float(sc))
-            for sy, sg, ra, gr, cr, sc in zip(*codes)
+            for sy, sg, ra, gr, cr, sc in zip(*codes, strict=True)
         )
         criteria = {
             c["name"]: Criterion(
@@ -182,7 +190,9 @@ def save_study(study: Study, path: str | os.PathLike[str]) -> None:
     """
     path = Path(path)
     try:
-        text = json.dumps(study_to_dict(study), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        text = json.dumps(
+            study_to_dict(study), ensure_ascii=False, separators=(",", ":"), allow_nan=False
+        )
         data = text.encode("utf-8")
     except (TypeError, ValueError, UnicodeEncodeError) as exc:
         raise StudyError(
@@ -206,7 +216,9 @@ def read_saved_study(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_M
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as handle:
                 raw = handle.read(max_bytes + 1)
         except (OSError, EOFError) as exc:
-            raise StudyError(f"damaged gzip file ({exc}); save the study again", file=file) from None
+            raise StudyError(
+                f"damaged gzip file ({exc}); save the study again", file=file
+            ) from None
         check_size(len(raw), max_bytes, file + " (decompressed)")
     text = decode_text(raw, file)
     try:

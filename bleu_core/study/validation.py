@@ -8,7 +8,7 @@ file and line. Each problem raises a :class:`~bleu_core.errors.StudyError` that 
 >>> study = Study("toy", (Segment("1"), Segment("2")), {"ref": ["a b", "c d"]}, {"A": ["a b"]})
 >>> validate_study(study)
 Traceback (most recent call last):
-...
+  ...
 bleu_core.errors.StudyError: toy: system 'A' has 1 text, but the study has 2 segments; ...
 """
 
@@ -35,8 +35,8 @@ def check_line_counts(files: Mapping[str, Sequence[str]], *, expected: int | Non
 
     >>> check_line_counts({"ref.txt": ["a", "b"], "hyp.txt": ["a"]})
     Traceback (most recent call last):
-    ...
-    bleu_core.errors.InputError: hyp.txt, line 2: has 1 line but ref.txt has 2 ...
+      ...
+    bleu_core.errors.InputError: hyp.txt, line 2: has 1 line but ref.txt has 2; ...
     """
     if not files:
         return 0
@@ -46,9 +46,7 @@ def check_line_counts(files: Mapping[str, Sequence[str]], *, expected: int | Non
     for name in names:
         lines = files[name]
         if not lines:
-            raise InputError(
-                "empty file; it needs one line per segment", file=name, line=None
-            )
+            raise InputError("empty file; it needs one line per segment", file=name, line=None)
         if len(lines) != n:
             basis = first if expected is None else "the source/segment list"
             trailing = ""

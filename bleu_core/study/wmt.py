@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
-from bleu_core.study.reading import FileTree
 from bleu_core.study.ratings import KNOWN_CRITERIA
+from bleu_core.study.reading import FileTree
 from bleu_core.study.tables import parse_score
 from bleu_core.study.validation import check_blank_lines, check_line_counts
 

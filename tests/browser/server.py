@@ -67,15 +67,24 @@ def streamlit_server(*, extra_env: dict[str, str] | None = None) -> Iterator[str
             proc.wait()
 
 
-def wait_app_idle(page, timeout_ms: int = 60_000) -> None:
-    """Wait until Streamlit has finished running the script (no 'running' status widget)."""
+def wait_app_idle(page, timeout_ms: int = 60_000, settle_ms: int = 400) -> None:
+    """Wait until Streamlit has run the script and drawn everything (no skeleton placeholders left).
+
+    The script state must read ``notRunning`` for ``settle_ms`` in a row: right after a navigation or a
+    widget change it can still show the previous run's state for a moment.
+    """
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
-    page.wait_for_function(
-        """() => {
-            const app = document.querySelector('[data-testid="stApp"]');
-            return app && app.getAttribute('data-test-script-state') !== 'running'
-                && !document.querySelector('[data-testid="stStatusWidget"] [data-testid="stStatusWidgetRunningIcon"]');
-        }""",
-        timeout=timeout_ms,
-    )
-    page.wait_for_timeout(300)
+    idle = """() => {
+        const app = document.querySelector('[data-testid="stApp"]');
+        return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+            && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+            && document.querySelectorAll('[data-testid="stSkeleton"]').length === 0;
+    }"""
+    deadline = timeout_ms
+    while deadline > 0:
+        page.wait_for_function(idle, timeout=deadline)
+        page.wait_for_timeout(settle_ms)
+        deadline -= settle_ms
+        if page.evaluate(idle):
+            return
+    raise TimeoutError("the app did not become idle")

@@ -1,0 +1,165 @@
+"""Speed of bootstrap intervals and paired tests, side by side with sacrebleu's --paired-bs (same input, one run).
+
+Workload (issue 5): 10 systems × 3000 segments × 1000 bootstrap resamples, one reference. Measured:
+
+1. the whole job from text: per-segment statistics of every system, bootstrap CIs of every system and the
+   paired bootstrap of every system against the first — versus sacrebleu 2.6 ``PairedTest(test_type="bs")``
+   (what ``sacrebleu --paired-bs`` runs, single process) on the same texts;
+2. the resampling alone, given per-segment statistics — versus sacrebleu's resampling of its own statistics
+   (its loop ``metric._compute_score_from_stats(s.sum(0)) for s in stats[idxs]`` for every system);
+3. every pair (45 for 10 systems) instead of each against the first, and approximate randomisation (10 000 trials).
+
+Run: ``.venv/bin/python benchmarks/bench_stats.py [--repeats 3] [--write-results]``. Times are medians of
+wall-clock seconds; ratios are sacrebleu time / ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bleu_core.options import BleuOptions  # noqa: E402
+from bleu_core.statistics import compute_statistics  # noqa: E402
+from bleu_core.stats.bootstrap import bootstrap  # noqa: E402
+from bleu_core.stats.randomization import approximate_randomization  # noqa: E402
+
+
+def make_corpus(n_systems: int, n_segments: int, seed: int = 0):
+    """English-like synthetic text: Zipfian vocabulary, ~25 tokens per segment, systems = noisy copies."""
+    rng = np.random.default_rng(seed)
+    vocab = np.array([f"word{i}" for i in range(5000)])
+    p = 1.0 / np.arange(1, len(vocab) + 1)
+    p /= p.sum()
+    refs, systems = [], {}
+    base = [rng.choice(vocab, size=int(rng.integers(10, 40)), p=p) for _ in range(n_segments)]
+    refs = [" ".join(t) + "." for t in base]
+    for k in range(n_systems):
+        noise = 0.25 + 0.03 * k
+        out = []
+        for toks in base:
+            keep = rng.random(len(toks)) > noise
+            out.append(" ".join(np.where(keep, toks, rng.choice(vocab, size=len(toks), p=p))) + ".")
+        systems[f"system{k:02d}"] = out
+    return refs, systems
+
+
+def timed(fn, repeats: int) -> tuple[float, object]:
+    times, result = [], None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), result
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--systems", type=int, default=10)
+    ap.add_argument("--segments", type=int, default=3000)
+    ap.add_argument("--resamples", type=int, default=1000)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument(
+        "--write-results", action="store_true", help="write benchmarks/RESULTS-stats.md"
+    )
+    args = ap.parse_args()
+
+    import sacrebleu
+    from sacrebleu.metrics import BLEU
+    from sacrebleu.significance import PairedTest
+
+    os.environ["SACREBLEU_SEED"] = "12345"
+    refs, systems = make_corpus(args.systems, args.segments)
+    options = BleuOptions()
+    m = args.resamples
+    first = next(iter(systems))
+
+    def ours_whole():
+        stats = {n: compute_statistics(h, [refs]) for n, h in systems.items()}
+        res = bootstrap(stats, options, n_resamples=m, seed=12345)
+        return res, res.paired(baseline=first)
+
+    def sacre_whole():
+        test = PairedTest(
+            list(systems.items()), {"BLEU": BLEU()}, [refs], test_type="bs", n_samples=m, n_jobs=1
+        )
+        return test()
+
+    t_ours_whole, (boot, paired) = timed(ours_whole, args.repeats)
+    t_sacre_whole, (_, sacre_scores) = timed(sacre_whole, max(1, args.repeats - 1))
+
+    # agreement check (same seed → same resamples → same p-values)
+    sac = sacre_scores["BLEU"]
+    max_p_diff = max(
+        abs(paired.get(name, first).pvalue - sac[k].p_value) for k, name in enumerate(systems) if k
+    )
+
+    # resampling alone, given per-segment statistics
+    stats = {n: compute_statistics(h, [refs]) for n, h in systems.items()}
+    t_ours_resample, _ = timed(
+        lambda: bootstrap(stats, options, n_resamples=m, seed=12345), args.repeats
+    )
+    metric = BLEU()
+    sac_stats = [
+        np.array(metric._extract_corpus_statistics(h, [refs]), dtype="float32")
+        for h in systems.values()
+    ]
+
+    def sacre_resample():
+        rng = np.random.default_rng(12345)
+        idxs = rng.choice(args.segments, size=(m, args.segments), replace=True)
+        return [
+            [metric._compute_score_from_stats(s.sum(0)).score for s in st[idxs]] for st in sac_stats
+        ]
+
+    t_sacre_resample, _ = timed(sacre_resample, max(1, args.repeats - 1))
+    t_all_pairs, allp = timed(
+        lambda: bootstrap(stats, options, n_resamples=m, seed=12345).paired(), args.repeats
+    )
+    t_ar, _ = timed(
+        lambda: approximate_randomization(
+            stats, options, n_trials=10_000, seed=12345, baseline=first
+        ),
+        1,
+    )
+
+    rows = [
+        ("whole job from text (stats + CIs + paired vs first)", t_sacre_whole, t_ours_whole),
+        ("resampling only, given per-segment statistics", t_sacre_resample, t_ours_resample),
+    ]
+    lines = [
+        f"# bench_stats: {args.systems} systems × {args.segments} segments × {m} resamples",
+        "",
+        f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {np.__version__}, sacrebleu {sacrebleu.__version__}. Median of {args.repeats} runs "
+        f"(sacrebleu: {max(1, args.repeats - 1)}). Command: `.venv/bin/python benchmarks/bench_stats.py`.",
+        "",
+        "| what | sacrebleu 2.6 (s) | bleu-study (s) | ratio (× faster) |",
+        "|---|---|---|---|",
+    ]
+    for what, s, o in rows:
+        lines.append(f"| {what} | {s:.3f} | {o:.3f} | {s / o:.1f}× |")
+    lines += [
+        "",
+        f"- every pair ({len(allp.comparisons)} pairs), bootstrap CIs included: {t_all_pairs:.3f} s",
+        f"- approximate randomisation, 10 000 trials, each system vs the first: {t_ar:.3f} s",
+        f"- largest |p(ours) − p(sacrebleu)| with the same seed: {max_p_diff:.2g} (same resampled test sets)",
+        "- targets (issue 5): whole job ≥ 10×, resampling ≥ 50×, all pairs well under 1 s",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.write_results:
+        Path(__file__).with_name("RESULTS-stats.md").write_text(text + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

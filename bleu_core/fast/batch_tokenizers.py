@@ -1,0 +1,334 @@
+"""Batched tokenisation: many lines in, integer token ids out.
+
+sacrebleu's tokenizers work one line at a time, and on a large corpus most of the time goes into calling them
+(a Python call, four regular-expression passes and a cache look-up per line). This module gets *the same tokens*
+much faster by tokenising each distinct whitespace-separated **word** once.
+
+Why that is exact. ``13a``, ``intl``, ``char`` and ``none`` are *word-local*: every rule they apply looks at a
+character and at most its immediate neighbours, and no rule fires on, consumes or creates whitespace in a way
+that depends on the word next door. So the tokens of a line are the tokens of its words, one word after the
+other, provided each word is tokenised in the right *context*:
+
+* ``13a`` pads every line with spaces (``f" {line} "``), so every word sits between whitespace: the tokens of a
+  word are sacrebleu's 13a tokens of the word alone. Lines containing ``"\\n"`` are the exception (13a deletes
+  ``"-\\n"``, which glues two words together); they are tokenised on their own by sacrebleu's tokenizer.
+* ``intl`` does not pad: a punctuation mark at the very start (or end) of a line has no neighbour, and mteval-v14
+  treats that differently from a neighbouring space (``"2019."`` at the end of a line stays one token). So the
+  first word of a line (unless the line starts with whitespace) is tokenised without a left neighbour, the last
+  word without a right neighbour (sacrebleu right-strips lines first), the others between spaces.
+* ``char`` and ``none`` do not care about neighbours at all.
+
+Lower-casing is word-local too (Python's final-sigma rule never looks across whitespace). ``zh`` and ``paper``
+are tokenised line by line with :class:`bleu_core.tokenizers.Tokenizer` (same result, no speed-up).
+
+The rules are still sacrebleu's: the regular expressions applied to the words are sacrebleu's own compiled
+objects. Tests (``tests/test_fast_tokenizers.py``) compare the result token for token with sacrebleu's tokenizer
+on every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
+
+>>> bt = BatchTokenizer("13a")
+>>> bt.tokenize(["Hello, world!", "", "It costs $3.50 -- really?"])
+[['Hello', ',', 'world', '!'], [], ['It', 'costs', '$', '3.50', '--', 'really', '?']]
+>>> encoded = bt.encode(["a b a", "b"])
+>>> encoded.lengths.tolist(), [bt.tokens[i] for i in encoded.ids]
+([3, 1], ['a', 'b', 'a', 'b'])
+"""
+
+from __future__ import annotations
+
+import gc
+import itertools
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+#: Tokenizers whose batched (word-by-word) implementation is proven identical to sacrebleu's by the tests.
+WORD_LOCAL_TOKENIZERS = frozenset({"13a", "intl", "char", "none"})
+
+# Marker characters glued into the joined corpus text. They must not occur in the text itself; they are picked
+# per call among these control characters (none of them is whitespace for ``str.split``, none has a case, none
+# is touched by any tokenizer rule, and all are below U+0100, so ASCII/Latin-1 text stays compact).
+_MARKER_CANDIDATES = "".join(chr(c) for c in [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x7F, *range(0x80, 0x85)])
+_MARKER_RE = re.compile("[" + re.escape(_MARKER_CANDIDATES) + "]")
+# ``intl`` words are tokenised in one string separated by a *number* character: a number is invisible to the
+# mteval-v14 rules (a punctuation mark next to a number is never split off), exactly like "no neighbour".
+_NUMBER_SEPARATORS = "\u00b9\u00b2\u00b3\u00bc\u00bd\u00be\u2189\u216f\u3007"
+
+
+@dataclass(frozen=True)
+class EncodedLines:
+    """Token ids of many lines: ``ids`` (all lines' tokens, concatenated) and ``lengths`` (tokens per line)."""
+
+    ids: np.ndarray
+    lengths: np.ndarray
+
+    def __len__(self) -> int:
+        return self.lengths.shape[0]
+
+
+@contextmanager
+def no_gc() -> Iterator[None]:
+    """Pause the cyclic garbage collector while building many small containers (it would rescan them all)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _sacrebleu_rules() -> tuple[list, list] | None:
+    """sacrebleu's own compiled rules for 13a (shared with zh) and intl; ``None`` if sacrebleu changed shape."""
+    try:
+        from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+        from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+
+        rules_13a = list(TokenizerRegexp()._re)
+        rules_intl = list(TokenizerV14International()._re)
+    except (ImportError, AttributeError):  # pragma: no cover - depends on the installed sacrebleu
+        return None
+    return rules_13a, rules_intl
+
+
+_RULES = _sacrebleu_rules()
+
+
+def _single_character_table(rule: re.Pattern[str], replacement: str) -> dict[int, str] | None:
+    """``rule.sub(replacement, text)`` as a ``str.translate`` table, when the rule is one character class.
+
+    13a's first rule puts spaces around every ASCII punctuation mark and symbol (and the space itself): one
+    character, no context, so translating each character is the same string operation, only without a Python
+    call per match. (The tests check the table against the rule on every Unicode code point.)
+    """
+    if rule.groups != 1 or replacement != r" \1 " or not rule.pattern.startswith("(["):
+        return None
+    return {c: f" {chr(c)} " for c in range(128) if rule.fullmatch(chr(c))}
+
+
+_TABLE_13A = _single_character_table(*_RULES[0][0]) if _RULES is not None else None
+
+
+def _pick(present: set[str], pool: str, count: int) -> list[str] | None:
+    chosen = [c for c in pool if c not in present][:count]
+    return chosen if len(chosen) == count else None
+
+
+def _words_13a(words: list[str], separator: str) -> list[list[str]]:
+    """sacrebleu's 13a tokens of each word (lower-cased already), all words in one pass of each rule."""
+    assert _RULES is not None
+    # Tokenizer13a.__call__ on one word: replacements, then the regexp tokenizer on f" {word} ".
+    text = " " + f" {separator} ".join(words) + " "
+    text = text.replace("<skipped>", "")
+    if "&" in text:
+        text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    rules = _RULES[0]
+    if _TABLE_13A is not None:
+        text = text.translate(_TABLE_13A)
+        rules = rules[1:]
+    for rule, replacement in rules:
+        text = rule.sub(replacement, text)
+    return [piece.split() for piece in text.split(separator)]
+
+
+def _words_intl(parts: list[str], separator: str) -> list[list[str]]:
+    """sacrebleu's intl tokens of each (context-padded) word, all words in one pass of each rule."""
+    assert _RULES is not None
+    text = separator.join(parts)
+    for rule, replacement in _RULES[1]:
+        text = rule.sub(replacement, text)
+    return [piece.split() for piece in text.split(separator)]
+
+
+class BatchTokenizer:
+    """Tokenise many lines at once into integer ids; the ids are shared by every call on the same instance.
+
+    ``tokens[i]`` is the text of token id ``i``. Give the hypotheses and every reference stream of a corpus to
+    the same instance so that equal tokens get equal ids. The instance remembers the tokens of every word it has
+    seen (a cache that lives as long as the instance).
+    """
+
+    def __init__(self, name: str, lowercase: bool = False) -> None:
+        from ..tokenizers import get_tokenizer
+
+        self.name = name
+        self.lowercase = lowercase
+        self._line_tokenizer = get_tokenizer(name, lowercase)  # validates the name
+        self.word_local = name in WORD_LOCAL_TOKENIZERS and _RULES is not None
+        self.vocabulary: dict[str, int] = {}
+        self.tokens: list[str] = []
+        self._word_cache: dict[str, tuple[int, ...]] = {}
+        self._markers: tuple[str, ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"BatchTokenizer({self.name!r}, lowercase={self.lowercase})"
+
+    # ------------------------------------------------------------------------------------------ public
+
+    def encode(self, lines: Sequence[str]) -> EncodedLines:
+        """Token ids of ``lines`` (each line as ``Tokenizer(name, lowercase)`` would tokenise it)."""
+        if len(lines) == 0:
+            return EncodedLines(np.zeros(0, np.int64), np.zeros(0, np.int64))
+        if self.word_local:
+            encoded = self._encode_words(lines)
+            if encoded is not None:
+                return encoded
+        return self._encode_per_line(lines)
+
+    def tokenize(self, lines: Sequence[str]) -> list[list[str]]:
+        """The tokens of every line, as lists of strings."""
+        encoded = self.encode(lines)
+        with no_gc():
+            flat = np.array(self.tokens, dtype=object)[encoded.ids].tolist() if len(encoded.ids) else []
+            ends = np.cumsum(encoded.lengths).tolist()
+            starts = [0, *ends[:-1]]
+            return [flat[a:b] for a, b in zip(starts, ends, strict=True)]
+
+    # ------------------------------------------------------------------------------------------ helpers
+
+    def _token_ids(self, tokens: Sequence[str]) -> tuple[int, ...]:
+        vocabulary = self.vocabulary
+        out = []
+        for token in tokens:
+            i = vocabulary.get(token)
+            if i is None:
+                i = vocabulary[token] = len(self.tokens)
+                self.tokens.append(token)
+            out.append(i)
+        return tuple(out)
+
+    def _encode_per_line(self, lines: Sequence[str]) -> EncodedLines:
+        tokenizer = self._line_tokenizer
+        with no_gc():
+            per_line = [tokenizer(line) for line in lines]
+            lengths = np.fromiter(map(len, per_line), np.int64, len(per_line))
+            flat = list(itertools.chain.from_iterable(per_line))
+        for token in dict.fromkeys(flat):
+            if token not in self.vocabulary:
+                self.vocabulary[token] = len(self.tokens)
+                self.tokens.append(token)
+        ids = np.fromiter(map(self.vocabulary.__getitem__, flat), np.int64, len(flat))
+        return EncodedLines(ids, lengths)
+
+    def _joined_text(self, lines: Sequence[str], markers: tuple[str, ...]) -> str:
+        sep, first, last, _ = markers
+        if self.name == "intl":
+            return first + f"{last} {sep} {first}".join(map(str.rstrip, lines)) + last
+        return f" {sep} ".join(lines)
+
+    def _markers_fit(self, text: str, markers: tuple[str, ...], n_lines: int) -> bool:
+        """True when the markers occur in ``text`` only where we put them (i.e. never in the lines)."""
+        sep, first, last, special = markers
+        per_line = n_lines if self.name == "intl" else 0
+        return (
+            text.count(sep) == n_lines - 1
+            and text.count(first) == per_line
+            and text.count(last) == per_line
+            and special not in text
+        )
+
+    def _encode_words(self, lines: Sequence[str]) -> EncodedLines | None:
+        n_lines = len(lines)
+        name = self.name
+        # 1. One string for all lines, each line boundary a separator word; intl also marks the first and last
+        #    word of each line (they tokenise differently: no neighbour). Markers are kept from call to call
+        #    (the word cache is keyed by marked words) and changed only when the text itself contains one.
+        markers = self._markers or tuple(_MARKER_CANDIDATES[:4])
+        text = self._joined_text(lines, markers)
+        if not self._markers_fit(text, markers, n_lines):
+            present = set(_MARKER_RE.findall("".join(lines)))
+            chosen = _pick(present, _MARKER_CANDIDATES, 4)
+            if chosen is None:
+                return None
+            markers = tuple(chosen)
+            text = self._joined_text(lines, markers)
+        if markers != self._markers:
+            self._markers = markers
+            self._word_cache.clear()  # cached words may carry the old markers
+        sep, first, last, special = markers
+        # 13a deletes "-\n" and turns "\n" into a space: a line holding "\n" is tokenised on its own and stands
+        # in the text as one placeholder word.
+        placeholders: dict[str, list[str]] = {}
+        if name == "13a" and "\n" in text:
+            replaced = list(lines)
+            for i, line in enumerate(lines):
+                if "\n" in line:
+                    key = f"{special}{i}"
+                    placeholders[key] = self._line_tokenizer(line)
+                    replaced[i] = key
+            text = f" {sep} ".join(replaced)
+        # 2. Words -> word ids (first-occurrence numbering through one dict, then made dense).
+        words = text.split()
+        index: dict[str, int] = {sep: 0}
+        sparse = np.fromiter(map(index.setdefault, words, itertools.count(1)), np.int64, len(words))
+        distinct = list(index)
+        remap = np.empty(len(words) + 1, np.int64)
+        remap[np.fromiter(index.values(), np.int64, len(index))] = np.arange(len(index))
+        word_ids = remap[sparse]
+        del sparse, remap, words, text
+        # 3. Tokens of every distinct word (cached across calls).
+        cache = self._word_cache
+        word_tokens = list(map(cache.get, distinct))
+        word_tokens[0] = ()
+        missing = [i for i, t in enumerate(word_tokens) if t is None]
+        if missing:
+            texts = self._tokenize_distinct([distinct[i] for i in missing], first, last, placeholders)
+            for i, toks in zip(missing, texts, strict=True):
+                ids = self._token_ids(toks)
+                word_tokens[i] = ids
+                if distinct[i] not in placeholders:
+                    cache[distinct[i]] = ids
+        if len(cache) > 2_000_000:  # bound the memory a huge, varied corpus can pin
+            cache.clear()
+        # 4. Expand word ids into token ids; line lengths from the separator positions.
+        word_len = np.fromiter(map(len, word_tokens), np.int64, len(word_tokens))
+        word_flat = np.fromiter(itertools.chain.from_iterable(word_tokens), np.int64, int(word_len.sum()))
+        word_start = np.cumsum(word_len) - word_len
+        occ_len = word_len[word_ids]
+        is_sep = word_ids == 0
+        if int(is_sep.sum()) != n_lines - 1:  # pragma: no cover - a marker clash would be a bug
+            raise AssertionError("line separator count mismatch in batched tokenisation")
+        occ_end = np.cumsum(occ_len)
+        total = int(occ_end[-1]) if occ_end.size else 0
+        gather = np.repeat(word_start[word_ids] - (occ_end - occ_len), occ_len) + np.arange(total)
+        ids = word_flat[gather]
+        line_of_word = np.cumsum(is_sep)
+        lengths = np.bincount(line_of_word, weights=occ_len, minlength=n_lines).astype(np.int64)
+        return EncodedLines(ids, lengths)
+
+    def _tokenize_distinct(
+        self, words: list[str], first: str, last: str, placeholders: dict[str, list[str]]
+    ) -> list[list[str]]:
+        name = self.name
+        out: list[list[str] | None] = [placeholders.get(w) for w in words]
+        todo = [i for i, t in enumerate(out) if t is None]
+        if name == "intl":
+            parts = []
+            for i in todo:
+                w = words[i]
+                has_first, has_last = w.startswith(first), w.endswith(last)
+                core = w[1 if has_first else 0 : len(w) - 1 if has_last else len(w)]
+                if self.lowercase:
+                    core = core.lower()
+                parts.append(("" if has_first else " ") + core + ("" if has_last else " "))
+            present = set("".join(parts))
+            separator = next((c for c in _NUMBER_SEPARATORS if c not in present), None)
+            if separator is None:  # pragma: no cover - all nine number characters in one word list
+                results = [self._line_tokenizer(p) for p in parts]
+            else:
+                results = _words_intl(parts, separator)
+        else:
+            cores = [words[i] for i in todo]
+            if self.lowercase:
+                cores = [w.lower() for w in cores]
+            if name == "13a":
+                results = _words_13a(cores, first)  # `first` is absent from the text: a safe separator
+            elif name == "char":
+                results = [list(w) for w in cores]
+            else:  # none
+                results = [[w] for w in cores]
+        for i, toks in zip(todo, results, strict=True):
+            out[i] = toks
+        return out  # type: ignore[return-value]

@@ -1,0 +1,73 @@
+"""Corpus statistics end to end: batched tokenisation and vectorised counting, chunk by chunk.
+
+:func:`corpus_statistics` is what :func:`bleu_core.statistics.compute_statistics` runs. It walks the corpus in
+chunks of segments; for each chunk it tokenises the hypotheses and every reference stream with one
+:class:`~bleu_core.fast.batch_tokenizers.BatchTokenizer` (so equal tokens get equal ids), and counts with
+:func:`~bleu_core.fast.counting.rows_from_ids`. Only the output array (8 bytes × (4 + 2N) per segment) grows with
+the corpus; everything else is freed after each chunk.
+
+>>> array, n_refs = corpus_statistics(["the cat sat"], [["the cat sat down"]], max_order=2)
+>>> array.tolist(), n_refs
+([[3.0, 4.0, 4.0, 4.0, 3.0, 2.0, 3.0, 2.0]], 1)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .batch_tokenizers import BatchTokenizer
+from .counting import CHUNK_POSITIONS, rows_from_ids
+
+#: Characters per token position assumed when sizing chunks (English text averages 5-6 characters a token).
+_CHARS_PER_POSITION = 6
+
+
+def _chunk_size(hypotheses: Sequence[str], n_streams: int) -> int:
+    """Segments per chunk so that a chunk holds roughly :data:`CHUNK_POSITIONS` token positions."""
+    sample = hypotheses[: min(len(hypotheses), 2000)]
+    chars = sum(len(h) for h in sample if isinstance(h, str)) / max(len(sample), 1)
+    positions_per_segment = max(chars / _CHARS_PER_POSITION, 1.0) * n_streams
+    return max(256, int(CHUNK_POSITIONS / positions_per_segment))
+
+
+def corpus_statistics(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    chunk_segments: int | None = None,
+) -> tuple[np.ndarray, int]:
+    """Statistics rows of a corpus and its number of references (``-1`` if it varies from segment to segment).
+
+    ``references`` are reference streams (``references[k][i]`` is reference ``k`` of segment ``i``; ``None`` marks
+    a missing one). Inputs are assumed validated (see :func:`bleu_core.statistics.check_corpus`).
+    """
+    n_segments = len(hypotheses)
+    tokenizer = BatchTokenizer(tokenize, lowercase)
+    step = chunk_segments or _chunk_size(hypotheses, len(references) + 1)
+    out = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)
+    ref_counts: set[int] = set()
+    for start in range(0, n_segments, step):
+        end = min(n_segments, start + step)
+        hyp = tokenizer.encode(hypotheses[start:end])
+        ref_ids, ref_lengths, ref_present = [], [], []
+        for stream in references:
+            part = stream[start:end]
+            present = np.fromiter((r is not None for r in part), bool, len(part))
+            if not present.all():
+                part = [r if r is not None else "" for r in part]
+            encoded = tokenizer.encode(part)
+            ref_ids.append(encoded.ids)
+            ref_lengths.append(encoded.lengths)
+            ref_present.append(present)
+        if ref_present:
+            ref_counts.update(np.unique(np.sum(ref_present, axis=0)).tolist())
+        else:
+            ref_counts.add(0)
+        out[start:end] = rows_from_ids(hyp.ids, hyp.lengths, ref_ids, ref_lengths, ref_present, max_order)
+    n_refs = ref_counts.pop() if len(ref_counts) == 1 else -1
+    return out, n_refs

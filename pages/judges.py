@@ -1,0 +1,97 @@
+"""Judges page: same-judge, same-segment comparisons of adjacent systems (paper §4, Figures 3-4)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from bleu_core.errors import BleuStudyError
+from bleu_core.stats import judge_comparisons
+from ui import require_study, show_chart, table_downloads
+from ui import state as K
+from ui.charts_stats import judges_chart
+from ui.frames import rater_groups
+
+st.title("Human judges, pair by pair")
+st.write(
+    "Judges differ (some are more liberal) and segments differ (some are easier). The paper therefore "
+    "compares each judge's score for the *same* segment across two systems, for systems adjacent in the "
+    "order of their mean score, and reports the mean difference with a 95 % t interval (§4, Figures 3-4), "
+    "separately for each group of judges."
+)
+study = require_study()
+if not study.criteria:
+    st.info(
+        "This study has no human ratings. Open the TED demo or upload ratings on the Study page."
+    )
+    st.stop()
+
+c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
+criterion = c1.selectbox("Criterion", list(study.criteria), key=K.JUDGE_CRITERION)
+groups_all = rater_groups(study, criterion)
+groups = c2.multiselect(
+    "Rater groups",
+    groups_all,
+    key=K.JUDGE_GROUPS,
+    placeholder="every group",
+    disabled=not groups_all,
+)
+level = c3.selectbox("Confidence", [0.95, 0.99, 0.9], format_func=lambda v: f"{v:.0%}")
+include_humans = c4.toggle(
+    "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
+)
+systems = [s for s in study.systems if include_humans or s not in study.human_systems]
+crit = study.criteria[criterion]
+try:
+    result = judge_comparisons(
+        study, criterion, groups=groups or None, systems=systems, confidence=level
+    )
+except BleuStudyError as err:
+    st.error(str(err))
+    st.stop()
+
+direction = "higher is better" if crit.higher_is_better else "lower is better (differences negated)"
+rows = []
+for g in result.groups:
+    for p in g.pairs:
+        rows.append(
+            {
+                "group": g.group,
+                "pair": f"{p.lower} → {p.higher}",
+                "lower": p.lower,
+                "higher": p.higher,
+                "difference": p.statistic,
+                "low": p.confidence_interval[0],
+                "high": p.confidence_interval[1],
+                "p": p.pvalue,
+                "n": p.n,
+                "significant": p.significant,
+            }
+        )
+frame = pd.DataFrame(rows)
+if frame.empty or frame["n"].max() < 2:
+    st.warning(
+        "No judge rated the same segment for two adjacent systems, so there is nothing to pair. This is the "
+        "case when every (system, segment) was rated by a different judge."
+    )
+    st.stop()
+show_chart(
+    judges_chart(
+        frame.dropna(subset=["low"]),
+        title=f"{criterion}: adjacent systems, same judge and segment",
+        subtitle=f"mean difference with {level:.0%} t interval · {direction}",
+    ),
+    f"judges {criterion}",
+)
+st.dataframe(frame.drop(columns=["lower", "higher"]), hide_index=True, width="stretch")
+table_downloads(frame, f"judges {criterion}", caption=f"Same-judge differences, {criterion}")
+for g in result.groups:
+    with st.expander(f"{g.group}: {len(g.systems)} systems, {g.n_raters} judge(s), worst → best"):
+        means = pd.DataFrame({"system": g.systems, f"mean {criterion}": g.means})
+        st.dataframe(means, hide_index=True, width="stretch")
+few = frame[frame["n"] < 30]
+if not few.empty:
+    st.caption(
+        f"{len(few)} pair(s) rest on fewer than 30 paired scores; their intervals are wide (the paper had "
+        "350-470 per pair)."
+    )

@@ -1,0 +1,203 @@
+"""Metrics page: which metric tracks which human criterion, "same data, many BLEUs", the parameter explorer,
+and Babych & Hartley's weighted n-gram tables."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from bleu_core.metrics.explorer import ExplorerGrid
+from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
+from bleu_core.metrics.variants import VARIANTS
+from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES
+from bleu_core.tokenizers import TOKENIZER_NAMES
+from ui import charts_metrics as cm
+from ui import current_options, require_study, show_chart, table_downloads
+from ui import state as K
+
+st.title("Metrics compared")
+st.write(
+    "BLEU is one metric among many. Here every metric is correlated with every human criterion, at system "
+    "level (one point per system) and segment level (one point per translated segment), with 95 % bootstrap "
+    "intervals over segments; the Williams test says whether two metrics' correlations really differ."
+)
+study = require_study()
+key = st.session_state.get(K.STUDY_KEY) or study.name
+options = current_options()
+seed, n_resamples = int(st.session_state[K.SEED]), int(st.session_state[K.N_RESAMPLES])
+
+c1, c2 = st.columns([3, 1])
+chosen = c1.multiselect(
+    "Metrics",
+    list(METRICS),
+    default=[m for m in DEFAULT_METRICS if m != "TER"],
+    key=K.MET_METRICS,
+    help="TER is slow on large studies (sacrebleu computes phrase shifts). "
+    + " · ".join(f"{n}: {s.description}" for n, s in METRICS.items() if n in DEFAULT_METRICS),
+)
+include_humans = c2.toggle(
+    "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
+)
+if not chosen:
+    st.info("Pick at least one metric.")
+    st.stop()
+metrics = tuple(chosen)
+systems = tuple(s for s in study.systems if include_humans or s not in study.human_systems)
+scores = cm.metric_scores(key, study, metrics, options.tokenize, options.lowercase)
+st.caption(
+    f"Word-based metrics use the sidebar's tokenizer ({options.tokenize}, "
+    f"{'lower-cased' if options.lowercase else 'case kept'}); chrF/TER use sacrebleu's own processing. "
+    f"Bootstrap: {n_resamples} resamples, seed {seed}."
+)
+
+if study.criteria:
+    st.subheader("Correlation with human judgment")
+    frame = cm.correlation_frame(
+        key,
+        study,
+        scores,
+        metrics,
+        systems,
+        n_resamples,
+        seed,
+        (metrics, options.tokenize, options.lowercase),
+    )
+    criterion = st.selectbox(
+        "Criterion for the chart and the Williams test", list(study.criteria), key=K.MET_CRITERION
+    )
+    show_chart(cm.correlation_chart(frame, criterion=criterion), f"metrics vs {criterion}")
+    st.dataframe(frame, hide_index=True, width="stretch", column_config=cm.CORRELATION_COLUMNS)
+    table_downloads(frame, "metric correlations", caption="Metric vs human correlations")
+    st.caption(
+        "`oriented r` flips the sign for error metrics (TER, PER) and lower-is-better criteria, so that a "
+        "higher value always means closer agreement with the humans; `r` is the raw coefficient. WMT's "
+        "tau-like (kendall-wmt) is computed on oriented scores and counts metric ties as disagreements."
+    )
+    if len(metrics) >= 2:
+        pair = st.multiselect(
+            "Williams test: compare two metrics",
+            metrics,
+            default=list(metrics[:2]),
+            max_selections=2,
+            key=K.MET_WILLIAMS,
+        )
+        if len(pair) == 2:
+            index = [list(study.systems).index(s) for s in systems]
+            human_seg = study.segment_scores(criterion)[index]
+            by_sys = study.system_scores(criterion)
+            sub = {m: cm.subset_systems(scores[m], index) for m in pair}
+            human_sys = [by_sys[s] for s in systems]
+            st.dataframe(
+                cm.williams_frame(
+                    sub, *pair, human_seg, human_sys, study.criteria[criterion].higher_is_better
+                ),
+                hide_index=True,
+            )
+            st.caption(
+                f"H0: {pair[0]} and {pair[1]} correlate equally (Pearson) with {criterion}; two-sided Williams "
+                "test, which accounts for the two metrics being correlated with each other."
+            )
+else:
+    st.info("This study has no human ratings: the system scores are shown without correlations.")
+st.dataframe(
+    {
+        "system": list(systems),
+        **{m: [scores[m].system_scores()[s] for s in systems] for m in metrics},
+    },
+    hide_index=True,
+)
+
+st.subheader("Same data, many BLEUs")
+st.write(
+    "The same outputs and references, scored as four popular implementations define BLEU. The differences "
+    "come only from tokenisation, the reference length in the brevity penalty, and smoothing."
+)
+st.table(
+    {
+        "implementation": [v.label for v in VARIANTS],
+        "what differs": [v.explanation for v in VARIANTS],
+        "call": [v.call for v in VARIANTS],
+    }
+)
+variants = cm.variants_frame(key, study, systems)
+pivot = variants.pivot_table(index="system", columns="variant", values="BLEU", sort=False)
+st.dataframe(pivot, width="stretch")
+table_downloads(
+    variants,
+    "many bleus",
+    caption="The same data scored as sacrebleu, NLTK, HF evaluate and the paper",
+)
+
+st.subheader("Parameter explorer")
+st.write(
+    "Tick option values: every combination is scored, with its signature and its difference from the "
+    "default. With a criterion, each variant's sentence BLEU is correlated with the human segment scores."
+)
+system = st.selectbox("System", list(systems), key=K.MET_EXPLORER_SYSTEM)
+p = K.MET_EXPLORER_CHOICES
+e1, e2, e3 = st.columns(3)
+grid = ExplorerGrid(
+    tokenize=tuple(e1.multiselect("Tokenizer", TOKENIZER_NAMES, default=["13a"], key=f"{p}_tok")),
+    lowercase=tuple(e1.multiselect("Lowercase", [False, True], default=[False], key=f"{p}_lc")),
+    smooth=tuple(
+        e2.multiselect(
+            "Smoothing", SMOOTHING_NAMES, default=["exp", "none", "floor"], key=f"{p}_sm"
+        )
+    ),
+    effective_order=tuple(
+        e2.multiselect("Effective order", [False, True], default=[True], key=f"{p}_eff")
+    ),
+    max_order=tuple(e3.multiselect("Max order", list(range(1, 10)), default=[4], key=f"{p}_n")),
+    ref_length=tuple(
+        e3.multiselect("Reference length", REF_LENGTH_POLICIES, default=["closest"], key=f"{p}_rl")
+    ),
+    n_refs=tuple(
+        e1.multiselect(
+            "Number of references",
+            list(range(1, len(study.references) + 1)),
+            default=[len(study.references)],
+            key=f"{p}_k",
+        )
+    ),
+)
+crit_options = [c for c in study.criteria if study.rated_items(c)]
+exp_criterion = e2.selectbox(
+    "Criterion", [None, *crit_options], index=1 if crit_options else 0, key=f"{p}_crit"
+)
+try:
+    result = cm.explorer_result(key, study, system, grid, exp_criterion)
+except ValueError as err:  # BleuOptionError: an empty tick list or too many combinations
+    st.error(str(err))
+else:
+    ex = cm.explorer_frame(result)
+    show_chart(cm.explorer_chart(ex), f"explorer {system}")
+    st.dataframe(ex, hide_index=True, width="stretch")
+    table_downloads(ex, f"explorer {system}", caption=f"BLEU variants for {system}")
+    st.caption(f"Default: {result.default_score:.2f} · `{result.default_signature}`")
+    if result.best is not None:
+        st.success(
+            f"Best segment-level agreement with {exp_criterion} ({result.best_by} = "
+            f"{getattr(result.best, result.best_by):.3f}): {'; '.join(result.best.changed) or 'the default'}"
+        )
+
+st.subheader("Babych & Hartley (2004): weighted n-grams")
+with st.expander(
+    "Tables 1-3: BLEU vs tf.idf / S-score weighted precision, recall and F with one reference"
+):
+    st.write(
+        "Each reference is used alone; word weights (tf.idf, S-score) come from that reference's documents. "
+        "An n-gram counts its most salient word's weight when above 1, else 1. Correlations use machine "
+        "systems only, as in the paper; stability is the standard deviation across references."
+    )
+    tables = cm.babych_result(key, study, options.tokenize, options.lowercase)
+    t1, t2, t3 = cm.babych_frames(tables)
+    st.dataframe(t1, hide_index=True, width="stretch")
+    table_downloads(
+        t1,
+        "babych scores",
+        caption="BLEU and weighted P/R/F per system (Babych & Hartley Table 1-2)",
+    )
+    st.dataframe(t2, width="stretch")
+    if not t3.empty:
+        st.dataframe(t3, hide_index=True, width="stretch")
+    for note in tables.notes:
+        st.caption(note)

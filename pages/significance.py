@@ -1,0 +1,224 @@
+"""Significance page: blocks (paper §3, Table 2), bootstrap intervals, paired tests (Zhang & Vogel 2004)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from bleu_core.errors import BleuStudyError
+from bleu_core.stats import approximate_randomization, block_bleu, bootstrap
+from ui import current_scores, show_chart, signature_caption, table_downloads
+from ui import state as K
+from ui.charts_stats import block_chart, histogram, interval_chart, verdict_matrix
+
+st.title("How sure are we?")
+st.write(
+    "A BLEU difference means little without its uncertainty. Below: the paper's block experiment (§3), "
+    "bootstrap confidence intervals and paired tests (Zhang & Vogel 2004), and approximate randomisation "
+    "(sacrebleu's `--paired-ar`). Everything resamples the per-segment statistics: nothing is re-tokenised."
+)
+scores = current_scores()
+study = scores.study
+c1, c2, c3, c4 = st.columns(4)
+seed = int(c1.number_input("Seed", min_value=0, step=1, key=K.SEED))
+n_resamples = int(
+    c2.number_input(
+        "Bootstrap resamples", min_value=10, max_value=20000, step=100, key=K.N_RESAMPLES
+    )
+)
+alpha = float(c3.selectbox("Significance level", [0.05, 0.01, 0.1], key=K.SIG_ALPHA))
+include_humans = c4.toggle(
+    "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
+)
+names = [s for s in scores.systems if include_humans or s not in study.human_systems]
+if len(names) < 2:
+    st.info("At least two systems are needed.")
+    st.stop()
+systems = {s: scores.stats[scores.system_index(s)] for s in names}
+run_note = f"seed {seed} · {n_resamples} resamples"
+
+# ------------------------------------------------------------------------------------------ blocks
+st.subheader("Blocks of consecutive segments (paper §3, Table 2)")
+st.caption(
+    "The test set is cut into blocks; every system is scored on every block. Mean and standard deviation "
+    "of the block scores, and the paired t-statistic of each system against its left neighbour (one-sided: "
+    "the paper reads t ≥ 1.7 as 95 % significant with 20 blocks)."
+)
+b1, b2 = st.columns(2)
+n_blocks = int(b1.number_input("Blocks", min_value=2, max_value=500, step=1, key=K.SIG_BLOCKS))
+size = int(
+    b2.number_input(
+        "Segments per block (0 = all segments, evenly)", min_value=0, step=1, key=K.SIG_BLOCK_SIZE
+    )
+)
+try:
+    blocks = block_bleu(systems, scores.options, n_blocks=n_blocks, block_size=size or None)
+except BleuStudyError as err:
+    st.error(str(err))
+else:
+    for warning in blocks.warnings:
+        st.warning(warning)
+    table = blocks.table()
+    frame = pd.DataFrame(
+        [row[1:] for row in table[1:]], index=[row[0] for row in table[1:]], columns=table[0][1:]
+    )
+    st.dataframe(frame, width="stretch")
+    tests = pd.DataFrame(
+        [
+            {
+                "system": t.system,
+                "vs left neighbour": t.neighbour,
+                "t": t.statistic,
+                "p (one-sided)" if blocks.alternative == "greater" else "p": t.pvalue,
+                "df": t.df,
+                "mean difference": t.mean_difference,
+                "95% CI low": t.confidence_interval[0],
+                "95% CI high": t.confidence_interval[1],
+            }
+            for t in blocks.tests
+        ]
+    )
+    st.dataframe(tests, hide_index=True, width="stretch")
+    table_downloads(
+        tests, "block t-tests", caption=f"{blocks.n_blocks} blocks of {blocks.block_size} segments"
+    )
+    long = pd.DataFrame(
+        [
+            {"system": s, "block": b + 1, "BLEU": float(blocks.scores[k, b])}
+            for k, s in enumerate(blocks.systems)
+            for b in range(blocks.n_blocks)
+        ]
+    )
+    show_chart(
+        block_chart(
+            long,
+            title="BLEU per block",
+            subtitle=f"{blocks.n_blocks} blocks of {blocks.block_size} segments",
+        ),
+        "block bleu",
+    )
+
+# ------------------------------------------------------------------------------------------ bootstrap
+st.subheader("Bootstrap confidence intervals (Zhang & Vogel 2004)")
+boot = bootstrap(systems, scores.options, n_resamples=n_resamples, confidence=1 - alpha, seed=seed)
+level = f"{1 - alpha:.0%}"
+intervals = pd.DataFrame(
+    [
+        {
+            "system": iv.system,
+            "BLEU": iv.statistic,
+            "mean": iv.mean,
+            f"{level} CI low": iv.confidence_interval[0],
+            f"{level} CI high": iv.confidence_interval[1],
+            "RSD": iv.rsd,
+        }
+        for iv in boot.intervals
+    ]
+).sort_values("BLEU", ascending=False)
+st.dataframe(intervals, hide_index=True, width="stretch")
+st.caption(f"Bootstrap: {run_note}.")
+table_downloads(
+    intervals, "bootstrap intervals", caption=f"Bootstrap {level} intervals ({run_note})"
+)
+show_chart(
+    interval_chart(
+        intervals.rename(
+            columns={
+                "system": "label",
+                "BLEU": "value",
+                f"{level} CI low": "low",
+                f"{level} CI high": "high",
+            }
+        ),
+        x_title="BLEU (0-100)",
+        title=f"BLEU with {level} bootstrap intervals",
+        subtitle=run_note,
+    ),
+    "bootstrap intervals",
+)
+signature_caption(scores.signature)
+
+
+def matrix_frame(test) -> pd.DataFrame:
+    rows = []
+    for a in test.systems:
+        for b in test.systems:
+            if a != b:
+                c = test.get(a, b)
+                rows.append(
+                    {
+                        "row": a,
+                        "column": b,
+                        "verdict": c.verdict,
+                        "difference": c.statistic,
+                        "p": c.pvalue,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def comparisons_frame(test) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "system": c.system,
+                "baseline": c.baseline,
+                "difference": c.statistic,
+                "p": c.pvalue,
+                "CI low": None if c.confidence_interval is None else c.confidence_interval[0],
+                "CI high": None if c.confidence_interval is None else c.confidence_interval[1],
+                "verdict": c.verdict,
+            }
+            for c in test.comparisons
+        ]
+    )
+
+
+st.subheader("Paired bootstrap: every pair of systems")
+st.caption(
+    "Each system pair is scored on the same resampled test sets; the difference is significant (> or <) when "
+    f"its {level} interval excludes 0. The p-value is sacrebleu's `--paired-bs` p-value (same resamples for "
+    "the same seed)."
+)
+paired = boot.paired(alpha=alpha)
+st.caption(f"Paired bootstrap: {run_note} (the same resampled test sets as above).")
+show_chart(
+    verdict_matrix(matrix_frame(paired), title="Paired bootstrap", subtitle=run_note),
+    "paired bootstrap matrix",
+)
+with st.expander("All pairs as a table"):
+    pairs = comparisons_frame(paired)
+    st.dataframe(pairs, hide_index=True, width="stretch")
+    table_downloads(pairs, "paired bootstrap", caption=f"Paired bootstrap ({run_note})")
+pair = st.multiselect("Pair to inspect", names, default=names[:2], max_selections=2, key=K.SIG_PAIR)
+if len(pair) == 2:
+    i, j = boot.systems.index(pair[0]), boot.systems.index(pair[1])
+    diffs = pd.DataFrame({"difference": boot.samples[i] - boot.samples[j]})
+    show_chart(
+        histogram(
+            diffs,
+            x="difference",
+            x_title=f"BLEU({pair[0]}) − BLEU({pair[1]})",
+            title="Resampled differences",
+            subtitle=run_note,
+        ),
+        "bootstrap differences",
+    )
+
+st.subheader("Approximate randomisation")
+trials = int(
+    st.number_input("Trials", min_value=100, max_value=100000, step=1000, key=K.SIG_TRIALS)
+)
+ar = approximate_randomization(systems, scores.options, n_trials=trials, seed=seed, alpha=alpha)
+ar_note = f"seed {seed} · {trials} trials"
+st.caption(f"Approximate randomisation: {ar_note}.")
+show_chart(
+    verdict_matrix(matrix_frame(ar), title="Approximate randomisation", subtitle=ar_note),
+    "randomisation matrix",
+)
+with st.expander("All pairs as a table"):
+    ar_frame = comparisons_frame(ar).drop(columns=["CI low", "CI high"])
+    st.dataframe(ar_frame, hide_index=True, width="stretch")
+    table_downloads(
+        ar_frame, "approximate randomisation", caption=f"Approximate randomisation ({ar_note})"
+    )

@@ -1,0 +1,351 @@
+"""Metric comparison page helpers: cached computations, DataFrames and altair charts.
+
+The cached functions follow :mod:`ui.cache`'s convention: a hashable ``study_key`` is hashed, the study itself
+is passed as ``_study`` and not hashed; nothing inside calls ``st.*`` other than the cache decorator.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import replace
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from bleu_core.metrics.babych import MEASURES, SCHEME_LABELS, SCHEMES, BabychTables, babych_tables
+from bleu_core.metrics.explorer import ExplorerGrid, ExplorerResult, explore
+from bleu_core.metrics.registry import MetricScores, score_study
+from bleu_core.metrics.variants import many_bleus
+from bleu_core.stats.compare import compare_correlations
+from bleu_core.stats.correlation import CorrelationResult
+from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
+from bleu_core.study import Study
+
+#: Column formats of the correlation table (p-values in scientific notation, coefficients to 3 decimals).
+CORRELATION_COLUMNS = {
+    name: st.column_config.NumberColumn(format=fmt)
+    for name, fmt in (
+        ("r", "%.3f"),
+        ("oriented r", "%.3f"),
+        ("low", "%.3f"),
+        ("high", "%.3f"),
+        ("p", "%.2e"),
+    )
+}
+
+# ------------------------------------------------------------------------------------------- cached
+
+
+@st.cache_data(max_entries=8, show_spinner="Scoring every system with every metric…")
+def metric_scores(
+    study_key: str, _study: Study, metrics: tuple[str, ...], tokenize: str, lowercase: bool
+) -> dict[str, MetricScores]:
+    return score_study(_study, metrics, tokenize=tokenize, lowercase=lowercase)
+
+
+@st.cache_data(max_entries=8, show_spinner="Correlating metrics with human scores…")
+def correlation_frame(
+    study_key: str,
+    _study: Study,
+    _scores: dict[str, MetricScores],
+    metrics: tuple[str, ...],
+    systems: tuple[str, ...],
+    n_resamples: int,
+    seed: int,
+    score_key: tuple,
+) -> pd.DataFrame:
+    """Every metric × criterion: system-level Pearson/Kendall and segment-level Pearson/WMT tau-like."""
+    rows = []
+    index = {s: i for i, s in enumerate(_study.systems)}
+    keep = [index[s] for s in systems]
+    for criterion, crit in _study.criteria.items():
+        human_seg = _study.segment_scores(criterion)[keep]
+        level_scores = _study.system_scores(criterion)
+        has_segments = bool(np.isfinite(human_seg).any())
+        for name in metrics:
+            m = _scores[name]
+            source = subset_systems(m, keep)
+            orient = (1 if m.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
+            if has_segments:
+                human = SegmentMeanSource(source.names, human_seg)
+                system = system_correlations(
+                    source,
+                    human,
+                    methods=("pearson", "kendall"),
+                    n_resamples=n_resamples,
+                    seed=seed,
+                )
+                # oriented metric scores: WMT's tau-like counts metric ties as discordant, which is
+                # only fair to error metrics (TER, PER) if higher means "agrees with humans" for all
+                segment = segment_correlations(
+                    orient * source.segment,
+                    human_seg,
+                    methods=(("pearson", "none"), ("kendall-wmt", "item")),
+                    n_resamples=n_resamples,
+                    seed=seed,
+                )
+            else:
+                human_values = [level_scores.get(s, math.nan) for s in systems]
+                system = system_correlations(
+                    source,
+                    None,
+                    human_scores=human_values,
+                    methods=("pearson", "kendall"),
+                    n_resamples=0,
+                )
+                segment = []
+            oriented = [_orient(res, orient) for res in system.values()] + segment
+            for res in oriented:
+                low, high = res.confidence_interval or (math.nan, math.nan)
+                rows.append(
+                    {
+                        "metric": name,
+                        "criterion": criterion,
+                        "level": res.level,
+                        "method": res.method,
+                        "r": orient * res.statistic,
+                        "oriented r": res.statistic,
+                        "low": low,
+                        "high": high,
+                        "p": res.pvalue,
+                        "n": res.n,
+                        "note": res.note,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _orient(res: CorrelationResult, sign: int) -> CorrelationResult:
+    """A symmetric correlation (Pearson, Kendall) with its sign flipped when ``sign`` is -1."""
+    if sign > 0:
+        return res
+    interval = res.confidence_interval
+    flipped = None if interval is None else (-interval[1], -interval[0])
+    return replace(res, statistic=-res.statistic, confidence_interval=flipped)
+
+
+def subset_systems(m: MetricScores, keep: Sequence[int]) -> MetricScores:
+    return MetricScores(
+        m.metric,
+        tuple(m.names[i] for i in keep),
+        m.stats[keep],
+        m.from_stats,
+        m.segment[keep],
+        m.higher_is_better,
+        m.description,
+        m.notes,
+    )
+
+
+def williams_frame(
+    scores: dict[str, MetricScores],
+    first: str,
+    second: str,
+    human_seg: np.ndarray,
+    human_sys: Sequence[float],
+    criterion_higher_is_better: bool = True,
+) -> pd.DataFrame:
+    """Williams test of ``first`` vs ``second`` at segment level (pooled pairs) and system level.
+
+    Both metrics are oriented first (error metrics and lower-is-better criteria negated), so "r" always
+    means agreement and the test asks which metric agrees more.
+    """
+    crit_sign = 1 if criterion_higher_is_better else -1
+    sign = {m: (1 if scores[m].higher_is_better else -1) * crit_sign for m in (first, second)}
+    rows = []
+    for level, a, b, h in (
+        (
+            "segment",
+            sign[first] * scores[first].segment,
+            sign[second] * scores[second].segment,
+            human_seg,
+        ),
+        (
+            "system",
+            sign[first] * scores[first].observed(),
+            sign[second] * scores[second].observed(),
+            human_sys,
+        ),
+    ):
+        try:
+            res = compare_correlations(a, b, h, alternative="two-sided")
+            rows.append(
+                {
+                    "level": level,
+                    "r first": res.r1,
+                    "r second": res.r2,
+                    "r between": res.r12,
+                    "t": res.statistic,
+                    "p": res.pvalue,
+                    "n": res.n,
+                    "note": "",
+                }
+            )
+        except ValueError as err:
+            rows.append({"level": level, "note": str(err)})
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=8, show_spinner="Scoring with every BLEU implementation…")
+def variants_frame(study_key: str, _study: Study, systems: tuple[str, ...]) -> pd.DataFrame:
+    refs = list(_study.references.values())
+    rows = []
+    for system in systems:
+        hyps = _study.systems[system]
+        keep = [i for i, h in enumerate(hyps) if h is not None]
+        for v in many_bleus([hyps[i] for i in keep], [[r[i] for i in keep] for r in refs]):
+            rows.append(
+                {
+                    "system": system,
+                    "variant": v.variant.label,
+                    "BLEU": v.score,
+                    "difference": v.difference,
+                    "BP": v.bp,
+                    "signature": v.signature,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+@st.cache_data(max_entries=16, show_spinner="Exploring the parameter grid…")
+def explorer_result(
+    study_key: str, _study: Study, system: str, grid: ExplorerGrid, criterion: str | None
+) -> ExplorerResult:
+    hyps = _study.systems[system]
+    keep = [i for i, h in enumerate(hyps) if h is not None]
+    refs = [[r[i] for i in keep] for r in _study.references.values()]
+    human = None
+    higher = True
+    if criterion:
+        human = _study.segment_scores(criterion)[list(_study.systems).index(system)][keep]
+        higher = _study.criteria[criterion].higher_is_better
+    return explore([hyps[i] for i in keep], refs, grid, human=human, higher_is_better=higher)
+
+
+@st.cache_data(max_entries=8, show_spinner="Computing Babych & Hartley's tables…")
+def babych_result(study_key: str, _study: Study, tokenize: str, lowercase: bool) -> BabychTables:
+    return babych_tables(_study, tokenize=tokenize, lowercase=lowercase)
+
+
+# ------------------------------------------------------------------------------------------- frames
+
+
+def explorer_frame(result: ExplorerResult) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {
+                "variant": "; ".join(r.changed) or "default",
+                "BLEU": r.score,
+                "difference": r.difference,
+                "Pearson (segments)": r.pearson,
+                "Kendall (segments)": r.kendall,
+                "rated": r.n_rated,
+                "signature": r.signature,
+            }
+            for r in result.rows
+        ]
+    )
+
+
+def babych_frames(t: BabychTables) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """(scores per system, Pearson r per feature × criterion, stability) like the paper's Tables 1-3."""
+    scores = pd.DataFrame(
+        {"system": list(t.systems), "BLEU (all refs)": [t.bleu[s] for s in t.systems]}
+    )
+    for (scheme, measure, ref), values in t.scores.items():
+        scores[f"{measure} ({SCHEME_LABELS[scheme]}) [{ref}]"] = [values[s] for s in t.systems]
+    corr = pd.DataFrame(
+        [
+            {
+                "feature": r.feature,
+                "criterion": r.criterion,
+                "r": r.result.statistic,
+                "p": r.result.pvalue,
+                "n": r.result.n,
+            }
+            for r in t.correlations
+        ]
+    )
+    corr = (
+        corr.pivot_table(index="feature", columns="criterion", values="r", sort=False)
+        if len(corr)
+        else corr
+    )
+    stab_rows = []
+    for measure in MEASURES:
+        for system in [*t.systems, "average"]:
+            row = {"measure": measure, "system": system}
+            for scheme in SCHEMES:
+                key = (measure, scheme)
+                if key in t.stability:
+                    value = (
+                        t.stability_average[key]
+                        if system == "average"
+                        else t.stability[key][system]
+                    )
+                    row[f"sd {SCHEME_LABELS[scheme]}"] = value
+            stab_rows.append(row)
+    return scores, corr, pd.DataFrame(stab_rows) if t.stability else pd.DataFrame()
+
+
+# ------------------------------------------------------------------------------------------- charts
+
+
+def correlation_chart(frame: pd.DataFrame, *, criterion: str) -> alt.Chart:
+    """Oriented correlation of each metric (points) with its bootstrap interval (rules), per level/method."""
+    data = frame[frame["criterion"] == criterion].copy()
+    data["level · method"] = data["level"] + " · " + data["method"]
+    base = alt.Chart(data).encode(
+        y=alt.Y("metric:N", sort="-x", title=None),
+        color=alt.Color("level · method:N", title="level · method"),
+        yOffset="level · method:N",
+    )
+    rules = base.mark_rule().encode(
+        x=alt.X("low:Q", title="correlation (positive = agrees with humans)"), x2="high:Q"
+    )
+    points = base.mark_point(filled=True, size=60).encode(
+        x="oriented r:Q",
+        tooltip=[
+            "metric",
+            "level",
+            "method",
+            alt.Tooltip("r:Q", format=".3f"),
+            alt.Tooltip("p:Q", format=".3g"),
+            "n",
+        ],
+    )
+    return (rules + points).properties(
+        title=alt.TitleParams(
+            f"Metrics vs {criterion}",
+            subtitle="95% bootstrap intervals; sign oriented so that higher = better agreement",
+        ),
+        width="container",
+    )
+
+
+def explorer_chart(frame: pd.DataFrame) -> alt.Chart:
+    """BLEU of each explored variant, coloured by its segment-level Kendall tau with the human scores."""
+    color = (
+        alt.Color("Kendall (segments):Q", scale=alt.Scale(scheme="viridis"))
+        if frame["Kendall (segments)"].notna().any()
+        else alt.value("#4c78a8")
+    )
+    return (
+        alt.Chart(frame)
+        .mark_bar()
+        .encode(
+            x=alt.X("BLEU:Q"),
+            y=alt.Y("variant:N", sort="-x", title=None),
+            color=color,
+            tooltip=[
+                "variant",
+                alt.Tooltip("BLEU:Q", format=".2f"),
+                alt.Tooltip("difference:Q", format="+.2f"),
+                "signature",
+            ],
+        )
+        .properties(title="BLEU under each ticked combination", width="container")
+    )
