@@ -22,6 +22,7 @@ from bleu_core.campaigns import (
     CampaignStore,
     RatingCriterion,
     apply_to_study,
+    display_database_url,
     judge_calibration,
     krippendorff_alpha,
     pairwise_correlation,
@@ -44,6 +45,8 @@ DISPLAY_HELP = {
     "both": "the source, a reference and the translation",
 }
 ALL_JUDGES = "all judges"
+NEW_TAB = "New campaign"
+MANAGE_TAB = "Manage a campaign"
 MAX_AGREEMENT_RESAMPLES = 1000
 
 
@@ -63,7 +66,7 @@ def parse_list(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def new_campaign_tab(store: CampaignStore) -> None:
+def new_campaign_tab() -> None:
     study = current_study()
     if study is None:
         st.info(
@@ -150,7 +153,7 @@ def new_campaign_tab(store: CampaignStore) -> None:
             reference_stream=reference_stream,
             name=name,
         )
-        created = store.create_campaign(plan)
+        created = open_store().create_campaign(plan)
     except BleuStudyError as err:
         st.error(str(err))
         return
@@ -162,22 +165,24 @@ def new_campaign_tab(store: CampaignStore) -> None:
     st.session_state[K.CAMP_NEW_KEY] = (created.campaign.code, created.organiser_key)
     st.session_state[K.CAMP_FORM_CODE] = created.campaign.code
     st.session_state[K.CAMP_FORM_KEY] = created.organiser_key
+    st.session_state[K.CAMP_TAB_NEXT] = MANAGE_TAB
     st.rerun()
 
 
-def open_campaign_form(store: CampaignStore) -> None:
+def open_campaign_form() -> None:
     with st.form("camp_open_form"):
         c1, c2 = st.columns(2)
         code = c1.text_input("Campaign code", key=K.CAMP_FORM_CODE, max_chars=16)
         key = c2.text_input("Organiser key", key=K.CAMP_FORM_KEY, type="password")
         if st.form_submit_button("Open campaign"):
             try:
-                campaign = store.check_organiser(code, key)
+                campaign = open_store().check_organiser(code, key)
             except BleuStudyError as err:
                 st.error(str(err))
             else:
                 st.session_state[K.CAMP_CODE] = campaign.code
                 st.session_state[K.CAMP_KEY] = key.strip()
+                st.session_state[K.CAMP_TAB_NEXT] = MANAGE_TAB
                 st.rerun()
 
 
@@ -229,31 +234,17 @@ def agreement_section(campaign, ratings) -> None:
         rd = reliability_data(ratings, crit.name, group=group)
         if rd.data.size == 0:
             continue
+        row = {"criterion": crit.name}
         for level in ("interval", "ordinal"):
             res = krippendorff_alpha(rd.data, level=level, n_resamples=n_resamples, seed=seed)
-            rows.append(
-                {
-                    "criterion": crit.name,
-                    "measure": f"Krippendorff's alpha ({level})",
-                    "value": res.statistic,
-                    "95% CI low": res.confidence_interval[0],
-                    "95% CI high": res.confidence_interval[1],
-                    "items rated by ≥ 2": res.n_units,
-                    "judges": res.n_raters,
-                }
-            )
+            low, high = res.confidence_interval
+            row[f"alpha ({level})"] = res.statistic
+            row[f"{level} 95% CI"] = "—" if np.isnan(low) else f"{low:.3f} – {high:.3f}"
         pw = pairwise_correlation(rd.data, rd.raters, method="pearson")
-        rows.append(
-            {
-                "criterion": crit.name,
-                "measure": "mean pairwise Pearson r",
-                "value": pw.statistic,
-                "95% CI low": np.nan,
-                "95% CI high": np.nan,
-                "items rated by ≥ 2": int(((~np.isnan(rd.data)).sum(axis=0) >= 2).sum()),
-                "judges": len(rd.raters),
-            }
-        )
+        row["mean pairwise r"] = pw.statistic
+        row["items rated by ≥ 2"] = res.n_units
+        row["judges"] = len(rd.raters)
+        rows.append(row)
         matrices[crit.name] = pd.DataFrame(
             pw.matrix, index=list(rd.raters), columns=list(rd.raters)
         )
@@ -274,18 +265,35 @@ def agreement_section(campaign, ratings) -> None:
     if not rows:
         st.info("No ratings from this group yet.")
         return
-    st.dataframe(pd.DataFrame(rows), hide_index=True)
+    three = st.column_config.NumberColumn(format="%.3f")
+    st.dataframe(
+        pd.DataFrame(rows),
+        hide_index=True,
+        column_config={
+            "alpha (interval)": three,
+            "alpha (ordinal)": three,
+            "mean pairwise r": three,
+        },
+    )
     st.caption(
         f"Alpha: 1 = perfect agreement, 0 = chance level (Krippendorff). Confidence intervals: bootstrap over "
         f"items, {n_resamples} resamples, seed {seed} (the app's resampling settings)."
     )
     st.markdown("**Calibration** — each judge's mean; *offset* is how much higher the judge scores than the "
                 "other judges on the same items (the paper: some judges are more liberal).")  # fmt: skip
-    st.dataframe(pd.DataFrame(calib_rows), hide_index=True)
+    st.dataframe(
+        pd.DataFrame(calib_rows),
+        hide_index=True,
+        column_config={
+            "mean": three,
+            "sd": three,
+            "offset vs others": st.column_config.NumberColumn(format="%+.3f"),
+        },
+    )
     with st.expander("Pairwise correlation between judges"):
         for name, matrix in matrices.items():
             st.caption(name)
-            st.dataframe(matrix)
+            st.dataframe(matrix, column_config={c: three for c in matrix.columns})
 
 
 def use_in_analyses(campaign, ratings) -> None:
@@ -293,7 +301,14 @@ def use_in_analyses(campaign, ratings) -> None:
     if study is None:
         st.info("Open the study this campaign was made from to use its ratings in the analyses.")
         return
-    if st.button("Use these ratings in the analyses", type="primary", icon=":material/insights:"):
+    clicked = st.button(
+        "Use these ratings in the analyses", type="primary", icon=":material/insights:"
+    )
+    notice = st.session_state.get(K.CAMP_NOTICE)
+    if notice:
+        st.success(notice)
+        st.session_state[K.CAMP_NOTICE] = None
+    if clicked:
         try:
             new = apply_to_study(study, campaign, ratings)
         except BleuStudyError as err:
@@ -311,18 +326,19 @@ def use_in_analyses(campaign, ratings) -> None:
         st.rerun()
 
 
-def manage_tab(store: CampaignStore) -> None:
+def manage_tab() -> None:
     state = st.session_state
     code, key = state.get(K.CAMP_CODE), state.get(K.CAMP_KEY)
     if not code or not key:
-        open_campaign_form(store)
+        open_campaign_form()
         return
+    store = open_store()  # opened (and created) only once someone uses a campaign
     try:
         campaign = store.check_organiser(code, key)
     except BleuStudyError as err:
         st.error(str(err))
         state[K.CAMP_CODE] = state[K.CAMP_KEY] = None
-        open_campaign_form(store)
+        open_campaign_form()
         return
     new = state.get(K.CAMP_NEW_KEY)
     if new and new[0] == campaign.code:
@@ -333,10 +349,6 @@ def manage_tab(store: CampaignStore) -> None:
         )
         st.code(f"campaign code: {campaign.code}\norganiser key: {new[1]}", language=None)
         state[K.CAMP_NEW_KEY] = None
-    notice = state.get(K.CAMP_NOTICE)
-    if notice:
-        st.success(notice)
-        state[K.CAMP_NOTICE] = None
     st.markdown(
         STYLE
         + label_html("Campaign")
@@ -391,15 +403,13 @@ st.write(
     "Run the BLEU paper's human evaluation with your class or lab: judges rate translations from 1 (very bad) "
     "to 5 (very good) on the **Rate translations** page, and their ratings go straight into the analyses."
 )
-campaign_store = open_store()
-st.caption(f"Database: `{campaign_store.display_url}` (set BLEU_STUDY_DB to change it)")
+st.caption(f"Database: `{display_database_url()}` (set BLEU_STUDY_DB to change it)")
 if st.session_state.get(
-    K.CAMP_CODE
-):  # the open campaign's tab comes first (shown after creating one)
-    manage, create = st.tabs(["Manage a campaign", "New campaign"])
-else:
-    create, manage = st.tabs(["New campaign", "Manage a campaign"])
-with create:
-    new_campaign_tab(campaign_store)
-with manage:
-    manage_tab(campaign_store)
+    K.CAMP_TAB_NEXT
+):  # set before the tabs exist: a widget's state cannot change after
+    st.session_state[K.CAMP_TAB] = st.session_state.pop(K.CAMP_TAB_NEXT)
+tab_new, tab_manage = st.tabs([NEW_TAB, MANAGE_TAB], key=K.CAMP_TAB, on_change="rerun")
+with tab_new:
+    new_campaign_tab()
+with tab_manage:
+    manage_tab()

@@ -22,6 +22,7 @@ from ui import cache, current_scores, show_chart, signature_caption, table_downl
 from ui import charts_metrics as cm
 from ui import state as K
 from ui.charts_stats import interval_chart, subset_chart
+from ui.frames_stats import correlation_rows, subset_frames
 
 SEGMENT_METHODS = (
     ("pearson", "none"),
@@ -30,22 +31,6 @@ SEGMENT_METHODS = (
     ("kendall", "item"),
     ("kendall-wmt", "item"),
 )
-
-
-def result_rows(results, level: str) -> list[dict]:
-    return [
-        {
-            "level": level,
-            "method": r.method + ("" if r.grouping in (None, "none") else f" (by {r.grouping})"),
-            "r": r.statistic,
-            "p": r.pvalue,
-            "n": r.n,
-            "CI low": None if r.confidence_interval is None else r.confidence_interval[0],
-            "CI high": None if r.confidence_interval is None else r.confidence_interval[1],
-            "note": r.note,
-        }
-        for r in results
-    ]
 
 
 @st.cache_data(max_entries=8, show_spinner="Scoring with every reference subset…")
@@ -106,7 +91,9 @@ else:
     segment = segment_correlations(
         sentence, human_seg, methods=SEGMENT_METHODS, n_resamples=n_resamples, seed=seed
     )
-    frame = pd.DataFrame(result_rows(system.values(), "system") + result_rows(segment, "segment"))
+    frame = pd.DataFrame(
+        correlation_rows(system.values(), "system") + correlation_rows(segment, "segment")
+    )
     st.subheader(f"BLEU vs {criterion}")
     st.dataframe(frame, hide_index=True, width="stretch")
     st.caption(f"Bootstrap intervals: {run_note}.")
@@ -188,31 +175,9 @@ draws = int(
 subsets, single = reference_analysis(
     scores.key, study, names, scores.options, repr(scores.options), draws, seed
 )
-sub_frame = pd.DataFrame(
-    [
-        {
-            "system": s,
-            "size": sub.size,
-            "references": " + ".join(sub.references),
-            "BLEU": sub.scores[k],
-        }
-        for sub in subsets.subsets
-        for k, s in enumerate(subsets.systems)
-    ]
-)
+sub_frame, sizes = subset_frames(subsets)
 show_chart(
     subset_chart(sub_frame, title="BLEU with every subset of the references"), "reference subsets"
-)
-sizes = pd.DataFrame(
-    [
-        {
-            "references": size,
-            "subsets": v["n_subsets"],
-            "mean Kendall vs all": v["kendall_mean"],
-            "min Kendall vs all": v["kendall_min"],
-        }
-        for size, v in subsets.by_size().items()
-    ]
 )
 st.dataframe(sizes, hide_index=True, width="stretch")
 table_downloads(sub_frame, "reference subsets", caption="BLEU per reference subset")

@@ -105,7 +105,7 @@ def text_box(label: str, text: str | None, *, emphasis: bool = False) -> None:
     st.markdown(body, unsafe_allow_html=True)
 
 
-def join_or_resume(store: CampaignStore) -> None:
+def join_or_resume() -> None:
     """The forms shown before a judge has signed in."""
     st.write(
         "Your organiser gave you a **campaign code**. Enter it with your name to start; you rate one "
@@ -120,6 +120,7 @@ def join_or_resume(store: CampaignStore) -> None:
             "Campaign code", key=K.RATE_JOIN_CODE, max_chars=16, placeholder="e.g. K7P2QX"
         )
         if code.strip():
+            store = open_store()
             try:
                 campaign = store.get_campaign(code)
             except BleuStudyError as err:
@@ -168,7 +169,7 @@ def join_or_resume(store: CampaignStore) -> None:
             )
             if st.form_submit_button("Resume", type="primary"):
                 try:
-                    session = JudgeSession.from_resume_code(store, resume)
+                    session = JudgeSession.from_resume_code(open_store(), resume)
                 except BleuStudyError as err:
                     st.error(str(err))
                 else:
@@ -289,23 +290,22 @@ def rating_view(session: JudgeSession) -> None:
 
 ensure_entrypoint()  # a judge's first request may be a deep link (/rate?resume=…)
 st.title("Rate translations")
-store = open_store()
 state = st.session_state
 
 resume_code = st.query_params.get(RESUME_PARAM)
 if not state.get(K.RATE_TOKEN) and resume_code:
     try:
-        sign_in(JudgeSession.from_resume_code(store, resume_code))
+        sign_in(JudgeSession.from_resume_code(open_store(), resume_code))
     except BleuStudyError as err:
         st.warning(f"The resume code in the address does not work: {err}")
         st.query_params.clear()
 
 if not state.get(K.RATE_TOKEN):
-    join_or_resume(store)
+    join_or_resume()  # the database is opened only once a code is typed
     st.stop()
 
 try:
-    judge_session = JudgeSession(store, state[K.RATE_CODE], state[K.RATE_TOKEN])
+    judge_session = JudgeSession(open_store(), state[K.RATE_CODE], state[K.RATE_TOKEN])
 except AccessDenied as err:
     sign_out()
     st.error(str(err))

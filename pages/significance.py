@@ -10,6 +10,23 @@ from bleu_core.stats import approximate_randomization, block_bleu, bootstrap
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui import state as K
 from ui.charts_stats import block_chart, histogram, interval_chart, verdict_matrix
+from ui.frames_stats import block_frames, comparisons_frame, intervals_frame, matrix_frame
+
+
+@st.cache_data(max_entries=8, show_spinner="Randomising…")
+def cached_randomization(
+    key: str,
+    names: tuple[str, ...],
+    _systems,
+    _options,
+    options_key: str,
+    trials: int,
+    seed: int,
+    alpha: float,
+):
+    """Approximate randomisation of every pair (cached: it is the slowest part of the page)."""
+    return approximate_randomization(_systems, _options, n_trials=trials, seed=seed, alpha=alpha)
+
 
 st.title("How sure are we?")
 st.write(
@@ -58,36 +75,11 @@ except BleuStudyError as err:
 else:
     for warning in blocks.warnings:
         st.warning(warning)
-    table = blocks.table()
-    frame = pd.DataFrame(
-        [row[1:] for row in table[1:]], index=[row[0] for row in table[1:]], columns=table[0][1:]
-    )
-    st.dataframe(frame, width="stretch")
-    tests = pd.DataFrame(
-        [
-            {
-                "system": t.system,
-                "vs left neighbour": t.neighbour,
-                "t": t.statistic,
-                "p (one-sided)" if blocks.alternative == "greater" else "p": t.pvalue,
-                "df": t.df,
-                "mean difference": t.mean_difference,
-                "95% CI low": t.confidence_interval[0],
-                "95% CI high": t.confidence_interval[1],
-            }
-            for t in blocks.tests
-        ]
-    )
+    layout, tests, long = block_frames(blocks)
+    st.dataframe(layout, width="stretch")
     st.dataframe(tests, hide_index=True, width="stretch")
     table_downloads(
         tests, "block t-tests", caption=f"{blocks.n_blocks} blocks of {blocks.block_size} segments"
-    )
-    long = pd.DataFrame(
-        [
-            {"system": s, "block": b + 1, "BLEU": float(blocks.scores[k, b])}
-            for k, s in enumerate(blocks.systems)
-            for b in range(blocks.n_blocks)
-        ]
     )
     show_chart(
         block_chart(
@@ -102,19 +94,7 @@ else:
 st.subheader("Bootstrap confidence intervals (Zhang & Vogel 2004)")
 boot = bootstrap(systems, scores.options, n_resamples=n_resamples, confidence=1 - alpha, seed=seed)
 level = f"{1 - alpha:.0%}"
-intervals = pd.DataFrame(
-    [
-        {
-            "system": iv.system,
-            "BLEU": iv.statistic,
-            "mean": iv.mean,
-            f"{level} CI low": iv.confidence_interval[0],
-            f"{level} CI high": iv.confidence_interval[1],
-            "RSD": iv.rsd,
-        }
-        for iv in boot.intervals
-    ]
-).sort_values("BLEU", ascending=False)
+intervals = intervals_frame(boot, level)
 st.dataframe(intervals, hide_index=True, width="stretch")
 st.caption(f"Bootstrap: {run_note}.")
 table_downloads(
@@ -137,41 +117,6 @@ show_chart(
     "bootstrap intervals",
 )
 signature_caption(scores.signature)
-
-
-def matrix_frame(test) -> pd.DataFrame:
-    rows = []
-    for a in test.systems:
-        for b in test.systems:
-            if a != b:
-                c = test.get(a, b)
-                rows.append(
-                    {
-                        "row": a,
-                        "column": b,
-                        "verdict": c.verdict,
-                        "difference": c.statistic,
-                        "p": c.pvalue,
-                    }
-                )
-    return pd.DataFrame(rows)
-
-
-def comparisons_frame(test) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
-            {
-                "system": c.system,
-                "baseline": c.baseline,
-                "difference": c.statistic,
-                "p": c.pvalue,
-                "CI low": None if c.confidence_interval is None else c.confidence_interval[0],
-                "CI high": None if c.confidence_interval is None else c.confidence_interval[1],
-                "verdict": c.verdict,
-            }
-            for c in test.comparisons
-        ]
-    )
 
 
 st.subheader("Paired bootstrap: every pair of systems")
@@ -209,7 +154,16 @@ st.subheader("Approximate randomisation")
 trials = int(
     st.number_input("Trials", min_value=100, max_value=100000, step=1000, key=K.SIG_TRIALS)
 )
-ar = approximate_randomization(systems, scores.options, n_trials=trials, seed=seed, alpha=alpha)
+ar = cached_randomization(
+    scores.key,
+    tuple(names),
+    systems,
+    scores.options,
+    repr((scores.options, scores.references)),
+    trials,
+    seed,
+    alpha,
+)
 ar_note = f"seed {seed} · {trials} trials"
 st.caption(f"Approximate randomisation: {ar_note}.")
 show_chart(

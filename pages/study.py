@@ -60,19 +60,20 @@ def _open_upload() -> None:
     st.session_state[K.STUDY_UPLOAD_NONCE] = nonce + 1
 
 
-open_tab, upload_tab = st.tabs(["Open a demo", "Upload your data"])
-with open_tab:
+open_tab, upload_tab = st.columns([2, 3])
+with open_tab.container(border=True):
+    st.markdown("**Open a demo**")
     entries = _demo_entries()
     descriptions = dict(entries)
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.selectbox(
+    st.selectbox(
         "Bundled demo study",
         [name for name, _ in entries],
         key="study_demo_choice",
         format_func=lambda n: f"{n} — {descriptions.get(n, '')}" if descriptions.get(n) else n,
     )
-    c2.button("Open demo", on_click=_open_demo, type="primary", width="stretch")
-with upload_tab:
+    st.button("Open demo", on_click=_open_demo, type="primary", width="stretch")
+with upload_tab.container(border=True):
+    st.markdown("**Upload your data**")
     st.file_uploader(
         "Study files",
         accept_multiple_files=True,

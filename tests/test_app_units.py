@@ -156,7 +156,10 @@ def test_paper_examples_give_the_papers_unigram_precisions(paper_examples):
 
 def test_walkthrough_agrees_with_sacrebleu_sentence_bleu():
     hyp = "The quick brown fox jumps over the lazy dog near the bank."
-    refs = ["A quick brown fox jumped over the lazy dog by the bank.", "The fast fox jumps over a dog."]
+    refs = [
+        "A quick brown fox jumped over the lazy dog by the bank.",
+        "The fast fox jumps over a dog.",
+    ]
     w = walkthrough(hyp, refs, BleuOptions())
     expected = sacrebleu.sentence_bleu(hyp, refs)  # sacrebleu 2.x defaults: 13a, exp smoothing
     assert w.bleu * 100 == pytest.approx(expected.score, abs=1e-9)

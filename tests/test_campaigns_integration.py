@@ -145,3 +145,34 @@ def test_csv_export_round_trips_verbatim(store):
         assert row["segment_id"] == r.segment_id and row["system"] == r.system
         assert row["created_at"].endswith("+00:00")
     assert {row["judge"] for row in rows} == {hostile, "ana"}
+
+
+def test_campaign_ratings_feed_the_papers_judge_comparisons(store):
+    """Campaign → study → bleu_core.stats.judges (paper §4): per group, systems ordered by the judges' scores."""
+    from bleu_core.stats.judges import judge_comparisons
+
+    study = toy_study()
+    created = store.create_campaign(
+        plan_from_study(study, systems=["A", "B", "H"], n_segments=6, seed=3, criteria=None)
+    )
+    code = created.campaign.code
+    items = store.items(code, created.organiser_key)
+    quality = {"A": 1, "B": 3, "H": 5}  # every judge scores A < B < H, two points apart
+    for name, group, bonus in [
+        ("m1", "monolingual", 0),
+        ("m2", "monolingual", 0),
+        ("b1", "bilingual", 0),
+        ("b2", "bilingual", 0),
+    ]:
+        tok = store.join(code, name, group).token
+        for it in items:
+            score = min(5, quality[it.system] + bonus)
+            store.rate(code, tok, it.position, {"adequacy": score, "fluency": score})
+    new = apply_to_study(study, created.campaign, store.ratings(code, created.organiser_key))
+    result = judge_comparisons(new, study_criterion_name(created.campaign, "fluency"))
+    by_group = {g.group: g for g in result.groups}
+    assert set(by_group) == {"monolingual", "bilingual"}
+    for g in by_group.values():
+        assert g.systems == ("A", "B", "H") and g.n_raters == 2
+        assert [p.statistic for p in g.pairs] == [2.0, 2.0]
+        assert all(p.n == 2 * 6 for p in g.pairs)  # 2 judges × 6 sentences

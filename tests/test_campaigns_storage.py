@@ -1,6 +1,7 @@
 """Campaign storage: round trips, rating/changing/skipping/resuming, progress, WAL, validation messages.
 
-Every test uses a SQLite file under pytest's ``tmp_path``, never the user's data directory.
+Every test uses a SQLite file under pytest's ``tmp_path`` or an in-memory database, never the user's data
+directory. The last test checks random interleavings of judges' actions against a plain-dict model.
 """
 
 from __future__ import annotations
@@ -9,12 +10,16 @@ import re
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 from sqlalchemy import func, select
 
 from bleu_core.campaigns import (
     CampaignError,
     CampaignStore,
     RatingCriterion,
+    display_database_url,
     plan_campaign,
     resolve_database_url,
 )
@@ -62,6 +67,8 @@ def test_sqlite_runs_in_wal_mode_with_busy_timeout(store):
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() == 30000
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        # synchronous FULL (2): fsync on every commit
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar() == 2
 
 
 def test_database_location_env_var_and_default(tmp_path, monkeypatch):
@@ -81,10 +88,9 @@ def test_database_location_env_var_and_default(tmp_path, monkeypatch):
 def test_store_creates_missing_directories_and_hides_password(tmp_path):
     s = CampaignStore(tmp_path / "deep" / "er" / "c.sqlite")
     assert (tmp_path / "deep" / "er" / "c.sqlite").exists()
+    assert s.display_url == f"sqlite:///{tmp_path / 'deep' / 'er' / 'c.sqlite'}"
     s.close()
-    s2 = CampaignStore.__new__(CampaignStore)
-    s2.url = "postgresql://u:secret@h/db"
-    assert "secret" not in s2.display_url and "postgresql://u:" in s2.display_url
+    assert display_database_url("postgresql://u:secret@h/db") == "postgresql://u:***@h/db"
 
 
 def test_bad_database_url_names_the_fix():
@@ -323,3 +329,99 @@ def test_custom_criterion_scale_is_enforced(store):
     with pytest.raises(CampaignError, match=r"score 3 is outside the scale 0-2"):
         store.rate(code, ana.token, 1, {"overall": 3})
     assert store.get_campaign(code).criteria == (crit,)
+
+
+def test_generic_upsert_path_behaves_like_the_native_one(tmp_path):
+    """Databases other than SQLite/PostgreSQL use update-else-insert; same results, same change counting."""
+    s = CampaignStore(tmp_path / "generic.sqlite")
+    s.dialect = "generic"  # force the portable branch of _upsert_rating
+    created = s.create_campaign(make_plan())
+    code = created.campaign.code
+    ana = s.join(code, "Ana", "monolingual")
+    s.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 2})
+    s.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
+    s.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
+    rows = s.ratings(code, created.organiser_key)
+    assert [(r.criterion, r.score, r.n_changes) for r in rows] == [
+        ("adequacy", 1, 0),
+        ("fluency", 4, 1),
+    ]
+    s.close()
+
+
+# ----------------------------------------------------------------------------- stateful model check
+
+
+class JudgesAgainstAModel(RuleBasedStateMachine):
+    """Random interleavings of two judges' rate / skip / move calls against a plain-dict model of the rules:
+    one score per (judge, item, criterion), the last one wins, changes are counted, a skip is pending until
+    the item is rated, and each judge's cursor is where the last call left it."""
+
+    def __init__(self):
+        super().__init__()
+        self.store = CampaignStore("sqlite://")
+        created = self.store.create_campaign(make_plan(n_segments=2, systems=["A", "B"]))
+        self.code, self.key = created.campaign.code, created.organiser_key
+        self.n = created.campaign.n_items
+        self.tokens = [
+            self.store.join(self.code, name, "monolingual").token for name in ("ana", "bo")
+        ]
+        self.scores: dict[tuple[int, int, str], tuple[int, int]] = {}  # -> (score, n_changes)
+        self.skips: set[tuple[int, int]] = set()
+        self.cursor = [0, 0]
+
+    judge = st.integers(0, 1)
+    position = st.integers(0, 3)
+    score = st.integers(1, 5)
+
+    @rule(j=judge, pos=position, a=score, f=score)
+    def rate(self, j, pos, a, f):
+        assert (
+            self.store.rate(self.code, self.tokens[j], pos, {"adequacy": a, "fluency": f})
+            == pos + 1
+        )
+        for crit, s in (("adequacy", a), ("fluency", f)):
+            old = self.scores.get((j, pos, crit))
+            changes = 0 if old is None else old[1] + (old[0] != s)
+            self.scores[(j, pos, crit)] = (s, changes)
+        self.skips.discard((j, pos))
+        self.cursor[j] = pos + 1
+
+    @rule(j=judge, pos=position)
+    def skip(self, j, pos):
+        self.store.skip(self.code, self.tokens[j], pos)
+        if (j, pos, "adequacy") not in self.scores:
+            self.skips.add((j, pos))
+        self.cursor[j] = pos + 1
+
+    @rule(j=judge, pos=st.integers(0, 4))
+    def move(self, j, pos):
+        self.store.move(self.code, self.tokens[j], pos)
+        self.cursor[j] = pos
+
+    @invariant()
+    def database_matches_the_model(self):
+        names = ("ana", "bo")
+        got = {
+            (names.index(r.judge), r.position, r.criterion): (r.score, r.n_changes)
+            for r in self.store.ratings(self.code, self.key)
+        }
+        assert got == self.scores
+        for j, token in enumerate(self.tokens):
+            assert self.store.my_skips(self.code, token) == {p for (k, p) in self.skips if k == j}
+            assert self.store.resume(self.code, token).cursor == self.cursor[j]
+            mine = self.store.my_ratings(self.code, token)
+            assert mine == {
+                p: {c: s for (k, q, c), (s, _) in self.scores.items() if k == j and q == p}
+                for (k, p, _c) in self.scores
+                if k == j
+            }
+
+    def teardown(self):
+        self.store.close()
+
+
+JudgesAgainstAModel.TestCase.settings = settings(
+    max_examples=25, stateful_step_count=25, deadline=None
+)
+test_judges_against_a_model = JudgesAgainstAModel.TestCase

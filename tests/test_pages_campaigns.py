@@ -186,10 +186,12 @@ def test_campaigns_page_create_then_manage(db):
     progress = frames[0]
     assert list(progress["judge"]) == ["ana", HOSTILE] and list(progress["rated"]) == [8, 8]
     agreement = frames[1]
-    fluency_alpha = agreement[
-        (agreement["criterion"] == "fluency") & agreement["measure"].str.contains("interval")
-    ]
-    assert fluency_alpha["value"].iloc[0] == pytest.approx(1.0)  # identical fluency scores
+    fluency = agreement[agreement["criterion"] == "fluency"].iloc[0]
+    assert fluency["alpha (interval)"] == pytest.approx(1.0)  # identical fluency scores
+    assert fluency["mean pairwise r"] == pytest.approx(1.0) and fluency["items rated by ≥ 2"] == 8
+    calibration = frames[2]
+    offsets = calibration[calibration["criterion"] == "fluency"]["offset vs others"]
+    assert list(offsets) == [0.0, 0.0]
     assert HOSTILE not in html_of(at)
     buttons(at, "Use these ratings in the analyses")[0].click().run()
     assert not at.exception
@@ -197,6 +199,15 @@ def test_campaigns_page_create_then_manage(db):
     assert f"adequacy ({code})" in new.criteria and len(new.ratings) == 2 * 2 * 8
     assert at.session_state[K.STUDY_KEY].startswith("test:toy|campaign:")
     assert "32 ratings added" in at.success[0].value
+    # the analysis pages offer the new criteria at once
+    if (ROOT / "pages" / "judges.py").exists():
+        at.switch_page("pages/judges.py")
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]
+        judge_criterion = at.selectbox(key=K.JUDGE_CRITERION)
+        assert f"fluency ({code})" in judge_criterion.options
+        judge_criterion.set_value(f"fluency ({code})").run()
+        assert not at.exception, [e.value for e in at.exception]
 
 
 def test_campaigns_page_wrong_key_and_no_study(db, campaign):
@@ -211,3 +222,10 @@ def test_campaigns_page_wrong_key_and_no_study(db, campaign):
     buttons(at, "Open campaign")[0].click().run()
     assert not at.exception and at.session_state[K.CAMP_CODE] == created.campaign.code
     assert "No judge has joined yet." in [i.value for i in at.info]
+
+
+def test_visiting_the_pages_does_not_create_the_database(db):
+    start("rate")
+    at = campaigns_app(toy_study())
+    assert str(db) in at.caption[0].value  # where campaigns will be kept is shown
+    assert not db.exists()  # nothing is written until someone creates or joins a campaign

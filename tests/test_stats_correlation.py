@@ -239,3 +239,20 @@ def test_permuting_segments_leaves_segment_statistics_unchanged(order, seed):
     s1 = SegmentMeanSource(names, metric).observed()
     s2 = SegmentMeanSource(names, metric[:, perm]).observed()
     assert s1 == pytest.approx(s2)
+
+
+def test_item_correlations_vectorised_path_matches_scipy_per_segment():
+    from bleu_core.stats.correlation import item_correlations
+
+    rng = np.random.default_rng(9)
+    human = rng.integers(0, 4, size=(6, 25)).astype(float)  # ties, and some constant columns
+    metric = human + rng.normal(size=(6, 25))
+    human[:, 3] = 2.0  # constant human scores: undefined
+    metric[0, 5] = np.nan  # one missing score: pairwise deletion on that segment
+    for method, ref in (("pearson", sps.pearsonr), ("kendall", sps.kendalltau)):
+        got = item_correlations(metric, human, method)
+        assert np.isnan(got[3])
+        for s in (0, 5, 7, 24):
+            keep = ~np.isnan(metric[:, s])
+            expected = ref(metric[keep, s], human[keep, s]).statistic
+            assert got[s] == pytest.approx(expected)

@@ -286,3 +286,25 @@ def test_meta_command_on_the_demo_study(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["n_resamples"] == 50 and len(out["systems"]) == 13
     assert {c["criterion"] for c in out["correlations"]} >= {"mqm"}
+
+
+def test_meta_evaluate_with_system_level_ratings_only(study):
+    # A published table of system scores (segment_id None): correlations without bootstrap intervals,
+    # and no segment-level rows.
+    scores = {"sys0": 4.0, "sys1": 3.5, "sys2": 3.6, "sys3": 2.0, "sys4": 1.0}
+    fixed = Study(
+        name="table",
+        segments=study.segments,
+        references=study.references,
+        systems=study.systems,
+        criteria={"da": Criterion("da")},
+        ratings=tuple(Rating(s, None, None, None, "da", v) for s, v in scores.items()),
+    )
+    res = meta_evaluate(fixed, n_resamples=50)
+    assert {r.result.level for r in res.rows} == {"system"}
+    pearson = next(r.result for r in res.rows if r.result.method == "pearson")
+    bleu = [
+        sacrebleu.corpus_bleu(study.systems[s], [study.references["ref"]]).score for s in scores
+    ]
+    assert pearson.statistic == pytest.approx(sps.pearsonr(bleu, list(scores.values())).statistic)
+    assert pearson.confidence_interval is None and "system-level" in pearson.note

@@ -215,6 +215,10 @@ CAMP_AGREEMENT_GROUP: Final = "camp_agreement_group"
 """Widget: rater group the agreement section is computed on ('all judges' or a group name)."""
 CAMP_NOTICE: Final = "camp_notice"
 """One-shot message for the organiser (str) shown on the next run, or None."""
+CAMP_TAB: Final = "camp_tab"
+"""Widget: the open tab of the Campaigns page ("New campaign" or "Manage a campaign")."""
+CAMP_TAB_NEXT: Final = "camp_tab_next"
+"""Tab to open on the next run (set after creating or opening a campaign), or absent."""
 DEFAULTS.update(
     {
         RATE_CODE: None,

@@ -45,7 +45,12 @@ from bleu_core.campaigns.planning import (
 )
 from bleu_core.campaigns.sampling import dispersed_order, min_same_source_gap, sample_segments
 from bleu_core.campaigns.session import JudgeSession
-from bleu_core.campaigns.storage import CampaignCreated, CampaignStore, resolve_database_url
+from bleu_core.campaigns.storage import (
+    CampaignCreated,
+    CampaignStore,
+    display_database_url,
+    resolve_database_url,
+)
 
 __all__ = [
     "DEFAULT_GROUPS",
@@ -70,6 +75,7 @@ __all__ = [
     "apply_to_study",
     "default_criteria",
     "dispersed_order",
+    "display_database_url",
     "judge_calibration",
     "krippendorff_alpha",
     "min_same_source_gap",

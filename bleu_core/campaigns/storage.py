@@ -199,6 +199,18 @@ def resolve_database_url(target: str | os.PathLike[str] | None = None) -> str:
     return f"sqlite:///{Path(value).expanduser().resolve()}"
 
 
+def display_database_url(target: str | os.PathLike[str] | None = None) -> str:
+    """:func:`resolve_database_url` with any password hidden, for showing to people (opens nothing).
+
+    >>> display_database_url("postgresql://ana:s3cret@db.example/ratings")
+    'postgresql://ana:***@db.example/ratings'
+    """
+    try:
+        return make_url(resolve_database_url(target)).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(not a valid database URL)"
+
+
 def _now() -> datetime:
     return datetime.now(UTC)
 
@@ -246,10 +258,8 @@ def _make_engine(url: str) -> Engine:
     kwargs: dict[str, Any] = {
         "connect_args": {"timeout": BUSY_TIMEOUT_S, "check_same_thread": False}
     }
-    if memory:
-        kwargs["poolclass"] = (
-            StaticPool  # one shared connection, so every thread sees the same database
-        )
+    if memory:  # one shared connection, so every thread sees the same in-memory database
+        kwargs["poolclass"] = StaticPool
     else:
         kwargs.update(pool_size=8, max_overflow=40, pool_timeout=60)
     engine = create_engine(parsed, **kwargs)
@@ -315,7 +325,7 @@ class CampaignStore:
     @property
     def display_url(self) -> str:
         """The URL with any password hidden, for showing to people."""
-        return make_url(self.url).render_as_string(hide_password=True)
+        return display_database_url(self.url)
 
     def close(self) -> None:
         self.engine.dispose()

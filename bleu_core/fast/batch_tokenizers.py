@@ -183,21 +183,23 @@ class BatchTokenizer:
         with no_gc():
             flat = np.array(self.tokens, dtype=object)[encoded.ids].tolist() if len(encoded.ids) else []
             ends = np.cumsum(encoded.lengths).tolist()
-            starts = [0, *ends[:-1]]
+            starts = [0, *ends[:-1]] if ends else []
             return [flat[a:b] for a, b in zip(starts, ends, strict=True)]
 
     # ------------------------------------------------------------------------------------------ helpers
 
-    def _token_ids(self, tokens: Sequence[str]) -> tuple[int, ...]:
-        vocabulary = self.vocabulary
-        out = []
-        for token in tokens:
-            i = vocabulary.get(token)
-            if i is None:
-                i = vocabulary[token] = len(self.tokens)
-                self.tokens.append(token)
-            out.append(i)
-        return tuple(out)
+    def _token_ids(self, token_lists: list[list[str]]) -> list[tuple[int, ...]]:
+        """Ids of the tokens of many words (new tokens join the vocabulary)."""
+        flat = list(itertools.chain.from_iterable(token_lists))
+        vocabulary, tokens = self.vocabulary, self.tokens
+        for token in dict.fromkeys(flat):
+            if token not in vocabulary:
+                vocabulary[token] = len(tokens)
+                tokens.append(token)
+        ids = list(map(vocabulary.__getitem__, flat))
+        ends = list(itertools.accumulate(map(len, token_lists)))
+        starts = [0, *ends[:-1]] if ends else []
+        return [tuple(ids[a:b]) for a, b in zip(starts, ends, strict=True)]
 
     def _encode_per_line(self, lines: Sequence[str]) -> EncodedLines:
         tokenizer = self._line_tokenizer
@@ -274,12 +276,13 @@ class BatchTokenizer:
         word_tokens[0] = ()
         missing = [i for i, t in enumerate(word_tokens) if t is None]
         if missing:
-            texts = self._tokenize_distinct([distinct[i] for i in missing], first, last, placeholders)
-            for i, toks in zip(missing, texts, strict=True):
-                ids = self._token_ids(toks)
+            new_words = [distinct[i] for i in missing]
+            new_tokens = self._token_ids(self._tokenize_distinct(new_words, first, last, placeholders))
+            for i, ids in zip(missing, new_tokens, strict=True):
                 word_tokens[i] = ids
-                if distinct[i] not in placeholders:
-                    cache[distinct[i]] = ids
+            cache.update(zip(new_words, new_tokens))
+            for key in placeholders:
+                cache.pop(key, None)
         if len(cache) > 2_000_000:  # bound the memory a huge, varied corpus can pin
             cache.clear()
         # 4. Expand word ids into token ids; line lengths from the separator positions.
@@ -304,6 +307,8 @@ class BatchTokenizer:
         name = self.name
         out: list[list[str] | None] = [placeholders.get(w) for w in words]
         todo = [i for i, t in enumerate(out) if t is None]
+        if not todo:
+            return out  # type: ignore[return-value]
         if name == "intl":
             parts = []
             for i in todo:

@@ -143,16 +143,20 @@ def resampled_bleu(stack: SystemStack, counts: np.ndarray, options: Any) -> np.n
     return bleu_scores(stack.weighted_totals(counts, integer_weights=True), options).T
 
 
-def draw_counts(n_segments: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Bootstrap count matrix, drawn in one call (as sacrebleu) unless it is very large."""
-    if n_segments * n_resamples <= _MAX_CELLS:
-        return counts_from_indices(bootstrap_indices(n_segments, n_resamples, rng), n_segments)
-    rows = max(1, _MAX_CELLS // n_segments)
-    parts = []
+def draw_indices(n_segments: int, n_resamples: int, rng: np.random.Generator):
+    """Bootstrap indices in row blocks: one block (sacrebleu's single draw) unless it is very large."""
+    rows = (
+        n_resamples if n_segments * n_resamples <= _MAX_CELLS else max(1, _MAX_CELLS // n_segments)
+    )
     for start in range(0, n_resamples, rows):
-        m = min(rows, n_resamples - start)
-        parts.append(counts_from_indices(bootstrap_indices(n_segments, m, rng), n_segments))
-    return np.concatenate(parts)
+        yield bootstrap_indices(n_segments, min(rows, n_resamples - start), rng)
+
+
+def draw_counts(n_segments: int, n_resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Bootstrap count matrix ``M × S``, drawn in one call (as sacrebleu) unless it is very large."""
+    return np.concatenate(
+        [counts_from_indices(i, n_segments) for i in draw_indices(n_segments, n_resamples, rng)]
+    )
 
 
 def summarise(
@@ -190,8 +194,13 @@ def bootstrap(
     level = check_level(confidence)
     options = default_options(options)
     rng, seed = make_rng(seed)
-    counts = draw_counts(stack.n_segments, m, rng)
-    samples = resampled_bleu(stack, counts, options)
+    samples = np.concatenate(
+        [
+            bleu_scores(stack.resampled_totals(indices), options).T
+            for indices in draw_indices(stack.n_segments, m, rng)
+        ],
+        axis=1,
+    )
     observed = bleu_scores(stack.totals(), options)
     intervals = []
     for k, name in enumerate(stack.names):

@@ -38,9 +38,14 @@ def _split_names(value: str | None) -> list[str] | None:
 
 
 def _load_study(args: argparse.Namespace) -> Any:
+    import sys
+
     from ..study import load_study
 
-    return load_study(args.path, pair=args.pair).study
+    result = load_study(args.path, pair=args.pair)
+    for warning in result.warnings:  # the study loaded, but the reader should know
+        print(f"bleu-study: warning: {warning}", file=sys.stderr)
+    return result.study
 
 
 # ------------------------------------------------------------------------------------------- meta

@@ -227,9 +227,14 @@ def item_correlations(metric: Any, human: Any, method: str) -> np.ndarray:
     """Per segment, the correlation across systems of that segment's translations (``nan`` if undefined)."""
     m, h = _check_matrix(metric, human)
     out = np.full(m.shape[1], np.nan)
-    for s in range(m.shape[1]):
-        res = correlation(m[:, s], h[:, s], method)
-        out[s] = res.statistic
+    complete = ~(np.isnan(m).any(axis=0) | np.isnan(h).any(axis=0))
+    if m.shape[0] >= 3 and complete.any():  # segments every system has: one vectorised call
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[complete] = ROW_FUNCTIONS[method](m[:, complete].T, h[:, complete].T)
+    for s in np.flatnonzero(
+        ~complete
+    ):  # segments with missing scores: pairwise deletion, one by one
+        out[s] = correlation(m[:, s], h[:, s], method).statistic
     return out
 
 

@@ -28,7 +28,7 @@ from .systems import bleu_scores, default_options, stack_systems
 #: Trials processed per matrix product (bounds memory: chunk × segments float64).
 _CHUNK_CELLS = 8_000_000
 #: Trials per chunk are also bounded so that the pseudo-systems (trials × pairs × F) stay cache-sized.
-_PAIR_CELLS = 100_000
+_PAIR_CELLS = 200_000
 #: Largest swap matrix drawn in one call (as sacrebleu does); bigger ones are drawn in row chunks.
 _MAX_CELLS = 100_000_000
 

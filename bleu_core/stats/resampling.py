@@ -89,14 +89,16 @@ def bootstrap_indices(n_segments: int, n_resamples: int, rng: np.random.Generato
     return rng.choice(n_segments, size=(n_resamples, n_segments), replace=True)
 
 
-def counts_from_indices(indices: np.ndarray, n_segments: int) -> np.ndarray:
-    """Turn ``M × S`` resampled indices into an ``M × S`` float64 matrix of draw counts.
+def counts_from_indices(
+    indices: np.ndarray, n_segments: int, dtype: type = np.float64
+) -> np.ndarray:
+    """Turn ``M × S`` resampled indices into an ``M × S`` matrix of draw counts (float64 by default).
 
     >>> counts_from_indices(np.array([[0, 0, 2], [1, 2, 0]]), 3).tolist()
     [[2.0, 0.0, 1.0], [1.0, 1.0, 1.0]]
     """
     m = indices.shape[0]
-    out = np.empty((m, n_segments), dtype=np.float64)
+    out = np.empty((m, n_segments), dtype=dtype)
     rows = max(
         1, 200_000 // max(1, n_segments)
     )  # row blocks that stay in cache: ~10x faster than one call

@@ -73,6 +73,25 @@ class SystemStack:
                 return product.astype(np.float64).reshape(-1, k, f)
         return (weights.astype(np.float64, copy=False) @ self._flat).reshape(-1, k, f)
 
+    def resampled_totals(self, indices: np.ndarray, *, rows: int = 64) -> np.ndarray:
+        """Corpus statistics of every bootstrap test set given by ``M × S`` segment indices: ``M × K × F``.
+
+        The same as ``weighted_totals(counts_from_indices(indices))``, but the count matrix is built and
+        multiplied in blocks of ``rows`` resamples that stay in the CPU cache (about 1.5× faster).
+        """
+        from .resampling import counts_from_indices
+
+        m, s = indices.shape
+        k, _, f = self.array.shape
+        flat32 = self._flat32
+        exact32 = flat32 is not None and s * float(self._flat.max(initial=0.0)) < 2**24
+        flat = flat32 if exact32 else self._flat
+        out = np.empty((m, k * f), dtype=flat.dtype)
+        for start in range(0, m, rows):
+            counts = counts_from_indices(indices[start : start + rows], s, flat.dtype.type)
+            out[start : start + rows] = counts @ flat
+        return out.astype(np.float64, copy=False).reshape(m, k, f)
+
     def totals(self) -> np.ndarray:
         """Corpus statistics of every system, ``K × F``."""
         return self.array.sum(axis=1)

@@ -27,10 +27,13 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 
 def load_server_helpers():
-    """tests/browser/server.py (the app helper's server starter), loaded by path."""
-    spec = importlib.util.spec_from_file_location("browser_server", HERE / "server.py")
+    """tests/browser/app_server.py (the app helper's server starter), loaded by path.
+
+    Its ``streamlit_server(extra_env=...)`` lets this test point the app at a database under ``tmp_path``.
+    """
+    spec = importlib.util.spec_from_file_location("rating_flow_app_server", HERE / "app_server.py")
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("browser_server", module)
+    sys.modules.setdefault("rating_flow_app_server", module)
     spec.loader.exec_module(module)
     return module
 

@@ -47,13 +47,28 @@ def streamlit_server(*, extra_env: dict[str, str] | None = None) -> Iterator[str
     """Run the app in a subprocess; yield its base URL; stop it (only this process) afterwards."""
     port = free_port()
     cmd = [
-        sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-        "--server.port", str(port), "--server.address", "127.0.0.1",
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none", "--server.runOnSave", "false",
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        str(ROOT / "app.py"),
+        "--server.port",
+        str(port),
+        "--server.address",
+        "127.0.0.1",
+        "--server.headless",
+        "true",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.fileWatcherType",
+        "none",
+        "--server.runOnSave",
+        "false",
     ]
     env = {**os.environ, **(extra_env or {})}
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url)

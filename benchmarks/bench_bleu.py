@@ -1,0 +1,334 @@
+"""Speed and memory of BLEU: bleu-study side by side with sacrebleu, NLTK and bleuscore, in one run.
+
+What is timed (medians of ``--repeats`` runs, wall clock and process CPU time):
+
+* **corpus BLEU**, text in, score out, tokenisation included (13a):
+  bleu-study ``corpus_bleu``; sacrebleu ``corpus_bleu``; bleuscore ``compute`` (Rust, tokenises itself, may use
+  several threads); NLTK ``corpus_bleu`` — which cannot tokenise 13a, so it gets sacrebleu's 13a tokens
+  prepared *outside* the timing, and only up to ``--nltk-max`` segments (it is slow).
+* **sentence BLEU of every segment**: bleu-study statistics + one vectorised scoring of all rows; a Python loop
+  over ``sacrebleu.sentence_bleu`` (what users call); a loop over ``bleuscore.compute``; a loop over NLTK
+  ``sentence_bleu`` (pre-tokenised, capped like corpus BLEU).
+* **peak memory** (``ru_maxrss``) of corpus BLEU on ``--memory-segments`` segments × 4 references, each engine
+  in a fresh process that first reads the corpus from disk; the size of the input alone is reported too.
+
+Text is synthetic but realistic (:mod:`synthetic`: a Markov chain trained on the WMT21/TED English in
+/work/shared/data, references and hypotheses as edited copies of a hidden sentence; BLEU about 30 with one
+reference). Sanity checks are printed: bleu-study's corpus score must equal sacrebleu's exactly.
+
+Usage::
+
+    python benchmarks/bench_bleu.py            # full: 1k/10k/100k × 1 and 4 refs, memory at 1M × 4
+    python benchmarks/bench_bleu.py --quick    # 1k/10k, 2 repeats, memory at 100k × 4
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+
+import synthetic  # noqa: E402
+
+CACHE = os.environ.get("BLEU_STUDY_BENCH_CACHE", "/tmp/bleu-study-bench")
+
+
+# ------------------------------------------------------------------------------------------------ timing
+
+
+def cold_caches() -> None:
+    """Empty sacrebleu's per-line tokenizer caches (lru_cache): every run starts cold, as on new text.
+
+    bleu-study keeps no cache between calls, bleuscore none at all.
+    """
+    from sacrebleu.tokenizers import tokenizer_13a, tokenizer_intl, tokenizer_re
+
+    tokenizer_13a.Tokenizer13a.__call__.cache_clear()
+    tokenizer_re.TokenizerRegexp.__call__.cache_clear()
+    tokenizer_intl.TokenizerV14International.__call__.cache_clear()
+    gc.collect()
+
+
+def measure(fn: Callable[[], Any], repeats: int) -> tuple[float, float, Any]:
+    """Median wall and CPU seconds of ``fn()`` over ``repeats`` cold runs, and its last result."""
+    walls, cpus, result = [], [], None
+    for _ in range(repeats):
+        cold_caches()
+        w, c = time.perf_counter(), time.process_time()
+        result = fn()
+        walls.append(time.perf_counter() - w)
+        cpus.append(time.process_time() - c)
+    return statistics.median(walls), statistics.median(cpus), result
+
+
+def fmt_seconds(s: float | None) -> str:
+    if s is None:
+        return "—"
+    return f"{s * 1000:.0f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def fmt_ratio(other: float | None, ours: float) -> str:
+    return "—" if other is None else f"{other / ours:.1f}×"
+
+
+# ------------------------------------------------------------------------------------------------ engines
+
+
+def corpus_runs(hyps: list[str], refs: list[list[str]], nltk_ok: bool) -> dict[str, Callable[[], float]]:
+    import bleuscore
+    import sacrebleu
+
+    import bleu_core
+
+    per_segment = [list(r) for r in zip(*refs, strict=True)]
+    runs: dict[str, Callable[[], float]] = {
+        "bleu-study": lambda: bleu_core.corpus_bleu(hyps, refs).score,
+        "sacrebleu": lambda: sacrebleu.corpus_bleu(hyps, refs).score,
+        "bleuscore": lambda: 100 * bleuscore.compute(
+            references=per_segment, predictions=hyps, max_order=4, ref_len_method="closest"
+        )["bleu"],
+    }
+    if nltk_ok:
+        from nltk.translate.bleu_score import corpus_bleu
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        tok = Tokenizer13a()
+        hyp_tokens = [tok(h.rstrip()).split() for h in hyps]
+        ref_tokens = [[tok(r.rstrip()).split() for r in rs] for rs in per_segment]
+        runs["NLTK (pre-tokenised)"] = lambda: 100 * corpus_bleu(ref_tokens, hyp_tokens)
+    return runs
+
+
+def sentence_runs(
+    hyps: list[str], refs: list[list[str]], nltk_ok: bool
+) -> dict[str, Callable[[], list[float]]]:
+    import bleuscore
+    import sacrebleu
+
+    from bleu_core.bleu import sentence_scores, statistics_for
+    from bleu_core.options import BleuOptions
+
+    per_segment = [list(r) for r in zip(*refs, strict=True)]
+    options = BleuOptions(effective_order=True)
+
+    def ours() -> list[float]:
+        return sentence_scores(statistics_for(hyps, refs, options), options).score.tolist()
+
+    runs: dict[str, Callable[[], list[float]]] = {
+        "bleu-study": ours,
+        "sacrebleu loop": lambda: [
+            sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, per_segment, strict=True)
+        ],
+        "bleuscore loop": lambda: [
+            100 * bleuscore.compute(references=[r], predictions=[h], smooth=True)["bleu"]
+            for h, r in zip(hyps, per_segment, strict=True)
+        ],
+    }
+    if nltk_ok:
+        from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
+        from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+
+        tok = Tokenizer13a()
+        hyp_tokens = [tok(h.rstrip()).split() for h in hyps]
+        ref_tokens = [[tok(r.rstrip()).split() for r in rs] for rs in per_segment]
+        smooth = SmoothingFunction().method3  # NIST geometric sequence = sacrebleu's "exp"
+
+        runs["NLTK loop (pre-tokenised)"] = lambda: [
+            100 * sentence_bleu(r, h, smoothing_function=smooth)
+            for h, r in zip(hyp_tokens, ref_tokens, strict=True)
+        ]
+    return runs
+
+
+# ------------------------------------------------------------------------------------------------ memory
+
+
+def corpus_dir(n_segments: int, n_refs: int, seed: int) -> str:
+    """Write (once) a synthetic corpus to disk, in batches so that generating it stays small."""
+    directory = os.path.join(CACHE, f"{n_segments}x{n_refs}-seed{seed}")
+    done = os.path.join(directory, "DONE")
+    if os.path.exists(done):
+        return directory
+    os.makedirs(directory, exist_ok=True)
+    files = [open(os.path.join(directory, "hyp.txt"), "w", encoding="utf-8")]  # noqa: SIM115
+    files += [open(os.path.join(directory, f"ref{k}.txt"), "w", encoding="utf-8") for k in range(n_refs)]  # noqa: SIM115
+    try:
+        batch = 100_000
+        for b, start in enumerate(range(0, n_segments, batch)):
+            part = synthetic.make_corpus(min(batch, n_segments - start), n_refs, seed=seed * 100_003 + b)
+            for fh, lines in zip(files, [part.hypotheses, *part.references], strict=True):
+                fh.write("\n".join(lines) + "\n")
+    finally:
+        for fh in files:
+            fh.close()
+    with open(done, "w") as fh:
+        fh.write("ok\n")
+    return directory
+
+
+def memory_child(directory: str, engine: str) -> None:
+    """Run in a fresh process: read the corpus, score it, print peak memory as JSON."""
+    names = sorted(os.listdir(directory))
+    hyps = synthetic.read_lines(os.path.join(directory, "hyp.txt"))
+    refs = [synthetic.read_lines(os.path.join(directory, n)) for n in names if n.startswith("ref")]
+    input_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    start = time.perf_counter()
+    if engine == "bleu-study":
+        import bleu_core
+
+        score = bleu_core.corpus_bleu(hyps, refs).score
+    elif engine == "bleuscore":
+        import bleuscore
+
+        per_segment = [list(r) for r in zip(*refs, strict=True)]
+        del refs
+        score = 100 * bleuscore.compute(
+            references=per_segment, predictions=hyps, max_order=4, ref_len_method="closest"
+        )["bleu"]
+    elif engine == "sacrebleu":
+        import sacrebleu
+
+        score = sacrebleu.corpus_bleu(hyps, refs).score
+    else:
+        raise SystemExit(f"unknown engine {engine}")
+    seconds = time.perf_counter() - start
+    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"engine": engine, "segments": len(hyps), "input_kib": input_kib,
+                      "peak_kib": peak_kib, "seconds": seconds, "score": score}))  # fmt: skip
+
+
+def run_memory(n_segments: int, engines: list[str], seed: int) -> list[dict[str, Any]]:
+    directory = corpus_dir(n_segments, 4, seed)
+    out = []
+    for engine in engines:
+        proc = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--memory-child", directory, "--engine", engine],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if proc.returncode != 0:
+            out.append({"engine": engine, "error": proc.stderr.strip().splitlines()[-1:]})
+        else:
+            out.append(json.loads(proc.stdout.strip().splitlines()[-1]))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ main
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--quick", action="store_true", help="1k and 10k segments, 2 repeats, memory at 100k × 4")
+    p.add_argument("--sizes", type=int, nargs="+", default=None, help="segment counts (default 1k 10k 100k)")
+    p.add_argument("--refs", type=int, nargs="+", default=[1, 4], help="reference counts (default 1 4)")
+    p.add_argument("--repeats", type=int, default=None, help="runs per measurement (median; default 3)")
+    p.add_argument("--nltk-max", type=int, default=10_000, help="largest size NLTK is run on")
+    p.add_argument("--sentence-loop-max", type=int, default=100_000, help="largest size for the loops")
+    p.add_argument("--memory-segments", type=int, default=None, help="segments × 4 refs (default 1M)")
+    p.add_argument("--memory-engines", nargs="+", default=["bleu-study", "bleuscore"])
+    p.add_argument("--no-memory", action="store_true")
+    p.add_argument("--no-speed", action="store_true")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--memory-child", help=argparse.SUPPRESS)
+    p.add_argument("--engine", help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.memory_child:
+        memory_child(args.memory_child, args.engine)
+        return 0
+    sizes = args.sizes or ([1_000, 10_000] if args.quick else [1_000, 10_000, 100_000])
+    repeats = args.repeats or (2 if args.quick else 3)
+    memory_segments = args.memory_segments or (100_000 if args.quick else 1_000_000)
+    print(f"# bench_bleu: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
+          f"load average {os.getloadavg()[0]:.1f} at start, {repeats} repeats (medians)")  # fmt: skip
+
+    if not args.no_speed:
+        corpus_rows, sentence_rows = [], []
+        for n_refs in args.refs:
+            for n in sizes:
+                data = synthetic.make_corpus(n, n_refs, seed=args.seed)
+                hyps, refs = data.hypotheses, data.references
+                nltk_ok = n <= args.nltk_max
+                results = {}
+                for name, fn in corpus_runs(hyps, refs, nltk_ok).items():
+                    wall, cpu, score = measure(fn, repeats)
+                    results[name] = (wall, cpu, score)
+                    print(f"corpus   {n:>7} segs {n_refs} ref  {name:<22} {wall:8.3f} s wall "
+                          f"{cpu:8.3f} s cpu  BLEU {score:.4f}", flush=True)  # fmt: skip
+                ours = results["bleu-study"]
+                assert abs(ours[2] - results["sacrebleu"][2]) < 1e-9, "bleu-study != sacrebleu"
+                corpus_rows.append((n, n_refs, results))
+                results = {}
+                for name, fn in sentence_runs(hyps, refs, nltk_ok).items():
+                    if name != "bleu-study" and n > args.sentence_loop_max:
+                        continue
+                    reps = repeats if name == "bleu-study" or n <= 10_000 else 1
+                    wall, cpu, scores = measure(fn, reps)
+                    results[name] = (wall, cpu, scores)
+                    print(f"sentence {n:>7} segs {n_refs} ref  {name:<22} {wall:8.3f} s wall "
+                          f"{cpu:8.3f} s cpu", flush=True)  # fmt: skip
+                if "sacrebleu loop" in results:
+                    diff = max(
+                        abs(a - b)
+                        for a, b in zip(results["bleu-study"][2], results["sacrebleu loop"][2], strict=True)
+                    )
+                    assert diff < 1e-9, f"sentence scores differ from sacrebleu by {diff}"
+                sentence_rows.append((n, n_refs, results))
+        print_tables(corpus_rows, sentence_rows)
+
+    if not args.no_memory:
+        print(f"\n## Peak memory, corpus BLEU, {memory_segments:,} segments × 4 references (13a)\n")
+        print("| engine | peak RSS | of which input text (read from disk) | time |")
+        print("|---|---|---|---|")
+        for r in run_memory(memory_segments, args.memory_engines, args.seed):
+            if "error" in r:
+                print(f"| {r['engine']} | failed: {r['error']} | | |")
+                continue
+            print(f"| {r['engine']} | {r['peak_kib'] / 2**20:.2f} GiB | {r['input_kib'] / 2**20:.2f} GiB | "
+                  f"{r['seconds']:.1f} s |", flush=True)  # fmt: skip
+    return 0
+
+
+def print_tables(corpus_rows: list, sentence_rows: list) -> None:
+    print("\n## Corpus BLEU (13a, tokenisation included), median wall time\n")
+    print("| segments | refs | bleu-study | sacrebleu | bleuscore | NLTK* | sacrebleu ÷ ours | bleuscore ÷ ours |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for n, k, res in corpus_rows:
+        ours = res["bleu-study"][0]
+        get = {name: v[0] for name, v in res.items()}
+        print(f"| {n:,} | {k} | {fmt_seconds(ours)} | {fmt_seconds(get.get('sacrebleu'))} | "
+              f"{fmt_seconds(get.get('bleuscore'))} | {fmt_seconds(get.get('NLTK (pre-tokenised)'))} | "
+              f"{fmt_ratio(get.get('sacrebleu'), ours)} | {fmt_ratio(get.get('bleuscore'), ours)} |")  # fmt: skip
+    print("\n## Sentence BLEU of every segment, median wall time\n")
+    print("| segments | refs | bleu-study | sacrebleu loop | bleuscore loop | NLTK loop* | sacrebleu ÷ ours |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n, k, res in sentence_rows:
+        ours = res["bleu-study"][0]
+        get = {name: v[0] for name, v in res.items()}
+        print(f"| {n:,} | {k} | {fmt_seconds(ours)} | {fmt_seconds(get.get('sacrebleu loop'))} | "
+              f"{fmt_seconds(get.get('bleuscore loop'))} | "
+              f"{fmt_seconds(get.get('NLTK loop (pre-tokenised)'))} | "
+              f"{fmt_ratio(get.get('sacrebleu loop'), ours)} |")  # fmt: skip
+    print("\n## CPU time (all threads), corpus BLEU\n")
+    print("| segments | refs | bleu-study | sacrebleu | bleuscore |")
+    print("|---:|---:|---:|---:|---:|")
+    for n, k, res in corpus_rows:
+        get = {name: v[1] for name, v in res.items()}
+        print(f"| {n:,} | {k} | {fmt_seconds(get['bleu-study'])} | {fmt_seconds(get.get('sacrebleu'))} | "
+              f"{fmt_seconds(get.get('bleuscore'))} |")  # fmt: skip
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

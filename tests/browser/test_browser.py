@@ -1,0 +1,229 @@
+"""End-to-end: the real app in headless Chromium (Playwright, Debian's /usr/bin/chromium).
+
+Starts ``streamlit run app.py`` on a free port, opens every page on the demo study, uploads a small valid
+study and a broken one, checks that HTML/JS in user text shows as text and never runs, and that the
+sidebar settings survive page changes. Screenshots of every page go to ``tests/artifacts/`` (not committed).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server, wait_app_idle  # noqa: E402
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.slow,
+    pytest.mark.skipif(
+        not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium"
+    ),
+]
+playwright_api = pytest.importorskip("playwright.sync_api")
+
+ARTIFACTS = ROOT / "tests" / "artifacts"
+PAGES = ["study", "corpus", "export", "explore", "learn", "bleu_vs_human"]
+OTHER_PAGES = ["significance", "judges", "correlation", "metrics", "rate", "campaigns"]
+XSS_SCRIPT = "<script>window.__xss = 1; alert(1)</script>"
+XSS_IMG = '<img src=x onerror="window.__xss = 2; alert(2)">'
+
+
+@pytest.fixture(scope="module")
+def server():
+    with streamlit_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with playwright_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 2400})
+    pg = context.new_page()
+    pg.dialogs = []
+    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
+    yield pg
+    context.close()
+
+
+def open_page(page, server: str, name: str) -> None:
+    page.goto(f"{server}/{name}")
+    wait_app_idle(page)
+
+
+def exceptions(page) -> list[str]:
+    return page.locator('[data-testid="stException"]').all_inner_texts()
+
+
+def signature(page) -> str:
+    caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="BLEU signature")
+    return caption.first.inner_text()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def long_table(rows: list[dict[str, str]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.DictWriter(
+        out, fieldnames=["segment_id", "system", "role", "text", "criterion", "score"]
+    )
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue().encode("utf-8")
+
+
+def upload(page, server: str, files: list[tuple[str, bytes]]) -> None:
+    open_page(page, server, "study")
+    page.locator('input[type="file"]').set_input_files(
+        [{"name": n, "mimeType": "text/csv", "buffer": data} for n, data in files]
+    )
+    wait_app_idle(page)
+    page.get_by_role("button", name="Load files").click()
+    wait_app_idle(page)
+
+
+@pytest.mark.parametrize("name", PAGES + OTHER_PAGES)
+def test_every_page_renders_on_the_demo(server, page, name):
+    if not (ROOT / "pages" / f"{name}.py").exists():
+        pytest.skip(f"pages/{name}.py is not there (another area's page)")
+    open_page(page, server, name)
+    shot(page, name)
+    assert exceptions(page) == []
+    assert page.locator("h1").first.is_visible()
+    assert "WMT21 TED talks en-de" in page.locator('[data-testid="stSidebar"]').inner_text()
+
+
+def test_explore_shows_highlighted_ngrams(server, page):
+    open_page(page, server, "explore")
+    assert page.locator(".bs-matched").count() > 10
+    assert page.locator(".bs-unmatched").count() > 0
+    token = page.locator(".bs-table .bs-matched").first
+    token.hover()
+    assert "clip count" in token.locator(".bs-pop").inner_text()
+
+
+def test_settings_persist_across_pages(server, page):
+    open_page(page, server, "explore")
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    sidebar.locator('[data-testid="stSelectbox"]').filter(has_text="Tokenizer").click()
+    page.keyboard.type("intl")
+    page.keyboard.press("Enter")
+    wait_app_idle(page)
+    assert "tok:intl" in signature(page)
+    sidebar.get_by_role("link", name="Corpus").click()
+    wait_app_idle(page)
+    assert "tok:intl" in signature(page)
+    sidebar.get_by_role("link", name="BLEU vs human").click()
+    wait_app_idle(page)
+    assert "tok:intl" in signature(page)
+    assert exceptions(page) == []
+
+
+def test_upload_a_valid_study(server, page):
+    rows = [
+        {"segment_id": "1", "system": "ref", "role": "reference", "text": "The dog barks."},
+        {
+            "segment_id": "1",
+            "system": "A",
+            "role": "system",
+            "text": "The dog is barking.",
+            "criterion": "adequacy",
+            "score": "4",
+        },
+        {
+            "segment_id": "2",
+            "system": "ref",
+            "role": "reference",
+            "text": "The cat sleeps on the mat.",
+        },
+        {
+            "segment_id": "2",
+            "system": "A",
+            "role": "system",
+            "text": "A cat sleeps on a mat.",
+            "criterion": "adequacy",
+            "score": "3",
+        },
+    ]
+    upload(page, server, [("small-study.csv", long_table(rows))])
+    assert exceptions(page) == []
+    assert page.locator('[data-testid="stAlertContentError"]').count() == 0
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "Opened from small-study.csv" in main
+    shot(page, "study-uploaded")
+
+
+def test_upload_a_broken_study_shows_a_clear_error(server, page):
+    upload(page, server, [("broken.csv", b"segment,words\n1,hello\n")])
+    error = page.locator('[data-testid="stAlertContentError"]').first.inner_text()
+    assert "Could not load broken.csv" in error and "segment_id" in error
+    assert exceptions(page) == []
+    shot(page, "study-broken-upload")
+
+
+def test_html_in_user_text_shows_as_text_and_never_runs(server, page):
+    rows = []
+    for i in range(1, 4):
+        rows.append(
+            {
+                "segment_id": str(i),
+                "system": "ref",
+                "role": "reference",
+                "text": f"the cat {XSS_SCRIPT} sat {i}",
+            }
+        )
+        rows.append(
+            {
+                "segment_id": str(i),
+                "system": "A",
+                "role": "system",
+                "text": f"the cat {XSS_IMG} sat {i}",
+                "criterion": "adequacy",
+                "score": str(i),
+            }
+        )
+        rows.append(
+            {
+                "segment_id": str(i),
+                "system": "B",
+                "role": "system",
+                "text": f"a {XSS_SCRIPT} cat",
+                "criterion": "adequacy",
+                "score": str(4 - i),
+            }
+        )
+    upload(page, server, [("xss.csv", long_table(rows))])
+    for name in ("explore", "corpus", "bleu_vs_human", "learn"):
+        page.locator('[data-testid="stSidebar"]').get_by_role(
+            "link",
+            name={
+                "explore": "Explore",
+                "corpus": "Corpus",
+                "bleu_vs_human": "BLEU vs human",
+                "learn": "Learn BLEU",
+            }[name],
+        ).click()
+        wait_app_idle(page)
+        assert exceptions(page) == [], name
+        assert page.evaluate("() => window.__xss === undefined"), name
+        assert page.dialogs == [], name
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Explore").click()
+    wait_app_idle(page)
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    assert "onerror" in text and "script" in text  # shown as text
+    assert page.locator('[data-testid="stMain"] img[src="x"]').count() == 0
+    shot(page, "explore-xss")

@@ -1,0 +1,219 @@
+"""Vectorised n-gram counting equals the reference implementation (bleu_core.fast.counting / fast.corpus).
+
+The oracle is :func:`bleu_core.statistics.segment_row` (Counter-based, one segment at a time) on tokens from
+the line-by-line tokenizer. Checked on Hypothesis-generated corpora (small alphabets so n-grams repeat, 0-4
+references per segment, empty lines, orders 1-10, tiny chunks so segments straddle chunk boundaries), on the
+TED MQM data (every system, 1 and 2 references, four tokenizers, lowercase on and off) and against sacrebleu's
+own corpus statistics on real files.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+
+import numpy as np
+import pytest
+import sacrebleu
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleu_core.fast import counting
+from bleu_core.fast.corpus import corpus_statistics
+from bleu_core.statistics import compute_statistics, segment_row
+from bleu_core.tokenizers import get_tokenizer
+
+DATA = "/work/shared/data"
+TED = os.path.join(DATA, "google-mqm-ted2021", "ted")
+WMT = os.path.join(DATA, "wmt21-newstest2021-mqm-da", "wmt21-news-systems", "txt")
+
+
+def oracle(hyps, refs_per_segment, max_order):
+    return np.array([segment_row(h, r, max_order) for h, r in zip(hyps, refs_per_segment, strict=True)])
+
+
+def oracle_from_text(hypotheses, references, max_order=4, tokenize="13a", lowercase=False):
+    tokenizer = get_tokenizer(tokenize, lowercase)
+    refs = [[tokenizer(s[i]) for s in references if s[i] is not None] for i in range(len(hypotheses))]
+    return oracle([tokenizer(h) for h in hypotheses], refs, max_order)
+
+
+# ------------------------------------------------------------------------------------------------ generated
+
+TOKEN_LISTS = st.lists(st.sampled_from(["a", "b", "c", "d", "the", "."]), max_size=14)
+SEGMENTS = st.lists(
+    st.tuples(TOKEN_LISTS, st.lists(TOKEN_LISTS, min_size=0, max_size=4)), min_size=1, max_size=12
+)
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(
+    segments=SEGMENTS,
+    max_order=st.integers(1, 10),
+    chunk=st.sampled_from([1, 5, 17, counting.CHUNK_POSITIONS]),
+)
+def test_statistics_array_equals_oracle(segments, max_order: int, chunk: int) -> None:
+    hyps = [h for h, _ in segments]
+    refs = [r for _, r in segments]
+    saved = counting.CHUNK_POSITIONS
+    counting.CHUNK_POSITIONS = chunk
+    try:
+        got = counting.statistics_array(hyps, refs, max_order)
+    finally:
+        counting.CHUNK_POSITIONS = saved
+    np.testing.assert_array_equal(got, oracle(hyps, refs, max_order))
+
+
+WORD = st.sampled_from(["a", "b", "c", "the", "cat", ".", ",", "A", "3.5", "&amp;", "Σ"])
+LINE = st.lists(WORD, max_size=10).map(" ".join)
+
+
+@SETTINGS
+@given(
+    data=st.data(),
+    n_segments=st.integers(1, 10),
+    n_streams=st.integers(1, 4),
+    max_order=st.integers(1, 9),
+    tokenize=st.sampled_from(["13a", "intl", "char", "none", "zh", "paper"]),
+    lowercase=st.booleans(),
+    chunk=st.sampled_from([None, 1, 3]),
+)
+def test_corpus_statistics_equals_oracle(
+    data, n_segments, n_streams, max_order, tokenize, lowercase, chunk
+) -> None:
+    hyps = data.draw(st.lists(LINE, min_size=n_segments, max_size=n_segments))
+    refs = [
+        data.draw(st.lists(st.one_of(LINE, st.none()), min_size=n_segments, max_size=n_segments))
+        for _ in range(n_streams)
+    ]
+    got, n_refs = corpus_statistics(
+        hyps, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase, chunk_segments=chunk
+    )
+    expected = oracle_from_text(hyps, refs, max_order, tokenize, lowercase)
+    np.testing.assert_array_equal(got, expected)
+    per_segment = {sum(s[i] is not None for s in refs) for i in range(n_segments)}
+    assert n_refs == (per_segment.pop() if len(per_segment) == 1 else -1)
+
+
+def test_repeated_ngrams_are_clipped() -> None:
+    # Paper, section 2.1: "the the the the the the the" against "the cat is on the mat": unigram 2/7.
+    rows = counting.statistics_array(
+        [["the"] * 7], [[["the", "cat", "is", "on", "the", "mat"]]], max_order=2
+    )
+    assert rows[0, 4] == 2 and rows[0, 6] == 7
+    assert rows[0, 5] == 0 and rows[0, 7] == 6
+
+
+def test_segment_without_references() -> None:
+    rows = counting.statistics_array([["a", "b"]], [[]], max_order=2)
+    assert rows.tolist() == [[2.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 1.0]]
+
+
+def test_sort_keys_falls_back_to_argsort_for_wide_keys() -> None:
+    keys = np.array([5, 2**61, 3, 5, 0], dtype=np.int64)
+    order, sorted_keys = counting.sort_keys(keys, 2**62)
+    assert sorted_keys.tolist() == sorted(keys.tolist())
+    assert keys[order].tolist() == sorted_keys.tolist()
+    narrow_order, narrow_sorted = counting.sort_keys(np.array([5, 3, 5, 0]), 6)
+    assert narrow_sorted.tolist() == [0, 3, 5, 5] and narrow_order.tolist()[:2] == [3, 1]
+
+
+def test_wide_keys_give_the_same_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Force the argsort path everywhere: same statistics."""
+    hyps = [["a", "b", "a", "b", "c"], ["x"], []]
+    refs = [[["a", "b", "c"], ["b", "a", "b"]], [["x", "x"]], [["y"]]]
+    expected = counting.statistics_array(hyps, refs, 4)
+    real = counting.sort_keys
+
+    def argsort_only(keys, bound):
+        return real(keys, 2**62)
+
+    monkeypatch.setattr(counting, "sort_keys", argsort_only)
+    np.testing.assert_array_equal(counting.statistics_array(hyps, refs, 4), expected)
+
+
+# ------------------------------------------------------------------------------------------------ real data
+
+
+def ted_pair(pair: str) -> dict[str, list[str]]:
+    """system -> target texts in segment order (MQM marks removed), from the TED MQM TSV of ``pair``."""
+    path = os.path.join(TED, pair, f"mqm_ted_{pair}.tsv")
+    if not os.path.exists(path):
+        pytest.skip(f"{path} not found")
+    texts: dict[str, dict[int, str]] = defaultdict(dict)
+    with open(path, encoding="utf-8") as fh:
+        header = next(fh).rstrip("\n").split("\t")
+        s, g, t = header.index("system"), header.index("seg_id"), header.index("target")
+        for row in fh:
+            cells = row.rstrip("\n").split("\t")
+            texts[cells[s]][int(cells[g])] = cells[t].replace("<v>", "").replace("</v>", "")
+    segs = sorted(set.intersection(*(set(v) for v in texts.values())))
+    return {system: [by_seg[i] for i in segs] for system, by_seg in texts.items()}
+
+
+@pytest.mark.parametrize(("pair", "ref_names"), [("ende", ["ref"]), ("zhen", ["refB", "ref"])])
+def test_every_ted_system_equals_oracle(pair: str, ref_names: list[str]) -> None:
+    systems = ted_pair(pair)
+    references = [systems[r] for r in ref_names]
+    for name, hyps in systems.items():
+        if name in ref_names:
+            continue
+        got = compute_statistics(hyps, references)
+        np.testing.assert_array_equal(got.array, oracle_from_text(hyps, references), err_msg=name)
+        assert got.n_refs == len(ref_names)
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl", "char", "none"])
+@pytest.mark.parametrize("lowercase", [False, True])
+def test_ted_tokenizers_and_case_equal_oracle(tokenize: str, lowercase: bool) -> None:
+    systems = ted_pair("zhen")
+    references = [systems["refB"], systems["ref"]]
+    hyps = systems["Facebook-AI"]
+    got = compute_statistics(hyps, references, tokenize=tokenize, lowercase=lowercase, max_order=6)
+    expected = oracle_from_text(hyps, references, 6, tokenize, lowercase)
+    np.testing.assert_array_equal(got.array, expected)
+
+
+def test_ted_four_references_some_missing_equal_oracle() -> None:
+    """4 reference streams (two human, two other systems), a few removed: variable references per segment."""
+    systems = ted_pair("zhen")
+    streams = [list(systems[n]) for n in ["refB", "ref", "DIDI-NLP", "Online-W"]]
+    for i in range(0, len(streams[0]), 7):
+        streams[i % 4][i] = None
+    hyps = systems["NiuTrans"]
+    got = compute_statistics(hyps, streams, max_order=10)
+    np.testing.assert_array_equal(got.array, oracle_from_text(hyps, streams, 10))
+    assert got.n_refs == -1
+
+
+def sacrebleu_totals(hyps, refs, tokenize="13a", lowercase=False):
+    score = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(hyps, refs)
+    return score.sys_len, score.ref_len, list(score.counts), list(score.totals)
+
+
+def assert_equal_to_sacrebleu(hyps, refs, tokenize="13a", lowercase=False) -> None:
+    total = compute_statistics(hyps, refs, tokenize=tokenize, lowercase=lowercase).total()
+    ours = (int(total[0]), int(total[1]), total[4:8].astype(int).tolist(), total[8:12].astype(int).tolist())
+    assert ours == sacrebleu_totals(hyps, refs, tokenize, lowercase)
+
+
+@pytest.mark.parametrize(("tokenize", "lowercase"), [("13a", False), ("intl", True), ("char", False)])
+def test_ted_corpus_statistics_equal_sacrebleu(tokenize: str, lowercase: bool) -> None:
+    # sacrebleu 2.x BLEU.corpus_score: sys_len, ref_len (closest), counts, totals.
+    systems = ted_pair("zhen")
+    assert_equal_to_sacrebleu(systems["Online-W"], [systems["refB"], systems["ref"]], tokenize, lowercase)
+
+
+def read_lines(path: str) -> list[str]:
+    with open(path, encoding="utf-8") as fh:
+        return fh.read().split("\n")[:-1]
+
+
+@pytest.mark.parametrize("tokenize", ["13a", "intl"])
+def test_wmt21_file_corpus_statistics_equal_sacrebleu(tokenize: str) -> None:
+    hyp = os.path.join(WMT, "system-outputs", "newstest2021.de-en.hyp.Facebook-AI.en")
+    refs = [os.path.join(WMT, "references", f"newstest2021.de-en.ref.{r}.en") for r in "AB"]
+    if not all(os.path.exists(p) for p in [hyp, *refs]):
+        pytest.skip("WMT21 release not found")
+    assert_equal_to_sacrebleu(read_lines(hyp), [read_lines(p) for p in refs], tokenize)

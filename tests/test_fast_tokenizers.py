@@ -1,0 +1,193 @@
+"""The batched tokenisers give exactly sacrebleu's tokens (bleu_core.fast.batch_tokenizers).
+
+The reference is sacrebleu 2.x's own tokenizer classes applied line by line the way sacrebleu's BLEU does it
+(``BLEU._preprocess_segment``: lower-case if asked, right-strip, tokenise, split on whitespace).
+Checked on every line of the real data in /work/shared/data (skipped when absent) and on Hypothesis-generated
+text built to hit the corners: punctuation next to digits, HTML entities, ``<skipped>``, ``-\\n``, Unicode
+punctuation/symbols/numbers, final sigma, every kind of whitespace ``str.split`` knows, and the control
+characters the batched tokenizer uses as markers.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
+from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
+from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
+
+from bleu_core.fast import batch_tokenizers
+from bleu_core.fast.batch_tokenizers import BatchTokenizer
+from bleu_core.tokenizers import get_tokenizer
+
+DATA = "/work/shared/data"
+SACREBLEU = {
+    "13a": Tokenizer13a(),
+    "intl": TokenizerV14International(),
+    "char": TokenizerChar(),
+    "none": NoneTokenizer(),
+}
+CONFIGS = [(name, lowercase) for name in SACREBLEU for lowercase in (False, True)]
+
+
+def sacrebleu_tokens(name: str, lowercase: bool, line: str) -> list[str]:
+    """sacrebleu's BLEU preprocessing of one segment (sacrebleu/metrics/bleu.py, _preprocess_segment)."""
+    if lowercase:
+        line = line.lower()
+    return SACREBLEU[name](line.rstrip()).split()
+
+
+def assert_same_tokens(name: str, lowercase: bool, lines: list[str]) -> None:
+    got = BatchTokenizer(name, lowercase).tokenize(lines)
+    assert len(got) == len(lines)
+    for i, line in enumerate(lines):
+        expected = sacrebleu_tokens(name, lowercase, line)
+        assert got[i] == expected, f"{name} lowercase={lowercase} line {i}: {line!r}"
+
+
+# ------------------------------------------------------------------------------------------------ real data
+
+
+def ted_lines() -> list[str]:
+    """Every distinct source and target of the TED MQM TSVs, raw (with <v> marks) and with marks removed."""
+    lines: dict[str, None] = {}
+    for path in sorted(glob.glob(os.path.join(DATA, "google-mqm-ted2021", "ted", "*", "mqm_ted_????.tsv"))):
+        with open(path, encoding="utf-8") as fh:
+            header = next(fh).rstrip("\n").split("\t")
+            columns = [header.index("source"), header.index("target")]
+            for row in fh:
+                cells = row.rstrip("\n").split("\t")
+                for c in columns:
+                    lines[cells[c]] = None
+                    lines[cells[c].replace("<v>", "").replace("</v>", "")] = None
+    return list(lines)
+
+
+def txt_lines() -> list[str]:
+    """Every distinct line of every text file of the data (WMT21 sources, references, system outputs, READMEs)."""
+    paths = glob.glob(os.path.join(DATA, "**", "txt", "**", "*"), recursive=True)
+    paths += glob.glob(os.path.join(DATA, "**", "*.txt"), recursive=True)
+    lines: dict[str, None] = {}
+    for path in sorted(set(paths)):
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                lines.update(dict.fromkeys(fh.read().split("\n")))
+    return list(lines)
+
+
+@pytest.fixture(scope="module")
+def ted() -> list[str]:
+    lines = ted_lines()
+    if not lines:
+        pytest.skip(f"TED MQM data not found under {DATA}")
+    return lines
+
+
+@pytest.mark.parametrize(("name", "lowercase"), CONFIGS)
+def test_identical_to_sacrebleu_on_ted(ted: list[str], name: str, lowercase: bool) -> None:
+    assert_same_tokens(name, lowercase, ted)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "lowercase"), CONFIGS)
+def test_identical_to_sacrebleu_on_every_text_file(name: str, lowercase: bool) -> None:
+    lines = txt_lines()
+    if not lines:
+        pytest.skip(f"no text files under {DATA}")
+    assert_same_tokens(name, lowercase, lines)
+
+
+# ------------------------------------------------------------------------------------------------ generated
+
+WHITESPACE = [" ", "  ", "\t", "\n", "\r", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f", "\x85"]
+WHITESPACE += ["\xa0", "\u1680", "\u2000", "\u2009", "\u2028", "\u2029", "\u202f", "\u205f", "\u3000"]
+FRAGMENTS = [
+    "&amp;", "&quot;", "&lt;", "&gt;", "&amp;lt;", "&", "<skipped>", "<SKIPPED>", "<skip", "ped>", "-\n",
+    "3.5", "1,000", "2019.", "1-2", "-", "--", "...", ".,", ",.", "'s", '"', "(", ")", "$", "%", "@", "/",
+    "U.S.", "e.g.", "ΑΣ", "ΣΑΣ", "Σ", "İ", "ß", "Ǆ", "ﬁ", "中文", "，", "。", "「", "」", "€", "©", "±", "²", "½",
+    "٣", "Ⅻ", "〇", "\u0301", "\u200b", "\ufeff", "🙂", "\x00", "\x01", "\x02", "\x03", "\x08", "\x0e",
+    "\x1b", "\x7f", "\x80", "\x84", "·", "¿", "¡", "—", "–", "…", "’", "„", "«", "»",
+]  # fmt: skip
+WORDS = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=0, max_size=6
+)
+PIECE = st.one_of(
+    st.sampled_from(FRAGMENTS),
+    st.sampled_from(WHITESPACE),
+    st.text(alphabet="abcXYZ0123456789.,-'", min_size=1, max_size=5),
+    WORDS,
+)
+LINE = st.lists(PIECE, max_size=12).map("".join)
+LINES = st.lists(LINE, min_size=0, max_size=8)
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(lines=LINES, name=st.sampled_from(sorted(SACREBLEU)), lowercase=st.booleans())
+def test_identical_to_sacrebleu_on_generated_text(lines: list[str], name: str, lowercase: bool) -> None:
+    assert_same_tokens(name, lowercase, lines)
+
+
+@SETTINGS
+@given(batches=st.lists(LINES, min_size=2, max_size=4), name=st.sampled_from(sorted(SACREBLEU)))
+def test_one_instance_across_calls(batches: list[list[str]], name: str) -> None:
+    """The word cache and the marker choice carry over between calls (markers change when text has them)."""
+    tokenizer = BatchTokenizer(name)
+    for lines in batches:
+        encoded = tokenizer.encode(lines)
+        assert encoded.lengths.tolist() == [len(sacrebleu_tokens(name, False, x)) for x in lines]
+        flat = [tokenizer.tokens[i] for i in encoded.ids.tolist()]
+        assert flat == [t for x in lines for t in sacrebleu_tokens(name, False, x)]
+
+
+def test_equal_tokens_get_equal_ids() -> None:
+    tokenizer = BatchTokenizer("13a")
+    first = tokenizer.encode(["the cat.", "a dog"])
+    second = tokenizer.encode(["The cat"])
+    assert first.ids.tolist()[:2] == [tokenizer.vocabulary["the"], tokenizer.vocabulary["cat"]]
+    assert second.ids.tolist()[1] == first.ids.tolist()[1]
+    assert second.ids.tolist()[0] != first.ids.tolist()[0]
+
+
+def test_marker_characters_in_the_text_are_handled() -> None:
+    """Text holding the first-choice marker characters forces other markers; tokens stay right."""
+    lines = ["a\x00b \x01c", "\x02 \x03.", "x-\ny \x00", ""]
+    for name, lowercase in CONFIGS:
+        assert_same_tokens(name, lowercase, lines)
+
+
+def test_all_marker_candidates_present_falls_back_per_line() -> None:
+    line = batch_tokenizers._MARKER_CANDIDATES + " end. 3.5"
+    assert_same_tokens("13a", False, [line, "x"])
+    assert_same_tokens("intl", True, [line, "x"])
+
+
+def test_translate_table_is_13a_first_rule_on_every_code_point() -> None:
+    """The str.translate table replaces sacrebleu's first 13a rule: same output for every character."""
+    rule, replacement = batch_tokenizers._RULES[0][0]
+    table = batch_tokenizers._TABLE_13A
+    assert table is not None
+    text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
+    assert text.translate(table) == rule.sub(replacement, text)
+
+
+@pytest.mark.parametrize("name", ["zh", "paper"])
+def test_line_by_line_tokenizers(name: str) -> None:
+    """zh and paper are tokenised line by line: same as calling the tokenizer on each line."""
+    lines = ["他说：“我们走吧。” 3.5 km", "It's the U.S. team, 2-1!", "", "  Σ.  "]
+    for lowercase in (False, True):
+        tokenizer = get_tokenizer(name, lowercase)
+        assert tokenizer.tokenize_corpus(lines) == [tokenizer(x) for x in lines]
+
+
+def test_tokenize_corpus_uses_the_batch_path() -> None:
+    lines = ["Hello, world!", "&amp; <skipped> 3.5-4"]
+    assert get_tokenizer("13a").tokenize_corpus(lines) == [
+        sacrebleu_tokens("13a", False, x) for x in lines
+    ]
+    assert get_tokenizer("13a").tokenize_corpus([]) == []
