@@ -51,8 +51,8 @@ def build_navigation() -> dict[str, list[st.Page]]:
 
 def open_default_study() -> None:
     """Open the TED en-de demo on the first run of a session (once: a failure is shown, not retried)."""
-    if st.session_state[K.STUDY] is None and not st.session_state.get("_default_study_tried"):
-        st.session_state["_default_study_tried"] = True
+    if st.session_state[K.STUDY] is None and not st.session_state.get(K.DEFAULT_STUDY_TRIED):
+        st.session_state[K.DEFAULT_STUDY_TRIED] = True
         try:
             context.open_demo(context.DEFAULT_DEMO)
         except (BleuStudyError, ImportError, FileNotFoundError) as err:

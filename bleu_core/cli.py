@@ -87,7 +87,7 @@ def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False)
     )
 
 
-def _read_corpus(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: int):
+def read_corpus_files(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: int):
     from .textio import read_lines
 
     refs = [(p, read_lines(p, max_bytes=max_bytes)) for p in ref_paths]
@@ -105,7 +105,7 @@ def _read_corpus(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: 
     return refs, hyps
 
 
-def _system_name(path: str, all_paths: Sequence[str]) -> str:
+def system_name(path: str, all_paths: Sequence[str]) -> str:
     return path if len({Path(p).name for p in all_paths}) < len(all_paths) else Path(path).name
 
 
@@ -115,7 +115,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     from .statistics import compute_statistics
 
     options = options_from_args(args, sentence_level=args.sentence_level)
-    refs, hyps = _read_corpus(args.refs, args.input, int(args.max_mb * 1024 * 1024))
+    refs, hyps = read_corpus_files(args.refs, args.input, int(args.max_mb * 1024 * 1024))
     results = []
     for path, lines in hyps:
         stats = compute_statistics(
@@ -125,7 +125,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             tokenize=options.tokenize,
             lowercase=options.lowercase,
         )
-        name = _system_name(path, args.input)
+        name = system_name(path, args.input)
         if args.sentence_level:
             arr = bleu_from_stats(stats.array, options)
             sig = score_row(stats.array[0], options, stats.n_refs).signature

@@ -7,8 +7,14 @@ import streamlit as st
 
 from ui import cache, current_scores, show_chart, signature_caption, table_downloads
 from ui import state as K
-from ui.charts import normalised_chart, regression_scatter, segment_scatter
-from ui.frames import normalised_frame, rater_groups, segment_frame, system_human_scores
+from ui.charts import normalised_chart, regression_scatter, segment_density
+from ui.frames import (
+    binned_counts,
+    normalised_frame,
+    rater_groups,
+    segment_frame,
+    system_human_scores,
+)
 from ui.relate import describe_fit, linear_fit, segment_correlation
 
 st.title("BLEU vs human judgment")
@@ -126,13 +132,14 @@ st.caption(
     f"Pearson p = {corr.pearson_p:.2g} · Kendall p = {corr.kendall_p:.2g} · sentence BLEU smoothing "
     f"`{scores.options.smooth}` changes the segment-level picture, not the system level."
 )
+fit = linear_fit(seg["sentence BLEU"], seg["score"])
+line = pd.DataFrame({"x": [0.0, 100.0], "y": [fit.intercept, fit.intercept + 100.0 * fit.slope]})
 show_chart(
-    segment_scatter(
-        seg,
-        x="sentence BLEU",
-        y="score",
+    segment_density(
+        binned_counts(seg["sentence BLEU"], seg["score"], bins=25, x_range=(0.0, 100.0)),
+        line.dropna(),
         title=f"Sentence BLEU vs {criterion}",
-        subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n}",
+        subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n} translations",
         y_title=f"{criterion} ({direction})",
     ),
     f"segments bleu vs {criterion}",

@@ -90,7 +90,7 @@ event = st.dataframe(
     hide_index=True,
     on_select="rerun",
     selection_mode="single-row",
-    key="explore_table",
+    key=K.EXPLORE_TABLE,
     column_config={
         "BLEU": st.column_config.ProgressColumn(
             "sentence BLEU", format="%.1f", min_value=0, max_value=100
@@ -106,13 +106,13 @@ signature_caption(scores.signature)
 rows = event.selection.rows if event is not None else []
 if rows:
     st.session_state[K.EXPLORE_SEGMENT] = str(shown.iloc[rows[0]]["segment"])
-    st.session_state["explore_focus_system"] = str(shown.iloc[rows[0]]["system"])
+    st.session_state[K.EXPLORE_FOCUS_SYSTEM] = str(shown.iloc[rows[0]]["system"])
 seg_id = st.session_state.get(K.EXPLORE_SEGMENT)
 if seg_id not in study.segment_ids:
     if view.empty:
         st.stop()
     seg_id = str(view.iloc[0]["segment"])
-    st.session_state["explore_focus_system"] = str(view.iloc[0]["system"])
+    st.session_state[K.EXPLORE_FOCUS_SYSTEM] = str(view.iloc[0]["system"])
 
 # ---- one segment in detail ------------------------------------------------------------------------
 i = study.segment_index(seg_id)
@@ -164,11 +164,11 @@ st.html(comparison_table(entries, order, ref_names, criteria))
 signature_caption(scores.signature)
 
 # ---- one system's n-grams against the references ---------------------------------------------------
-focus = st.session_state.get("explore_focus_system")
+focus = st.session_state.get(K.EXPLORE_FOCUS_SYSTEM)
 focus = focus if focus in shown_systems else shown_systems[0]
 st.markdown(f"**N-grams of order {order} of one system, and where the references hold them**")
 pick = st.selectbox(
-    "System", shown_systems, index=shown_systems.index(focus), key="explore_ngram_system"
+    "System", shown_systems, index=shown_systems.index(focus), key=K.EXPLORE_NGRAM_SYSTEM
 )
 focus_entry = next(e for e in entries if e["system"] == pick)
 ngrams = ngram_frame(focus_entry["matches"], order, ref_names)
@@ -179,7 +179,7 @@ with left:
         hide_index=True,
         on_select="rerun",
         selection_mode="single-row",
-        key="explore_ngrams",
+        key=K.EXPLORE_NGRAM_TABLE,
     )
     st.caption("Select an n-gram to outline it in the hypothesis and the references.")
 selected = None

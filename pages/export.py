@@ -33,7 +33,7 @@ c2.number_input("Resamples", min_value=10, step=100, key=K.N_RESAMPLES)
 include_viewed = st.toggle(
     "Also include tables and charts viewed on other pages in this session",
     value=True,
-    key="export_include_viewed",
+    key=K.EXPORT_INCLUDE_VIEWED,
 )
 
 # The core artefacts, always recomputed under the current settings.
@@ -44,10 +44,10 @@ corpus = corpus_frame(
 tables: dict[str, tuple[pd.DataFrame, str]] = {
     "corpus-bleu": (corpus, f"Corpus BLEU of {study.name} ({scores.signature})"),
 }
-charts: dict[str, str] = {
+charts: dict[str, object] = {
     "corpus-bleu-chart": corpus_bars(
         corpus, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature
-    ).to_json(),
+    ),
 }
 fits = []
 for criterion, values in human.items():
@@ -68,7 +68,7 @@ for criterion, values in human.items():
     )
     charts[f"bleu-vs-{criterion}"] = regression_scatter(
         frame, x="BLEU", y="human score", title=f"{criterion} vs BLEU", subtitle=describe_fit(fit)
-    ).to_json()
+    )
     order = corpus.sort_values("BLEU")["system"].tolist()
     sign = 1 if study.criteria[criterion].higher_is_better else -1
     norm = normalised_frame(
@@ -80,7 +80,7 @@ for criterion, values in human.items():
     )
     charts[f"normalised-{criterion}"] = normalised_chart(
         norm, title=f"BLEU and {criterion} normalised by their range"
-    ).to_json()
+    )
 if fits:
     tables["system-level-fits"] = (pd.DataFrame(fits), "BLEU vs human, system level (all systems)")
 

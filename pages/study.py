@@ -27,7 +27,7 @@ def _demo_entries() -> list[tuple[str, str]]:
 
 
 def _open_demo() -> None:
-    name = st.session_state["study_demo_choice"]
+    name = st.session_state[K.STUDY_DEMO_CHOICE]
     try:
         context.open_demo(name)
     except BleuStudyError as err:
@@ -36,14 +36,14 @@ def _open_demo() -> None:
 
 def _open_upload() -> None:
     nonce = st.session_state[K.STUDY_UPLOAD_NONCE]
-    uploaded = st.session_state.get(f"study_upload_{nonce}") or []
+    uploaded = st.session_state.get(K.STUDY_UPLOAD_PREFIX + str(nonce)) or []
     if not uploaded:
         st.session_state[K.STUDY_ERROR] = "Choose one or more files first."
         return
     files = tuple((f.name, f.getvalue()) for f in uploaded)
-    pair = (st.session_state.get("study_pair") or "").strip() or None
-    refs = tuple(st.session_state.get("study_upload_refs") or ())
-    humans = tuple(st.session_state.get("study_upload_humans") or ())
+    pair = (st.session_state.get(K.STUDY_PAIR) or "").strip() or None
+    refs = tuple(st.session_state.get(K.STUDY_UPLOAD_REFS) or ())
+    humans = tuple(st.session_state.get(K.STUDY_UPLOAD_HUMANS) or ())
     try:
         result = cache.load_uploaded(files, pair, refs, humans)
     except BleuStudyError as err:
@@ -68,7 +68,7 @@ with open_tab.container(border=True):
     st.selectbox(
         "Bundled demo study",
         [name for name, _ in entries],
-        key="study_demo_choice",
+        key=K.STUDY_DEMO_CHOICE,
         format_func=lambda n: f"{n} — {descriptions.get(n, '')}" if descriptions.get(n) else n,
     )
     st.button("Open demo", on_click=_open_demo, type="primary", width="stretch")
@@ -77,12 +77,15 @@ with upload_tab.container(border=True):
     st.file_uploader(
         "Study files",
         accept_multiple_files=True,
-        key=f"study_upload_{st.session_state[K.STUDY_UPLOAD_NONCE]}",
+        key=K.STUDY_UPLOAD_PREFIX + str(st.session_state[K.STUDY_UPLOAD_NONCE]),
         help="One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV or a WMT release "
         ".zip. Several files: plain-text references and system outputs (one segment per line) and a "
         "ratings CSV/TSV. See docs/formats.md for every format with an example.",
     )
-    chosen = st.session_state.get(f"study_upload_{st.session_state[K.STUDY_UPLOAD_NONCE]}") or []
+    chosen = (
+        st.session_state.get(K.STUDY_UPLOAD_PREFIX + str(st.session_state[K.STUDY_UPLOAD_NONCE]))
+        or []
+    )
     text_files = [f.name for f in chosen if f.name.endswith((".txt", ".detok", ".hyp", ".ref"))]
     if len(chosen) > 1 and text_files:
         st.caption("Several files make a plain-text study: say which text files are references.")
@@ -90,14 +93,14 @@ with upload_tab.container(border=True):
         r1.multiselect(
             "Reference files",
             text_files,
-            key="study_upload_refs",
+            key=K.STUDY_UPLOAD_REFS,
             default=[n for n in text_files if "ref" in n.lower()],
         )
         r2.multiselect(
-            "Human translations (scored as systems)", text_files, key="study_upload_humans"
+            "Human translations (scored as systems)", text_files, key=K.STUDY_UPLOAD_HUMANS
         )
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.text_input("Language pair (WMT releases only)", key="study_pair", placeholder="e.g. en-de")
+    c1.text_input("Language pair (WMT releases only)", key=K.STUDY_PAIR, placeholder="e.g. en-de")
     c2.button("Load files", on_click=_open_upload, type="primary", width="stretch")
 
 if st.session_state.get(K.STUDY_ERROR):

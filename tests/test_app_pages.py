@@ -33,7 +33,7 @@ def start(page: str | None = None, study: Study | None = None) -> AppTest:
         at.session_state[K.STUDY] = study
         at.session_state[K.STUDY_KEY] = f"test:{study.name}"
         at.session_state[K.STUDY_LABEL] = "test"
-        at.session_state["_default_study_tried"] = True
+        at.session_state[K.DEFAULT_STUDY_TRIED] = True
     at.run()
     if page is not None:
         at.switch_page(f"pages/{page}.py")
@@ -93,7 +93,7 @@ def test_study_page_shows_the_demo_and_opens_another(ted):
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Segments"] == "529" and metrics["Systems"] == str(len(ted.systems))
     assert "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp" in at.sidebar.code[0].value
-    at.selectbox(key="study_demo_choice").set_value("paper-examples")
+    at.selectbox(key=K.STUDY_DEMO_CHOICE).set_value("paper-examples")
     at.button[0].click().run()
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["Segments"] == "4"

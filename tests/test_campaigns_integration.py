@@ -13,10 +13,12 @@ from bleu_core.campaigns import (
     CampaignStore,
     apply_to_study,
     plan_from_study,
+    ratings_digest,
     ratings_to_csv,
+    spreadsheet_safe,
     study_criterion_name,
 )
-from bleu_core.campaigns.integration import CSV_COLUMNS
+from bleu_core.campaigns.integration import CSV_COLUMNS, FORMULA_TRIGGERS
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 
 
@@ -128,14 +130,14 @@ def test_applying_to_the_wrong_study_names_the_fix(store):
         apply_to_study(other, created.campaign, [])
 
 
-def test_csv_export_round_trips_verbatim(store):
+def test_csv_export_round_trips_verbatim_without_the_formula_guard(store):
     study = toy_study()
     created = store.create_campaign(plan_from_study(study, systems=["A"], n_segments=2, seed=1))
     hostile = '=HYPERLINK("http://x"), "quoted", <b>bold</b>'
     ratings = rate_everything(
         store, created, [(hostile, "bilingual", 0), ("ana", "monolingual", 2)]
     )
-    text = ratings_to_csv(ratings)
+    text = ratings_to_csv(ratings, guard_formulas=False)
     rows = list(csv.DictReader(io.StringIO(text)))
     assert tuple(rows[0]) == CSV_COLUMNS
     assert len(rows) == len(ratings) == 2 * 2 * 2
@@ -145,6 +147,59 @@ def test_csv_export_round_trips_verbatim(store):
         assert row["segment_id"] == r.segment_id and row["system"] == r.system
         assert row["created_at"].endswith("+00:00")
     assert {row["judge"] for row in rows} == {hostile, "ana"}
+
+
+def test_csv_export_defuses_spreadsheet_formulas(store):
+    """A judge (or a study's system / segment names) must not be able to plant a formula in the organiser's
+    spreadsheet: the default export prefixes such cells with an apostrophe (OWASP "CSV Injection")."""
+    study = Study(
+        name="toy",
+        segments=(Segment("-1"), Segment("s2")),
+        references={"ref": ["r1", "r2"]},
+        systems={"+cmd|' /C calc'!A0": ["a1", "a2"]},
+    )
+    created = store.create_campaign(
+        plan_from_study(study, systems=list(study.systems), n_segments=2, seed=1)
+    )
+    judges = ['=HYPERLINK("http://x","click")', "@SUM(1+1)", "-2+3", "\tTab", "ana"]
+    ratings = rate_everything(store, created, [(j, "bilingual", 0) for j in judges])
+    rows = list(csv.DictReader(io.StringIO(ratings_to_csv(ratings))))
+    assert len(rows) == len(ratings) == 5 * 2 * 2
+    assert {row["judge"] for row in rows} == {
+        '\'=HYPERLINK("http://x","click")',
+        "'@SUM(1+1)",
+        "'-2+3",
+        "ana",
+        "Tab",  # names are stored stripped: the tab never reaches the file
+    }
+    assert {row["system"] for row in rows} == {"'+cmd|' /C calc'!A0"}
+    assert {row["segment_id"] for row in rows} == {"'-1", "s2"}
+    assert {row["group"] for row in rows} == {"bilingual"} and {
+        row["score"] for row in rows
+    } <= set("12345")
+    for row in rows:  # no cell starts a formula any more
+        assert not any(str(v).startswith(FORMULA_TRIGGERS) for v in row.values())
+
+
+@pytest.mark.parametrize("trigger", ["=", "+", "-", "@", "\t", "\r"])
+def test_spreadsheet_safe_prefixes_every_trigger_and_nothing_else(trigger):
+    assert spreadsheet_safe(f"{trigger}1+1") == f"'{trigger}1+1"
+    assert spreadsheet_safe(f"a{trigger}b") == f"a{trigger}b"  # only the first character matters
+    assert spreadsheet_safe("") == "" and spreadsheet_safe("'=x") == "'=x"
+
+
+def test_ratings_digest_follows_the_ratings(store):
+    created = store.create_campaign(
+        plan_from_study(toy_study(), systems=["A"], n_segments=2, seed=1)
+    )
+    code, key = created.campaign.code, created.organiser_key
+    assert ratings_digest([]) == ratings_digest(store.ratings(code, key))
+    tok = store.join(code, "ana", "bilingual").token
+    store.rate(code, tok, 0, {"adequacy": 3, "fluency": 3})
+    first = ratings_digest(store.ratings(code, key))
+    assert len(first) == 12 and first == ratings_digest(store.ratings(code, key))
+    store.rate(code, tok, 0, {"adequacy": 4, "fluency": 3})  # a changed score changes the digest
+    assert ratings_digest(store.ratings(code, key)) not in (first, ratings_digest([]))
 
 
 def test_campaign_ratings_feed_the_papers_judge_comparisons(store):

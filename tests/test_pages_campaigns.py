@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.campaigns import CampaignStore, plan_from_study
+from bleu_core.campaigns import CampaignError, CampaignStore, plan_from_study
 from bleu_core.study.model import Segment, Study
 from ui import state as K
 
@@ -229,3 +229,40 @@ def test_visiting_the_pages_does_not_create_the_database(db):
     at = campaigns_app(toy_study())
     assert str(db) in at.caption[0].value  # where campaigns will be kept is shown
     assert not db.exists()  # nothing is written until someone creates or joins a campaign
+
+
+def test_campaigns_page_bad_choices_give_a_message(db):
+    at = campaigns_app(toy_study())
+    [labels] = [t for t in at.text_input if t.label.startswith("Scale labels")]
+    labels.input("only one")
+    buttons(at, "Create campaign")[0].click().run()
+    assert not at.exception
+    assert "has 1 scale label(s); give at least 2" in at.error[0].value
+    assert at.session_state[K.CAMP_CODE] is None and not db.exists()  # nothing was created
+
+
+def test_campaigns_page_open_close_and_delete(db, campaign):
+    store, created = campaign
+    code, key = created.campaign.code, created.organiser_key
+    at = campaigns_app(None)
+    at.text_input(key=K.CAMP_FORM_CODE).input(code)
+    at.text_input(key=K.CAMP_FORM_KEY).input(key)
+    buttons(at, "Open campaign")[0].click().run()
+    [toggle] = [t for t in at.toggle if t.label == "Open to judges"]
+    assert toggle.value is True
+    toggle.set_value(False).run()
+    assert not at.exception and store.get_campaign(code).is_open is False
+    [toggle] = [t for t in at.toggle if t.label == "Open to judges"]
+    assert toggle.value is False
+    toggle.set_value(True).run()
+    assert store.get_campaign(code).is_open is True
+    buttons(at, "Close this view")[0].click().run()
+    assert at.session_state[K.CAMP_CODE] is None and at.session_state[K.CAMP_KEY] is None
+    assert buttons(at, "Open campaign")  # back on the form
+    at.text_input(key=K.CAMP_FORM_CODE).input(code)
+    at.text_input(key=K.CAMP_FORM_KEY).input(key)
+    buttons(at, "Open campaign")[0].click().run()
+    buttons(at, "Delete for good")[0].click().run()
+    assert not at.exception and at.session_state[K.CAMP_CODE] is None
+    with pytest.raises(CampaignError, match=f"no campaign with code '{code}'"):
+        store.get_campaign(code)

@@ -91,35 +91,41 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
     )
 
 
-def segment_scatter(
-    frame: pd.DataFrame,
+def segment_density(
+    cells: pd.DataFrame,
+    line: pd.DataFrame,
     *,
-    x: str,
-    y: str,
     title: str,
     subtitle: str = "",
-    y_title: str | None = None,
+    x_title: str = "sentence BLEU",
+    y_title: str = "human score",
 ) -> alt.LayerChart:
-    """Segment-level scatter (sentence BLEU vs human), one translucent point per (system, segment)."""
-    base = alt.Chart(frame).encode(
-        x=alt.X(f"{x}:Q", title="sentence BLEU"),
-        y=alt.Y(f"{y}:Q", title=y_title or y, scale=alt.Scale(zero=False)),
+    """Segment level as a density (counts per cell, :func:`ui.frames.binned_counts`) with the fitted line.
+
+    ``line`` holds two points ``x``, ``y`` of the least-squares line.
+    """
+    rects = (
+        alt.Chart(cells)
+        .mark_rect()
+        .encode(
+            x=alt.X("x0:Q", title=x_title),
+            x2="x1:Q",
+            y=alt.Y("y0:Q", title=y_title, scale=alt.Scale(zero=False)),
+            y2="y1:Q",
+            color=alt.Color(
+                "count:Q", scale=alt.Scale(scheme="blues", type="log"), title="translations"
+            ),
+            tooltip=[
+                alt.Tooltip("x0:Q", title="BLEU from", format=".1f"),
+                alt.Tooltip("x1:Q", title="BLEU to", format=".1f"),
+                alt.Tooltip("y0:Q", title="human from", format=".2f"),
+                alt.Tooltip("y1:Q", title="human to", format=".2f"),
+                "count:Q",
+            ],
+        )
     )
-    points = base.mark_circle(size=14, opacity=0.28).encode(
-        color=alt.Color(
-            "human:N",
-            scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
-            title="human translation",
-        ),
-        tooltip=[
-            "system:N",
-            "segment:N",
-            alt.Tooltip(f"{x}:Q", format=".1f"),
-            alt.Tooltip(f"{y}:Q", format=".2f"),
-        ],
-    )
-    line = base.transform_regression(x, y).mark_line(color="#333", strokeDash=[5, 3])
-    return (points + line).properties(title=_title(title, subtitle), height=380)
+    fit = alt.Chart(line).mark_line(color="#d0006f", strokeDash=[5, 3]).encode(x="x:Q", y="y:Q")
+    return (rects + fit).properties(title=_title(title, subtitle), height=380)
 
 
 def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:

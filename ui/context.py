@@ -170,17 +170,16 @@ def _register(kind: str, name: str, value: Any) -> None:
 
 
 def chart_downloads(chart: Any, name: str) -> None:
-    """PNG and SVG download buttons for an altair chart (rendered lazily, only when clicked).
+    """PNG and SVG download buttons for an altair chart (built and rendered only when clicked).
 
     The chart is also registered for the reproducible export zip.
     """
-    spec = chart.to_json()
     stem = file_stem(name)
-    _register("chart", stem, spec)
+    _register("chart", stem, chart)
     c1, c2, _ = st.columns([1, 1, 4])
     c1.download_button(
         "PNG",
-        data=lambda: cache.chart_png(spec),
+        data=lambda: cache.chart_png(chart.to_json()),
         file_name=f"{stem}.png",
         mime="image/png",
         key=f"dl-png-{stem}",
@@ -189,7 +188,7 @@ def chart_downloads(chart: Any, name: str) -> None:
     )
     c2.download_button(
         "SVG",
-        data=lambda: cache.chart_svg(spec),
+        data=lambda: cache.chart_svg(chart.to_json()),
         file_name=f"{stem}.svg",
         mime="image/svg+xml",
         key=f"dl-svg-{stem}",

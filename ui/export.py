@@ -203,7 +203,7 @@ def reproducible_zip(
     *,
     settings: Mapping[str, Any],
     tables: Mapping[str, tuple[pd.DataFrame, str]],
-    charts: Mapping[str, str],
+    charts: Mapping[str, Any],
     render_png: Any,
     render_svg: Any,
 ) -> bytes:
@@ -212,7 +212,7 @@ def reproducible_zip(
     Args:
         settings: :func:`settings_record` output.
         tables: ``{stem: (frame, caption)}``.
-        charts: ``{stem: vega-lite JSON}``.
+        charts: ``{stem: altair chart or its Vega-Lite JSON}``.
         render_png, render_svg: functions spec-JSON → PNG bytes / SVG text (vl-convert, cached by the caller).
     """
     options = settings["bleu_options"]
@@ -226,10 +226,11 @@ def reproducible_zip(
         "settings.json": json.dumps(settings, indent=2, ensure_ascii=False, default=str) + "\n",
         "signature.txt": settings["signature"] + "\n",
     }
-    for stem, (frame, caption) in sorted(tables.items()):
+    for stem, (frame, caption) in sorted(tables.items(), key=lambda item: item[0]):
         members[f"tables/{stem}.csv"] = frame_to_csv(frame)
         members[f"tables/{stem}.tex"] = frame_to_latex(frame, caption=caption)
-    for stem, spec in sorted(charts.items()):
+    for stem, chart in sorted(charts.items(), key=lambda item: item[0]):
+        spec = chart if isinstance(chart, str) else chart.to_json()
         members[f"charts/{stem}.vl.json"] = spec
         members[f"charts/{stem}.png"] = render_png(spec)
         members[f"charts/{stem}.svg"] = render_svg(spec)

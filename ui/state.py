@@ -34,6 +34,17 @@ STUDY_ERROR: Final = "study_error"
 """Message of the last failed load (str) or None: shown on the Study page."""
 STUDY_UPLOAD_NONCE: Final = "study_upload_nonce"
 """Counter bumped after each load so the file uploader starts empty again."""
+STUDY_UPLOAD_PREFIX: Final = "study_upload_"
+"""Prefix of the file uploader's key (followed by the nonce)."""
+STUDY_DEMO_CHOICE: Final = "study_demo_choice"
+STUDY_PAIR: Final = "study_pair"
+"""Language pair typed for a WMT release upload."""
+STUDY_UPLOAD_REFS: Final = "study_upload_refs"
+"""Uploaded text files marked as reference streams."""
+STUDY_UPLOAD_HUMANS: Final = "study_upload_humans"
+"""Uploaded text files marked as human translations."""
+DEFAULT_STUDY_TRIED: Final = "default_study_tried"
+"""True once app.py tried to open the default demo in this session."""
 
 # --- BLEU settings (sidebar widgets; persist across pages) ---------------------------------------
 OPT_TOKENIZE: Final = "opt_tokenize"
@@ -70,6 +81,13 @@ EXPLORE_SEGMENT: Final = "explore_segment"
 """Id of the segment shown in detail (str) or None."""
 EXPLORE_ORDER: Final = "explore_order"
 """N-gram order highlighted in the detail view (int)."""
+EXPLORE_FOCUS_SYSTEM: Final = "explore_focus_system"
+"""System of the row last selected in the browser (its n-grams are listed)."""
+EXPLORE_TABLE: Final = "explore_table"
+"""Selection state of the segment browser table."""
+EXPLORE_NGRAM_SYSTEM: Final = "explore_ngram_system"
+EXPLORE_NGRAM_TABLE: Final = "explore_ngrams"
+"""Selection state of the n-gram table."""
 
 # --- Learn page -----------------------------------------------------------------------------------
 LEARN_EXAMPLE: Final = "learn_example"
@@ -82,6 +100,9 @@ INCLUDE_HUMANS: Final = "include_humans"
 """Whether human translations (``study.human_systems``) are included in system-level analyses."""
 BVH_CRITERION: Final = "bvh_criterion"
 BVH_GROUPS: Final = "bvh_groups"
+
+# --- Export page ----------------------------------------------------------------------------------
+EXPORT_INCLUDE_VIEWED: Final = "export_include_viewed"
 
 DEFAULTS: Final[dict[str, Any]] = {
     READY: True,

@@ -4,7 +4,8 @@ Build a :class:`~bleu_core.campaigns.planning.CampaignPlan` (from texts with
 :func:`~bleu_core.campaigns.planning.plan_campaign`, or from a study with
 :func:`~bleu_core.campaigns.integration.plan_from_study`), store it with
 :class:`~bleu_core.campaigns.storage.CampaignStore`, let judges :meth:`~CampaignStore.join` and
-:meth:`~CampaignStore.rate`, then measure agreement (:mod:`bleu_core.campaigns.agreement`) and turn the ratings into
+:meth:`~CampaignStore.rate`, then measure agreement (:mod:`bleu_core.campaigns.agreement`, summed up per criterion by
+:mod:`bleu_core.campaigns.report`) and turn the ratings into
 study ratings (:mod:`bleu_core.campaigns.integration`).
 """
 
@@ -20,7 +21,9 @@ from bleu_core.campaigns.agreement import (
 from bleu_core.campaigns.integration import (
     apply_to_study,
     plan_from_study,
+    ratings_digest,
     ratings_to_csv,
+    spreadsheet_safe,
     study_criterion_name,
     to_study_ratings,
 )
@@ -40,9 +43,12 @@ from bleu_core.campaigns.model import (
 from bleu_core.campaigns.planning import (
     DEFAULT_GROUPS,
     CampaignPlan,
+    criteria_from_choices,
     default_criteria,
     plan_campaign,
+    split_names,
 )
+from bleu_core.campaigns.report import CriterionAgreement, agreement_report
 from bleu_core.campaigns.sampling import dispersed_order, min_same_source_gap, sample_segments
 from bleu_core.campaigns.session import JudgeSession
 from bleu_core.campaigns.storage import (
@@ -63,6 +69,7 @@ __all__ = [
     "CampaignError",
     "CampaignPlan",
     "CampaignStore",
+    "CriterionAgreement",
     "Item",
     "Judge",
     "JudgeAccess",
@@ -72,7 +79,9 @@ __all__ = [
     "PairwiseAgreement",
     "RatingCriterion",
     "StoredRating",
+    "agreement_report",
     "apply_to_study",
+    "criteria_from_choices",
     "default_criteria",
     "dispersed_order",
     "display_database_url",
@@ -82,10 +91,13 @@ __all__ = [
     "pairwise_correlation",
     "plan_campaign",
     "plan_from_study",
+    "ratings_digest",
     "ratings_to_csv",
     "reliability_data",
     "resolve_database_url",
     "sample_segments",
+    "split_names",
+    "spreadsheet_safe",
     "study_criterion_name",
     "to_study_ratings",
 ]

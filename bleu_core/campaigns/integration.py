@@ -16,6 +16,7 @@ with ratings the study already had, and several campaigns can sit side by side. 
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from collections.abc import Sequence
 from dataclasses import replace
@@ -40,6 +41,9 @@ CSV_COLUMNS: tuple[str, ...] = (
     "updated_at",
     "n_changes",
 )
+
+#: First characters that make a spreadsheet treat a cell as a formula (OWASP "CSV Injection").
+FORMULA_TRIGGERS: tuple[str, ...] = ("=", "+", "-", "@", "\t", "\r")
 
 
 def plan_from_study(
@@ -150,10 +154,33 @@ def apply_to_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRat
     return base.with_ratings(rows, criteria)
 
 
-def ratings_to_csv(ratings: Sequence[StoredRating]) -> str:
+def spreadsheet_safe(value: str) -> str:
+    """*value* made harmless for spreadsheets: a text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
+    return gets a leading apostrophe, so Excel, LibreOffice or Google Sheets show it as text instead of running
+    it as a formula (OWASP, "CSV Injection"). Any other text is returned unchanged.
+
+    A judge may call themselves ``=HYPERLINK("http://evil", "click")``; the organiser who opens the export in a
+    spreadsheet then sees that text, not a link. To get the verbatim text back, drop the leading apostrophe of a
+    cell whose second character is one of :data:`FORMULA_TRIGGERS`.
+
+    >>> for text in ['=HYPERLINK("http://x")', "-2+3", "@SUM(A1)", "Ana", "K7P2QX"]:
+    ...     print(spreadsheet_safe(text))
+    '=HYPERLINK("http://x")
+    '-2+3
+    '@SUM(A1)
+    Ana
+    K7P2QX
+    """
+    return "'" + value if value.startswith(FORMULA_TRIGGERS) else value
+
+
+def ratings_to_csv(ratings: Sequence[StoredRating], *, guard_formulas: bool = True) -> str:
     """CSV text of stored ratings, one row per (judge, item, criterion), columns :data:`CSV_COLUMNS`.
 
-    Names and texts are written verbatim (quoted as CSV requires); times are ISO 8601 in UTC.
+    Times are ISO 8601 in UTC. Texts (campaign code, judge, group, segment id, system, criterion) are quoted as CSV
+    requires and, with *guard_formulas* (the default), passed through :func:`spreadsheet_safe`: one that would
+    start a spreadsheet formula gets a leading apostrophe. ``guard_formulas=False`` writes them verbatim (for
+    programs, not spreadsheets).
 
     >>> from datetime import datetime, UTC
     >>> t = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
@@ -162,19 +189,20 @@ def ratings_to_csv(ratings: Sequence[StoredRating]) -> str:
     campaign,judge,group,position,segment_id,system,criterion,score,created_at,updated_at,n_changes
     K7P2QX,"Smith, Ana",bilingual,3,s9,sys1,fluency,4,2024-05-01T12:00:00+00:00,2024-05-01T12:00:00+00:00,0
     """
+    text = spreadsheet_safe if guard_formulas else str
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for r in ratings:
         writer.writerow(
             [
-                r.campaign_code,
-                r.judge,
-                r.group,
+                text(r.campaign_code),
+                text(r.judge),
+                text(r.group),
                 r.position,
-                r.segment_id,
-                r.system,
-                r.criterion,
+                text(r.segment_id),
+                text(r.system),
+                text(r.criterion),
                 r.score,
                 r.created_at.isoformat(),
                 r.updated_at.isoformat(),
@@ -182,3 +210,10 @@ def ratings_to_csv(ratings: Sequence[StoredRating]) -> str:
             ]
         )
     return out.getvalue()
+
+
+def ratings_digest(ratings: Sequence[StoredRating]) -> str:
+    """A short fingerprint (12 hex digits of SHA-256) of the ratings' content: it changes whenever a rating is
+    added, changed or removed, so a study holding a campaign's ratings can be told apart from an older copy."""
+    data = ratings_to_csv(ratings, guard_formulas=False).encode("utf-8")
+    return hashlib.sha256(data).hexdigest()[:12]

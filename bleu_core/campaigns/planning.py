@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bleu_core.campaigns.model import (
+    DEFAULT_QUESTIONS,
     DISPLAY_MODES,
     CampaignError,
     Item,
@@ -37,6 +38,37 @@ DEFAULT_GROUPS: tuple[str, ...] = ("monolingual", "bilingual")
 def default_criteria() -> tuple[RatingCriterion, ...]:
     """Adequacy and fluency on the paper's 1 (very bad) .. 5 (very good) scale."""
     return (RatingCriterion.paper("adequacy"), RatingCriterion.paper("fluency"))
+
+
+def split_names(text: str) -> list[str]:
+    """The names in a comma-separated list typed by an organiser (blanks dropped, spaces trimmed).
+
+    >>> split_names(" monolingual, bilingual ,, ")
+    ['monolingual', 'bilingual']
+    """
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def criteria_from_choices(
+    names: Sequence[str],
+    labels: Sequence[str],
+    *,
+    extra_name: str = "",
+    extra_question: str = "",
+) -> list[RatingCriterion]:
+    """The criteria an organiser chose: the named ones (with their default questions, see
+    :data:`~bleu_core.campaigns.model.DEFAULT_QUESTIONS`) plus an optional extra criterion with its own question,
+    all on the scale *labels* (lowest first). An invalid name or scale raises :class:`CampaignError`.
+
+    >>> [(c.name, c.high) for c in criteria_from_choices(["fluency"], ["bad", "ok", "good"],
+    ...                                                  extra_name="overall", extra_question="Good?")]
+    [('fluency', 3), ('overall', 3)]
+    """
+    labels = tuple(labels)
+    criteria = [RatingCriterion(name, DEFAULT_QUESTIONS.get(name, ""), labels) for name in names]
+    if extra_name.strip():
+        criteria.append(RatingCriterion(extra_name, extra_question.strip(), labels))
+    return criteria
 
 
 @dataclass(frozen=True)

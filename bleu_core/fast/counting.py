@@ -85,6 +85,56 @@ def clipped_matches(
     if starts.shape[0] == 0 or n_sources < 2:
         return matches
     separator = int(layout.max())
+    # Keys are bit fields (shifts and masks are much cheaper than integer division):
+    # (n-gram part << source_bits) | source, the n-gram part being (segment or prefix id << token_bits) | token.
+    token_bits = separator.bit_length()
+    source_bits = max(n_sources - 1, 1).bit_length()
+    source_mask = (1 << source_bits) - 1
+    keys = (((segment << token_bits) | layout[starts]) << source_bits) | source
+    bound = (n_segments << (token_bits + source_bits)) + 1
+    positions = starts
+    segment_of_prev = np.zeros(0, np.int64)
+    for n in range(1, max_order + 1):
+        order, keys = sort_keys(keys, bound)
+        positions = positions[order]
+        del order
+        src = keys & source_mask
+        keys >>= source_bits  # the n-gram part of the key
+        new = np.empty(keys.shape[0], dtype=bool)
+        new[0] = True
+        np.not_equal(keys[1:], keys[:-1], out=new[1:])
+        ids = np.cumsum(new, dtype=np.int64)
+        ids -= 1
+        n_ids = int(ids[-1]) + 1
+        first_keys = keys[new]
+        del keys, new
+        counts = np.bincount((ids << source_bits) | src, minlength=n_ids << source_bits)
+        counts = counts.reshape(n_ids, 1 << source_bits)
+        in_hyp = counts[:, 0]
+        in_refs = counts[:, 1:n_sources].max(axis=1)
+        del counts
+        # The segment of each distinct n-gram: from the key at order 1, then through the (n-1)-gram prefix.
+        first_keys >>= token_bits
+        segment_of = first_keys if n == 1 else segment_of_prev[first_keys]
+        matches[:, n - 1] = np.bincount(
+            segment_of, weights=np.minimum(in_hyp, in_refs), minlength=n_segments
+        )
+        if n == max_order:
+            break
+        # Only n-grams found in both the hypothesis and a reference of their segment can grow into matches,
+        # and only if the line goes on (the next token is not the separator).
+        grow = np.flatnonzero(((in_hyp > 0) & (in_refs > 0))[ids])
+        next_token = layout[positions[grow] + n]
+        goes_on = next_token != separator
+        grow = grow[goes_on]
+        if grow.shape[0] == 0:
+            break
+        positions = positions[grow]
+        keys = (((ids[grow] << token_bits) | next_token[goes_on]) << source_bits) | src[grow]
+        bound = (n_ids << (token_bits + source_bits)) + 1
+        segment_of_prev = segment_of
+    return matches
+    separator = int(layout.max())
     vocab = separator + 1
     # Order 1: key = ((segment, token), source).
     keys = (segment * vocab + layout[starts]) * n_sources + source

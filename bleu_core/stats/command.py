@@ -141,7 +141,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
 
 
 def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
-    from ..cli import _read_corpus, _system_name
+    from ..cli import read_corpus_files, system_name
     from ..statistics import compute_statistics
     from .errors import StatsInputError
     from .study_meta import choose_systems, study_statistics
@@ -156,11 +156,11 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
         raise StatsInputError(
             "give reference files with -r and system outputs with -i (or a study PATH)"
         )
-    refs, hyps = _read_corpus(args.refs, args.input, int(args.max_mb * 1024 * 1024))
+    refs, hyps = read_corpus_files(args.refs, args.input, int(args.max_mb * 1024 * 1024))
     streams = [lines for _, lines in refs]
     out = {}
     for path, lines in hyps:
-        out[_system_name(path, args.input)] = compute_statistics(
+        out[system_name(path, args.input)] = compute_statistics(
             lines,
             streams,
             max_order=options.statistics_order,

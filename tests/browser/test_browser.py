@@ -58,7 +58,8 @@ def page(browser):
 
 
 def open_page(page, server: str, name: str) -> None:
-    page.goto(f"{server}/{name}")
+    # The default page (Study) lives at the root URL: st.navigation serves it at "/" only.
+    page.goto(f"{server}/{'' if name == 'study' else name}")
     wait_app_idle(page)
 
 

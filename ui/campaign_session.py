@@ -1,0 +1,69 @@
+"""What the Campaigns page remembers between runs (``st.session_state``): the campaign the organiser has open,
+the organiser key of a campaign just created (shown once), and the open study once it holds a campaign's ratings.
+
+The keys themselves are declared in :mod:`ui.state` (section "Campaigns page").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from bleu_core.campaigns import (
+    Campaign,
+    StoredRating,
+    apply_to_study,
+    ratings_digest,
+    study_criterion_name,
+)
+from bleu_core.study.model import Study
+from ui import state as K
+
+#: Marks the part of the study key that names the campaign whose ratings the study holds.
+CAMPAIGN_KEY_MARK = "|campaign:"
+
+
+def remember_campaign(code: str, key: str, *, tab: str, new: bool = False) -> None:
+    """Keep *code* and its organiser *key* for this browser session and open *tab* on the next run.
+
+    A *new* campaign's key is also kept to be shown once (:data:`ui.state.CAMP_NEW_KEY`) and pre-fills the
+    "open a campaign" form.
+    """
+    state = st.session_state
+    state[K.CAMP_CODE], state[K.CAMP_KEY] = code, key
+    if new:
+        state[K.CAMP_NEW_KEY] = (code, key)
+        state[K.CAMP_FORM_CODE], state[K.CAMP_FORM_KEY] = code, key
+    state[K.CAMP_TAB_NEXT] = tab
+
+
+def forget_campaign() -> None:
+    """Close the organiser's view of the campaign (the key is dropped from this session)."""
+    st.session_state[K.CAMP_CODE] = st.session_state[K.CAMP_KEY] = None
+
+
+def campaign_study_key(study_key: str, campaign_code: str, digest: str) -> str:
+    """The cache key of a study that holds a campaign's ratings: the study's own key (any earlier campaign part
+    dropped), the campaign code and the ratings' digest, so new ratings give a new key.
+
+    >>> campaign_study_key("demo:ted|campaign:OLD:123", "K7P2QX", "abc")
+    'demo:ted|campaign:K7P2QX:abc'
+    """
+    base = study_key.split(CAMPAIGN_KEY_MARK)[0]
+    return f"{base}{CAMPAIGN_KEY_MARK}{campaign_code}:{digest}"
+
+
+def use_ratings_in_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRating]) -> str:
+    """Make the open study the one with the campaign's current *ratings* as criteria; return the notice for the
+    organiser. Raises :class:`~bleu_core.campaigns.CampaignError` when the study is not the campaign's."""
+    new = apply_to_study(study, campaign, ratings)
+    state = st.session_state
+    old_key = str(state.get(K.STUDY_KEY) or study.name)
+    state[K.STUDY] = new
+    state[K.STUDY_KEY] = campaign_study_key(old_key, campaign.code, ratings_digest(ratings))
+    names = ", ".join(study_criterion_name(campaign, c.name) for c in campaign.criteria)
+    return (
+        f"{len(ratings)} ratings added to the open study as criteria: {names}. "
+        "The BLEU vs human, Judges and Correlation pages now offer them."
+    )
