@@ -53,7 +53,9 @@ def script_times(repeats: int) -> dict[str, list[float]]:
             at.switch_page(f"pages/{page}.py")
             at.run()
 
-            def timed(key: str, value: object, label: str, at: AppTest = at, page: str = page) -> None:
+            def timed(
+                key: str, value: object, label: str, at: AppTest = at, page: str = page
+            ) -> None:
                 at.session_state[key] = value
                 start = time.perf_counter()
                 at.run()
@@ -100,12 +102,27 @@ def browser_times(repeats: int) -> tuple[dict[str, list[float]], list[float], li
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for _ in range(repeats):
             port = free_port()
-            cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
-                   "--server.port", str(port), "--server.address", "127.0.0.1",
-                   "--server.headless", "true", "--browser.gatherUsageStats", "false",
-                   "--server.fileWatcherType", "none"]
+            cmd = [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "app.py"),
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.headless",
+                "true",
+                "--browser.gatherUsageStats",
+                "false",
+                "--server.fileWatcherType",
+                "none",
+            ]
             start = time.perf_counter()
-            proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            proc = subprocess.Popen(
+                cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
             url = f"http://127.0.0.1:{port}"
             try:
                 wait_healthy(url)
@@ -125,11 +142,15 @@ def browser_times(repeats: int) -> tuple[dict[str, list[float]], list[float], li
                         times.setdefault(f"{name} | tokenizer → {tok}, {label}", []).append(
                             _change(page, "Tokenizer", tok)
                         )
-                    times.setdefault(f"{name} | max order 4→5, cold" if name == "explore"
-                                     else f"{name} | max order →6, cold", []).append(
-                        _change_order(page, 5 if name == "explore" else 6)
+                    times.setdefault(
+                        f"{name} | max order 4→5, cold"
+                        if name == "explore"
+                        else f"{name} | max order →6, cold",
+                        [],
+                    ).append(_change_order(page, 5 if name == "explore" else 6))
+                    times.setdefault(f"{name} | max order →4, warm", []).append(
+                        _change_order(page, 4)
                     )
-                    times.setdefault(f"{name} | max order →4, warm", []).append(_change_order(page, 4))
                 page.close()
             finally:
                 proc.terminate()
@@ -155,7 +176,9 @@ def _measure(page, action) -> float:
 
 
 def _change(page, label: str, value: str) -> float:
-    box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(has_text=label)
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(
+        has_text=label
+    )
     box.click()
     page.keyboard.type(value)
     return _measure(page, lambda: page.keyboard.press("Enter"))
@@ -171,7 +194,9 @@ def _change_order(page, value: int) -> float:
 def _row(label: str, values: list[float]) -> str:
     med = statistics.median(values) * 1000
     verdict = "✓" if med < 300 else "✗"
-    return f"| {label} | {med:.0f} | {min(values) * 1000:.0f} | {max(values) * 1000:.0f} | {verdict} |"
+    return (
+        f"| {label} | {med:.0f} | {min(values) * 1000:.0f} | {max(values) * 1000:.0f} | {verdict} |"
+    )
 
 
 def main() -> None:

@@ -86,7 +86,9 @@ def fmt_ratio(other: float | None, ours: float) -> str:
 # ------------------------------------------------------------------------------------------------ engines
 
 
-def corpus_runs(hyps: list[str], refs: list[list[str]], nltk_ok: bool) -> dict[str, Callable[[], float]]:
+def corpus_runs(
+    hyps: list[str], refs: list[list[str]], nltk_ok: bool
+) -> dict[str, Callable[[], float]]:
     import bleuscore
     import sacrebleu
 
@@ -96,9 +98,12 @@ def corpus_runs(hyps: list[str], refs: list[list[str]], nltk_ok: bool) -> dict[s
     runs: dict[str, Callable[[], float]] = {
         "bleu-study": lambda: bleu_core.corpus_bleu(hyps, refs).score,
         "sacrebleu": lambda: sacrebleu.corpus_bleu(hyps, refs).score,
-        "bleuscore": lambda: 100 * bleuscore.compute(
-            references=per_segment, predictions=hyps, max_order=4, ref_len_method="closest"
-        )["bleu"],
+        "bleuscore": lambda: (
+            100
+            * bleuscore.compute(
+                references=per_segment, predictions=hyps, max_order=4, ref_len_method="closest"
+            )["bleu"]
+        ),
     }
     if nltk_ok:
         from nltk.translate.bleu_score import corpus_bleu
@@ -162,12 +167,14 @@ def corpus_dir(n_segments: int, n_refs: int, seed: int) -> str:
     if os.path.exists(done):
         return directory
     os.makedirs(directory, exist_ok=True)
-    files = [open(os.path.join(directory, "hyp.txt"), "w", encoding="utf-8")]  # noqa: SIM115
-    files += [open(os.path.join(directory, f"ref{k}.txt"), "w", encoding="utf-8") for k in range(n_refs)]  # noqa: SIM115
+    names = ["hyp.txt"] + [f"ref{k}.txt" for k in range(n_refs)]
+    files = [open(os.path.join(directory, name), "w", encoding="utf-8") for name in names]
     try:
         batch = 100_000
         for b, start in enumerate(range(0, n_segments, batch)):
-            part = synthetic.make_corpus(min(batch, n_segments - start), n_refs, seed=seed * 100_003 + b)
+            part = synthetic.make_corpus(
+                min(batch, n_segments - start), n_refs, seed=seed * 100_003 + b
+            )
             for fh, lines in zip(files, [part.hypotheses, *part.references], strict=True):
                 fh.write("\n".join(lines) + "\n")
     finally:
@@ -194,9 +201,12 @@ def memory_child(directory: str, engine: str) -> None:
 
         per_segment = [list(r) for r in zip(*refs, strict=True)]
         del refs
-        score = 100 * bleuscore.compute(
-            references=per_segment, predictions=hyps, max_order=4, ref_len_method="closest"
-        )["bleu"]
+        score = (
+            100
+            * bleuscore.compute(
+                references=per_segment, predictions=hyps, max_order=4, ref_len_method="closest"
+            )["bleu"]
+        )
     elif engine == "sacrebleu":
         import sacrebleu
 
@@ -214,7 +224,14 @@ def run_memory(n_segments: int, engines: list[str], seed: int) -> list[dict[str,
     out = []
     for engine in engines:
         proc = subprocess.run(
-            [sys.executable, os.path.abspath(__file__), "--memory-child", directory, "--engine", engine],
+            [
+                sys.executable,
+                os.path.abspath(__file__),
+                "--memory-child",
+                directory,
+                "--engine",
+                engine,
+            ],
             capture_output=True,
             text=True,
             check=False,
@@ -230,14 +247,28 @@ def run_memory(n_segments: int, engines: list[str], seed: int) -> list[dict[str,
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--quick", action="store_true", help="1k and 10k segments, 2 repeats, memory at 100k × 4")
-    p.add_argument("--sizes", type=int, nargs="+", default=None, help="segment counts (default 1k 10k 100k)")
-    p.add_argument("--refs", type=int, nargs="+", default=[1, 4], help="reference counts (default 1 4)")
-    p.add_argument("--repeats", type=int, default=None, help="runs per measurement (median; default 3)")
+    p = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    p.add_argument(
+        "--quick", action="store_true", help="1k and 10k segments, 2 repeats, memory at 100k × 4"
+    )
+    p.add_argument(
+        "--sizes", type=int, nargs="+", default=None, help="segment counts (default 1k 10k 100k)"
+    )
+    p.add_argument(
+        "--refs", type=int, nargs="+", default=[1, 4], help="reference counts (default 1 4)"
+    )
+    p.add_argument(
+        "--repeats", type=int, default=None, help="runs per measurement (median; default 3)"
+    )
     p.add_argument("--nltk-max", type=int, default=10_000, help="largest size NLTK is run on")
-    p.add_argument("--sentence-loop-max", type=int, default=100_000, help="largest size for the loops")
-    p.add_argument("--memory-segments", type=int, default=None, help="segments × 4 refs (default 1M)")
+    p.add_argument(
+        "--sentence-loop-max", type=int, default=100_000, help="largest size for the loops"
+    )
+    p.add_argument(
+        "--memory-segments", type=int, default=None, help="segments × 4 refs (default 1M)"
+    )
     p.add_argument("--memory-engines", nargs="+", default=["bleu-study", "bleuscore"])
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--no-speed", action="store_true")
@@ -282,7 +313,9 @@ def main(argv: list[str] | None = None) -> int:
                 if "sacrebleu loop" in results:
                     diff = max(
                         abs(a - b)
-                        for a, b in zip(results["bleu-study"][2], results["sacrebleu loop"][2], strict=True)
+                        for a, b in zip(
+                            results["bleu-study"][2], results["sacrebleu loop"][2], strict=True
+                        )
                     )
                     assert diff < 1e-9, f"sentence scores differ from sacrebleu by {diff}"
                 sentence_rows.append((n, n_refs, results))
@@ -303,7 +336,9 @@ def main(argv: list[str] | None = None) -> int:
 
 def print_tables(corpus_rows: list, sentence_rows: list) -> None:
     print("\n## Corpus BLEU (13a, tokenisation included), median wall time\n")
-    print("| segments | refs | bleu-study | sacrebleu | bleuscore | NLTK* | sacrebleu ÷ ours | bleuscore ÷ ours |")
+    print(
+        "| segments | refs | bleu-study | sacrebleu | bleuscore | NLTK* | sacrebleu ÷ ours | bleuscore ÷ ours |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n, k, res in corpus_rows:
         ours = res["bleu-study"][0]
@@ -312,7 +347,9 @@ def print_tables(corpus_rows: list, sentence_rows: list) -> None:
               f"{fmt_seconds(get.get('bleuscore'))} | {fmt_seconds(get.get('NLTK (pre-tokenised)'))} | "
               f"{fmt_ratio(get.get('sacrebleu'), ours)} | {fmt_ratio(get.get('bleuscore'), ours)} |")  # fmt: skip
     print("\n## Sentence BLEU of every segment, median wall time\n")
-    print("| segments | refs | bleu-study | sacrebleu loop | bleuscore loop | NLTK loop* | sacrebleu ÷ ours |")
+    print(
+        "| segments | refs | bleu-study | sacrebleu loop | bleuscore loop | NLTK loop* | sacrebleu ÷ ours |"
+    )
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for n, k, res in sentence_rows:
         ours = res["bleu-study"][0]

@@ -114,7 +114,9 @@ def _sample_sentences(n: int, rng: np.random.Generator, max_len: int = 120) -> n
         lo, hi = chain.offsets[current], chain.offsets[current + 1]
         has_next = hi > lo
         pick = lo + (rng.random(n) * np.maximum(hi - lo, 1)).astype(np.int64)
-        current = np.where(has_next, chain.successors[np.minimum(pick, len(chain.successors) - 1)], 0)
+        current = np.where(
+            has_next, chain.successors[np.minimum(pick, len(chain.successors) - 1)], 0
+        )
         alive &= current != 0
         if not alive.any():
             break
@@ -137,7 +139,9 @@ def _perturb(
     insert = valid & (rng.random((n, width)) < p_ins)
     inserted = chain.unigram[rng.integers(0, len(chain.unigram), (n, width))]
     # Interleave (word, inserted word) and keep what survives, row by row, in order.
-    both = np.stack([np.where(keep, words, 0), np.where(insert, inserted, 0)], axis=2).reshape(n, 2 * width)
+    both = np.stack([np.where(keep, words, 0), np.where(insert, inserted, 0)], axis=2).reshape(
+        n, 2 * width
+    )
     lengths = (both != 0).sum(axis=1)
     out = np.zeros((n, int(lengths.max()) if n else 0), dtype=np.int64)
     rows, cols = np.nonzero(both)

@@ -8,14 +8,13 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.options import SMOOTHING_NAMES
 from bleu_core.signature import make_signature
-from ui import cache, current_options, current_study, signature_caption
+from ui import cache, current_options, current_scores, current_study, signature_caption
 from ui import state as K
 from ui.charts import precision_bars
 from ui.frames import ngram_frame
 from ui.html import STYLE, legend_html, segment_block
-from ui.teach import bp_formula, examples_from_study, walkthrough
+from ui.teach import bp_formula, examples_from_study, smoothing_rows, walkthrough
 
 st.title("Learn BLEU")
 st.write(
@@ -163,25 +162,13 @@ st.write(
     "geometric mean collapses to 0 whatever the other orders say. Smoothing replaces zero counts by "
     "something small; the methods differ in how much."
 )
-smooth_rows = []
-for method in SMOOTHING_NAMES:
-    s = walkthrough(candidate, references, options.with_(smooth=method, smooth_value=None))
-    smooth_rows.append(
-        {
-            "smoothing": method,
-            "sentence BLEU": s.bleu,
-            "precisions used": ", ".join(f"{o.precision:.3g}" for o in s.orders),
-        }
-    )
-st.dataframe(pd.DataFrame(smooth_rows), hide_index=True, width="stretch")
+st.dataframe(pd.DataFrame(smoothing_rows(candidate, references, options)), hide_index=True)
 
 st.header("7 · Corpus BLEU is not the average of sentence BLEUs")
 study = current_study()
 if study is None:
     st.caption("Open a study to compare corpus BLEU with the mean sentence BLEU on real data.")
 else:
-    from ui import current_scores
-
     scores = current_scores()
     st.write(
         f"On the open study (**{study.name}**), corpus BLEU adds up matches and lengths over all segments "

@@ -29,12 +29,16 @@ WMT = os.path.join(DATA, "wmt21-newstest2021-mqm-da", "wmt21-news-systems", "txt
 
 
 def oracle(hyps, refs_per_segment, max_order):
-    return np.array([segment_row(h, r, max_order) for h, r in zip(hyps, refs_per_segment, strict=True)])
+    return np.array(
+        [segment_row(h, r, max_order) for h, r in zip(hyps, refs_per_segment, strict=True)]
+    )
 
 
 def oracle_from_text(hypotheses, references, max_order=4, tokenize="13a", lowercase=False):
     tokenizer = get_tokenizer(tokenize, lowercase)
-    refs = [[tokenizer(s[i]) for s in references if s[i] is not None] for i in range(len(hypotheses))]
+    refs = [
+        [tokenizer(s[i]) for s in references if s[i] is not None] for i in range(len(hypotheses))
+    ]
     return oracle([tokenizer(h) for h in hypotheses], refs, max_order)
 
 
@@ -88,7 +92,12 @@ def test_corpus_statistics_equals_oracle(
         for _ in range(n_streams)
     ]
     got, n_refs = corpus_statistics(
-        hyps, refs, max_order=max_order, tokenize=tokenize, lowercase=lowercase, chunk_segments=chunk
+        hyps,
+        refs,
+        max_order=max_order,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        chunk_segments=chunk,
     )
     expected = oracle_from_text(hyps, refs, max_order, tokenize, lowercase)
     np.testing.assert_array_equal(got, expected)
@@ -194,15 +203,24 @@ def sacrebleu_totals(hyps, refs, tokenize="13a", lowercase=False):
 
 def assert_equal_to_sacrebleu(hyps, refs, tokenize="13a", lowercase=False) -> None:
     total = compute_statistics(hyps, refs, tokenize=tokenize, lowercase=lowercase).total()
-    ours = (int(total[0]), int(total[1]), total[4:8].astype(int).tolist(), total[8:12].astype(int).tolist())
+    ours = (
+        int(total[0]),
+        int(total[1]),
+        total[4:8].astype(int).tolist(),
+        total[8:12].astype(int).tolist(),
+    )
     assert ours == sacrebleu_totals(hyps, refs, tokenize, lowercase)
 
 
-@pytest.mark.parametrize(("tokenize", "lowercase"), [("13a", False), ("intl", True), ("char", False)])
+@pytest.mark.parametrize(
+    ("tokenize", "lowercase"), [("13a", False), ("intl", True), ("char", False)]
+)
 def test_ted_corpus_statistics_equal_sacrebleu(tokenize: str, lowercase: bool) -> None:
     # sacrebleu 2.x BLEU.corpus_score: sys_len, ref_len (closest), counts, totals.
     systems = ted_pair("zhen")
-    assert_equal_to_sacrebleu(systems["Online-W"], [systems["refB"], systems["ref"]], tokenize, lowercase)
+    assert_equal_to_sacrebleu(
+        systems["Online-W"], [systems["refB"], systems["ref"]], tokenize, lowercase
+    )
 
 
 def read_lines(path: str) -> list[str]:

@@ -61,7 +61,7 @@ def start(
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
     at.session_state[K.STUDY] = study
     at.session_state[K.STUDY_KEY] = "test:toy" if study is not None else None
-    at.session_state["_default_study_tried"] = True  # do not open the demo study
+    at.session_state[K.DEFAULT_STUDY_TRIED] = True  # do not open the demo study
     for key, value in state.items():
         at.session_state[key] = value
     for key, value in (query or {}).items():

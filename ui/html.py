@@ -291,7 +291,8 @@ def comparison_table(
         ".bs-table th{font-weight:600;text-align:left;border-bottom:2px solid #ccc;padding:0.3rem}"
         ".bs-table td{border-bottom:1px solid #eee;padding:0.25rem 0.3rem;vertical-align:top}"
         ".bs-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
-        ".bs-sys{white-space:nowrap;font-weight:600}.bs-table .bs-seg{margin:0}</style>"
+        ".bs-sys{white-space:nowrap;font-weight:600}.bs-table .bs-seg{margin:0}"
+        ".bs-table td:nth-child(2){width:55%}</style>"
     )
     return (
         STYLE

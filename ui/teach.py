@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bleu_core.matches import SegmentMatches, match_provenance
-from bleu_core.options import BleuOptions
+from bleu_core.options import SMOOTHING_NAMES, BleuOptions
 from bleu_core.score import bleu_from_stats
 from bleu_core.study import Study
 
@@ -97,6 +97,23 @@ def walkthrough(candidate: str, references: Sequence[str], options: BleuOptions)
         bleu=bleu,
         options=options,
     )
+
+
+def smoothing_rows(
+    candidate: str, references: Sequence[str], options: BleuOptions
+) -> list[dict[str, object]]:
+    """Sentence BLEU of ``candidate`` under every smoothing method (each with its default value)."""
+    rows = []
+    for method in SMOOTHING_NAMES:
+        w = walkthrough(candidate, references, options.with_(smooth=method, smooth_value=None))
+        rows.append(
+            {
+                "smoothing": method,
+                "sentence BLEU": w.bleu,
+                "precisions used": ", ".join(f"{o.precision:.3g}" for o in w.orders),
+            }
+        )
+    return rows
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
+from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
 #: Tokenizers whose batched (word-by-word) implementation is proven identical to sacrebleu's by the tests.
 WORD_LOCAL_TOKENIZERS = frozenset({"13a", "intl", "char", "none"})
@@ -50,7 +51,9 @@ WORD_LOCAL_TOKENIZERS = frozenset({"13a", "intl", "char", "none"})
 # Marker characters glued into the joined corpus text. They must not occur in the text itself; they are picked
 # per call among these control characters (none of them is whitespace for ``str.split``, none has a case, none
 # is touched by any tokenizer rule, and all are below U+0100, so ASCII/Latin-1 text stays compact).
-_MARKER_CANDIDATES = "".join(chr(c) for c in [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x7F, *range(0x80, 0x85)])
+_MARKER_CANDIDATES = "".join(
+    chr(c) for c in [*range(0x00, 0x09), *range(0x0E, 0x1C), 0x7F, *range(0x80, 0x85)]
+)
 _MARKER_RE = re.compile("[" + re.escape(_MARKER_CANDIDATES) + "]")
 # ``intl`` words are tokenised in one string separated by a *number* character: a number is invisible to the
 # mteval-v14 rules (a punctuation mark next to a number is never split off), exactly like "no neighbour".
@@ -94,21 +97,33 @@ def _sacrebleu_rules() -> tuple[list, list] | None:
 
 
 _RULES = _sacrebleu_rules()
+_SACREBLEU_INTL = TokenizerV14International()
 
 
-def _single_character_table(rule: re.Pattern[str], replacement: str) -> dict[int, str] | None:
-    """``rule.sub(replacement, text)`` as a ``str.translate`` table, when the rule is one character class.
+def _single_character_chars(rule: re.Pattern[str], replacement: str) -> str | None:
+    """The characters of a rule that is one ASCII character class replaced by itself between spaces.
 
     13a's first rule puts spaces around every ASCII punctuation mark and symbol (and the space itself): one
-    character, no context, so translating each character is the same string operation, only without a Python
-    call per match. (The tests check the table against the rule on every Unicode code point.)
+    character, no context. Replacing each such character with ``str.replace`` (the space first, so that the spaces
+    added later are not tripled) builds the same string without a Python call per match. The tests check this
+    against the rule on every Unicode code point.
     """
     if rule.groups != 1 or replacement != r" \1 " or not rule.pattern.startswith("(["):
         return None
-    return {c: f" {chr(c)} " for c in range(128) if rule.fullmatch(chr(c))}
+    chars = "".join(chr(c) for c in range(128) if rule.fullmatch(chr(c)))
+    return " " + chars.replace(" ", "") if " " in chars else chars
 
 
-_TABLE_13A = _single_character_table(*_RULES[0][0]) if _RULES is not None else None
+_CHARS_13A = _single_character_chars(*_RULES[0][0]) if _RULES is not None else None
+
+
+def _apply_first_13a_rule(text: str) -> str:
+    """sacrebleu's first 13a rule (``([{-~[-` -&(-+:-@/])`` → ``" \1 "``) as a chain of ``str.replace``."""
+    assert _CHARS_13A is not None
+    for c in _CHARS_13A:
+        if c in text:
+            text = text.replace(c, f" {c} ")
+    return text
 
 
 def _pick(present: set[str], pool: str, count: int) -> list[str] | None:
@@ -123,10 +138,15 @@ def _words_13a(words: list[str], separator: str) -> list[list[str]]:
     text = " " + f" {separator} ".join(words) + " "
     text = text.replace("<skipped>", "")
     if "&" in text:
-        text = text.replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+        text = (
+            text.replace("&quot;", '"')
+            .replace("&amp;", "&")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+        )
     rules = _RULES[0]
-    if _TABLE_13A is not None:
-        text = text.translate(_TABLE_13A)
+    if _CHARS_13A is not None:
+        text = _apply_first_13a_rule(text)
         rules = rules[1:]
     for rule, replacement in rules:
         text = rule.sub(replacement, text)
@@ -172,7 +192,8 @@ class BatchTokenizer:
         if len(lines) == 0:
             return EncodedLines(np.zeros(0, np.int64), np.zeros(0, np.int64))
         if self.word_local:
-            encoded = self._encode_words(lines)
+            with no_gc():
+                encoded = self._encode_words(lines)
             if encoded is not None:
                 return encoded
         return self._encode_per_line(lines)
@@ -181,7 +202,11 @@ class BatchTokenizer:
         """The tokens of every line, as lists of strings."""
         encoded = self.encode(lines)
         with no_gc():
-            flat = np.array(self.tokens, dtype=object)[encoded.ids].tolist() if len(encoded.ids) else []
+            flat = (
+                np.array(self.tokens, dtype=object)[encoded.ids].tolist()
+                if len(encoded.ids)
+                else []
+            )
             ends = np.cumsum(encoded.lengths).tolist()
             starts = [0, *ends[:-1]] if ends else []
             return [flat[a:b] for a, b in zip(starts, ends, strict=True)]
@@ -277,17 +302,21 @@ class BatchTokenizer:
         missing = [i for i, t in enumerate(word_tokens) if t is None]
         if missing:
             new_words = [distinct[i] for i in missing]
-            new_tokens = self._token_ids(self._tokenize_distinct(new_words, first, last, placeholders))
+            new_tokens = self._token_ids(
+                self._tokenize_distinct(new_words, first, last, placeholders)
+            )
             for i, ids in zip(missing, new_tokens, strict=True):
                 word_tokens[i] = ids
-            cache.update(zip(new_words, new_tokens))
+            cache.update(zip(new_words, new_tokens, strict=True))
             for key in placeholders:
                 cache.pop(key, None)
         if len(cache) > 2_000_000:  # bound the memory a huge, varied corpus can pin
             cache.clear()
         # 4. Expand word ids into token ids; line lengths from the separator positions.
         word_len = np.fromiter(map(len, word_tokens), np.int64, len(word_tokens))
-        word_flat = np.fromiter(itertools.chain.from_iterable(word_tokens), np.int64, int(word_len.sum()))
+        word_flat = np.fromiter(
+            itertools.chain.from_iterable(word_tokens), np.int64, int(word_len.sum())
+        )
         word_start = np.cumsum(word_len) - word_len
         occ_len = word_len[word_ids]
         is_sep = word_ids == 0
@@ -304,36 +333,46 @@ class BatchTokenizer:
     def _tokenize_distinct(
         self, words: list[str], first: str, last: str, placeholders: dict[str, list[str]]
     ) -> list[list[str]]:
+        """Tokens of each (marked) word. A word of letters and digits only (``str.isalnum``) is one token in
+        every word-local tokenizer but ``char``: no rule of 13a or intl touches letters or digits."""
         name = self.name
-        out: list[list[str] | None] = [placeholders.get(w) for w in words]
-        todo = [i for i, t in enumerate(out) if t is None]
-        if not todo:
-            return out  # type: ignore[return-value]
         if name == "intl":
-            parts = []
-            for i in todo:
-                w = words[i]
+            cores = []
+            for w in words:
                 has_first, has_last = w.startswith(first), w.endswith(last)
                 core = w[1 if has_first else 0 : len(w) - 1 if has_last else len(w)]
-                if self.lowercase:
-                    core = core.lower()
-                parts.append(("" if has_first else " ") + core + ("" if has_last else " "))
+                cores.append((has_first, core, has_last))
+            if self.lowercase:
+                cores = [(f, core.lower(), e) for f, core, e in cores]
+            out: list[list[str] | None] = [[c] if c.isalnum() else None for _, c, _ in cores]
+            todo = [i for i, t in enumerate(out) if t is None]
+            parts = [
+                ("" if cores[i][0] else " ") + cores[i][1] + ("" if cores[i][2] else " ")
+                for i in todo
+            ]
             present = set("".join(parts))
             separator = next((c for c in _NUMBER_SEPARATORS if c not in present), None)
             if separator is None:  # pragma: no cover - all nine number characters in one word list
-                results = [self._line_tokenizer(p) for p in parts]
+                results = [_SACREBLEU_INTL(p).split() for p in parts]
             else:
-                results = _words_intl(parts, separator)
+                results = _words_intl(parts, separator) if parts else []
         else:
-            cores = [words[i] for i in todo]
-            if self.lowercase:
-                cores = [w.lower() for w in cores]
-            if name == "13a":
-                results = _words_13a(cores, first)  # `first` is absent from the text: a safe separator
-            elif name == "char":
-                results = [list(w) for w in cores]
-            else:  # none
-                results = [[w] for w in cores]
+            cores = [w.lower() for w in words] if self.lowercase else words
+            if name == "char":
+                out = [list(w) for w in cores]
+                todo, results = [], []
+            elif name == "none":
+                out = [[w] for w in cores]
+                todo, results = [], []
+            else:  # 13a
+                out = [[w] if w.isalnum() else None for w in cores]
+                todo = [i for i, t in enumerate(out) if t is None]
+                # `first` is absent from the text: a safe separator.
+                results = _words_13a([cores[i] for i in todo], first) if todo else []
         for i, toks in zip(todo, results, strict=True):
             out[i] = toks
+        if placeholders:  # 13a lines holding "\n", tokenised on their own
+            for i, w in enumerate(words):
+                if w in placeholders:
+                    out[i] = placeholders[w]
         return out  # type: ignore[return-value]

@@ -68,6 +68,8 @@ def corpus_statistics(
             ref_counts.update(np.unique(np.sum(ref_present, axis=0)).tolist())
         else:
             ref_counts.add(0)
-        out[start:end] = rows_from_ids(hyp.ids, hyp.lengths, ref_ids, ref_lengths, ref_present, max_order)
+        out[start:end] = rows_from_ids(
+            hyp.ids, hyp.lengths, ref_ids, ref_lengths, ref_present, max_order
+        )
     n_refs = ref_counts.pop() if len(ref_counts) == 1 else -1
     return out, n_refs

@@ -134,53 +134,6 @@ def clipped_matches(
         bound = (n_ids << (token_bits + source_bits)) + 1
         segment_of_prev = segment_of
     return matches
-    separator = int(layout.max())
-    vocab = separator + 1
-    # Order 1: key = ((segment, token), source).
-    keys = (segment * vocab + layout[starts]) * n_sources + source
-    bound = n_segments * vocab * n_sources
-    positions = starts
-    segment_of_prev = np.zeros(0, np.int64)
-    for n in range(1, max_order + 1):
-        order, keys = sort_keys(keys, bound)
-        positions = positions[order]
-        del order
-        src = keys % n_sources
-        keys //= n_sources  # the n-gram part of the key
-        new = np.empty(keys.shape[0], dtype=bool)
-        new[0] = True
-        np.not_equal(keys[1:], keys[:-1], out=new[1:])
-        ids = np.cumsum(new, dtype=np.int64)
-        ids -= 1
-        n_ids = int(ids[-1]) + 1
-        first_keys = keys[new]
-        del keys, new
-        counts = np.bincount(ids * n_sources + src, minlength=n_ids * n_sources).reshape(n_ids, n_sources)
-        in_hyp = counts[:, 0]
-        in_refs = counts[:, 1:].max(axis=1)
-        del counts
-        # The segment of each distinct n-gram: from the key at order 1, then through the (n-1)-gram prefix.
-        if n == 1:
-            segment_of = first_keys // vocab
-        else:
-            segment_of = segment_of_prev[first_keys // vocab]
-        matches[:, n - 1] = np.bincount(
-            segment_of, weights=np.minimum(in_hyp, in_refs), minlength=n_segments
-        )
-        if n == max_order:
-            break
-        # Only n-grams found in both the hypothesis and a reference of their segment can grow into matches.
-        keep = ((in_hyp > 0) & (in_refs > 0))[ids]
-        positions = positions[keep]
-        next_token = layout[positions + n]
-        grows = next_token != separator
-        positions = positions[grows]
-        if positions.shape[0] == 0:
-            break
-        keys = (ids[keep][grows] * vocab + next_token[grows]) * n_sources + src[keep][grows]
-        bound = n_ids * vocab * n_sources
-        segment_of_prev = segment_of
-    return matches
 
 
 def length_columns(hyp_len: np.ndarray, ref_lens: np.ndarray, present: np.ndarray) -> np.ndarray:
@@ -242,8 +195,9 @@ def rows_from_ids(
     offset = 0
     segments = np.arange(n_segments, dtype=np.int64)
     for k, (ids, lengths) in enumerate(streams):
-        line_start = np.cumsum(lengths + 1) - (lengths + 1) + offset  # where each line begins in `layout`
-        token_start = np.cumsum(lengths) - lengths  # where each line begins in `ids`
+        # Where each line begins in `layout` and in `ids`.
+        line_start = np.cumsum(lengths + 1) - (lengths + 1) + offset
+        token_start = np.cumsum(lengths) - lengths
         pos = np.repeat(line_start - token_start, lengths) + np.arange(ids.shape[0], dtype=np.int64)
         layout[pos] = local[ids]
         starts.append(pos)
@@ -314,6 +268,8 @@ def statistics_array(
             ref_ids.append(ids)
             ref_lengths.append(lengths)
             ref_present.append(np.fromiter((k < len(r) for r in refs), bool, len(refs)))
-        out[start:end] = rows_from_ids(hyp_ids, hyp_lengths, ref_ids, ref_lengths, ref_present, max_order)
+        out[start:end] = rows_from_ids(
+            hyp_ids, hyp_lengths, ref_ids, ref_lengths, ref_present, max_order
+        )
         start = end
     return out
