@@ -17,6 +17,7 @@ st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", la
 from bleu_core.errors import BleuStudyError  # noqa: E402
 from ui import context  # noqa: E402
 from ui import state as K  # noqa: E402
+from ui.html import md_escape  # noqa: E402
 from ui.settings import render_settings  # noqa: E402
 
 PAGES_DIR = Path(__file__).parent / "pages"
@@ -33,14 +34,22 @@ PAGE_TABLE = [
     ("Analyse", "judges.py", "Judges", ":material/groups:", False),
     ("Analyse", "correlation.py", "Correlation", ":material/insights:", False),
     ("Analyse", "metrics.py", "Metrics", ":material/compare_arrows:", False),
+    ("Analyse", "published.py", "Published tables", ":material/table_view:", False),
     ("Human evaluation", "rate.py", "Rate translations", ":material/star_rate:", False),
     ("Human evaluation", "campaigns.py", "Campaigns", ":material/assignment:", False),
 ]
 
 
 def build_navigation() -> dict[str, list[st.Page]]:
+    """The pages present in ``pages/``, grouped; a page not in PAGE_TABLE joins "Analyse"."""
     sections: dict[str, list[st.Page]] = {}
-    for section, file, title, icon, default in PAGE_TABLE:
+    listed = {file for _, file, _, _, _ in PAGE_TABLE}
+    extra = [
+        ("Analyse", p.name, p.stem.replace("_", " ").capitalize(), ":material/article:", False)
+        for p in sorted(PAGES_DIR.glob("*.py"))
+        if p.name not in listed and not p.name.startswith("_")
+    ]
+    for section, file, title, icon, default in PAGE_TABLE + extra:
         path = PAGES_DIR / file
         if path.is_file():
             sections.setdefault(section, []).append(
@@ -69,7 +78,8 @@ study = context.current_study()
 with st.sidebar:
     if study is not None:
         st.caption(
-            f"Study: **{study.name}** · {study.n_segments} segments · {len(study.systems)} systems"
+            f"Study: **{md_escape(study.name)}** · {study.n_segments} segments · "
+            f"{len(study.systems)} systems"
         )
     else:
         st.caption("No study open")

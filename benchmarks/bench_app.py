@@ -20,6 +20,7 @@ half of part 2). Medians of ``--repeats`` runs.
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import statistics
 import subprocess
@@ -215,6 +216,10 @@ def main() -> None:
         f"Python {platform.python_version()}), {time.strftime('%Y-%m-%d')}, median of {args.repeats} "
         "runs (min, max). Targets: first page ready < 3 s after the server starts; re-render after a "
         "tokenizer or max-order change < 300 ms.",
+        "",
+        f"Machine load while measuring (1-minute load average on {os.cpu_count()} cores): "
+        f"{os.getloadavg()[0]:.1f} at the end of the run. The machine is shared: with a load above "
+        "the number of cores every figure is inflated by the waiting.",
         "",
     ]
     if first:

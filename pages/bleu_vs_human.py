@@ -15,6 +15,7 @@ from ui.frames import (
     segment_frame,
     system_human_scores,
 )
+from ui.html import md_escape
 from ui.relate import describe_fit, linear_fit, segment_correlation
 
 st.title("BLEU vs human judgment")
@@ -87,7 +88,9 @@ for k, (name, human) in enumerate(series.items()):
             y_title=f"{criterion} ({direction})",
         )
         st.metric(
-            f"Pearson r · {name}", "—" if fit.r != fit.r else f"{fit.r:.3f}", help=describe_fit(fit)
+            f"Pearson r · {md_escape(name)}",
+            "—" if fit.r != fit.r else f"{fit.r:.3f}",
+            help=describe_fit(fit),
         )
         st.caption(describe_fit(fit))
         show_chart(chart, f"bleu vs {name}")

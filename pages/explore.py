@@ -56,7 +56,8 @@ frame = segment_frame(
 frame["output"] = [
     study.systems[s][p] or "" for s, p in zip(frame["system"], frame["position"], strict=True)
 ]
-mask = frame["BLEU"].between(low, high)
+# open-ended at 0 and 100: a perfect match can score 100 plus a rounding error
+mask = frame["BLEU"].between(low if low > 0 else -1.0, high if high < 100 else 101.0)
 if systems:
     mask &= frame["system"].isin(systems)
 if docs:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from ui import cache, current_scores, signature_caption
+from ui import cache, current_scores, file_stem, signature_caption
 from ui import state as K
 from ui.charts import corpus_bars, normalised_chart, regression_scatter
 from ui.export import reproducible_zip, settings_record
@@ -135,7 +135,7 @@ st.download_button(
     "Download the reproducible zip",
     data=_make_zip,
     type="primary",
-    file_name=f"bleu-study-{study.name}.zip".replace(" ", "-"),
+    file_name=f"bleu-study-{file_stem(study.name)}.zip",
     mime="application/zip",
     on_click="ignore",
     icon=":material/folder_zip:",

@@ -13,7 +13,7 @@ from ui import cache, current_options, current_scores, current_study, signature_
 from ui import state as K
 from ui.charts import precision_bars
 from ui.frames import ngram_frame
-from ui.html import STYLE, legend_html, segment_block
+from ui.html import STYLE, legend_html, md_escape, segment_block
 from ui.teach import bp_formula, examples_from_study, smoothing_rows, walkthrough
 
 st.title("Learn BLEU")
@@ -171,7 +171,7 @@ if study is None:
 else:
     scores = current_scores()
     st.write(
-        f"On the open study (**{study.name}**), corpus BLEU adds up matches and lengths over all segments "
+        f"On the open study (**{md_escape(study.name)}**), corpus BLEU adds up matches and lengths over all segments "
         "before scoring; the mean of sentence BLEUs gives short sentences as much say as long ones and "
         "depends on the smoothing."
     )

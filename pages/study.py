@@ -9,6 +9,7 @@ from bleu_core.study import demo
 from ui import cache, context
 from ui import state as K
 from ui.frames import study_overview
+from ui.html import md_escape
 
 context.ensure_entrypoint()
 st.title("Study")
@@ -111,8 +112,8 @@ if study is None:
     st.info("No study is open yet: open a demo or upload files above.")
     st.stop()
 
-st.subheader(f"Open: {study.name}")
-st.caption(f"Opened from {st.session_state.get(K.STUDY_LABEL, '')}")
+st.subheader(f"Open: {md_escape(study.name)}")
+st.caption(f"Opened from {md_escape(st.session_state.get(K.STUDY_LABEL, ''))}")
 for warning in st.session_state.get(K.STUDY_WARNINGS) or []:
     st.warning(warning, icon=":material/warning:")
 

@@ -22,7 +22,9 @@ def test_bleu_core_imports_neither_streamlit_nor_pandas():
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('streamlit', 'pandas'))\n"
         "print(','.join(bad))\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
     assert out.stdout.strip() == "", f"bleu_core pulled in: {out.stdout.strip()}"
 
 

@@ -152,6 +152,8 @@ def test_metric_scores_are_a_score_source_for_the_statistics(scores) -> None:  #
 
     chrf = scores["chrF"]
     human = np.array([[3.0, np.nan, 4.0], [1.0, 2.0, 1.5]])  # systems x segments
-    res = system_correlations(chrf, SegmentMeanSource(chrf.names, human), methods=("pearson",), n_resamples=0)
+    res = system_correlations(
+        chrf, SegmentMeanSource(chrf.names, human), methods=("pearson",), n_resamples=0
+    )
     assert res["pearson"].n == 2  # only two systems: r is undefined, but the source plugs in
     assert chrf.n_segments == 3

@@ -256,3 +256,20 @@ def test_item_correlations_vectorised_path_matches_scipy_per_segment():
             keep = ~np.isnan(metric[:, s])
             expected = ref(metric[keep, s], human[keep, s]).statistic
             assert got[s] == pytest.approx(expected)
+
+
+def test_fisher_interval_equals_scipy():
+    # scipy's PearsonRResult.confidence_interval() is the Fisher z-transform interval.
+    import numpy as np
+    from scipy import stats as sps
+
+    from bleu_core.stats.correlation import correlation
+
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=12)
+    y = x + rng.normal(size=12)
+    ours = correlation(x, y, "pearson").with_fisher_interval(0.95)
+    ci = sps.pearsonr(x, y).confidence_interval(0.95)
+    assert ours.interval_method == "Fisher z"
+    assert ours.confidence_interval == pytest.approx((ci.low, ci.high), abs=1e-12)
+    assert correlation(x[:3], y[:3], "pearson").with_fisher_interval().confidence_interval is None

@@ -307,3 +307,15 @@ def comparison_table(
         + "".join(rows)
         + "</tbody></table>"
     )
+
+
+_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$:")
+
+
+def md_escape(text: str) -> str:
+    r"""Escape user text for Streamlit markdown (labels, captions, headers): it shows literally.
+
+    >>> md_escape("![x](http://e/i.png) *a*")
+    '\\!\\[x\\]\\(http\\:\\/\\/e\\/i\\.png\\) \\*a\\*'
+    """
+    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS or ch == "/" else ch for ch in str(text))

@@ -53,23 +53,27 @@ def corpus_statistics(
     ref_counts: set[int] = set()
     for start in range(0, n_segments, step):
         end = min(n_segments, start + step)
-        hyp = tokenizer.encode(hypotheses[start:end])
-        ref_ids, ref_lengths, ref_present = [], [], []
+        n = end - start
+        # One tokenizer call for the hypotheses and every reference stream of the chunk: the distinct words
+        # they share are looked up once.
+        lines = list(hypotheses[start:end])
+        ref_present = []
         for stream in references:
             part = stream[start:end]
             present = np.fromiter((r is not None for r in part), bool, len(part))
-            if not present.all():
-                part = [r if r is not None else "" for r in part]
-            encoded = tokenizer.encode(part)
-            ref_ids.append(encoded.ids)
-            ref_lengths.append(encoded.lengths)
+            lines.extend(part if present.all() else [r if r is not None else "" for r in part])
             ref_present.append(present)
+        encoded = tokenizer.encode(lines)
+        line_ends = np.cumsum(encoded.lengths)
+        bounds = [0, *(int(line_ends[k * n - 1]) for k in range(1, len(references) + 2))]
+        ids = [encoded.ids[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+        lengths = [encoded.lengths[k * n : (k + 1) * n] for k in range(len(references) + 1)]
         if ref_present:
             ref_counts.update(np.unique(np.sum(ref_present, axis=0)).tolist())
         else:
             ref_counts.add(0)
         out[start:end] = rows_from_ids(
-            hyp.ids, hyp.lengths, ref_ids, ref_lengths, ref_present, max_order
+            ids[0], lengths[0], ids[1:], lengths[1:], ref_present, max_order
         )
     n_refs = ref_counts.pop() if len(ref_counts) == 1 else -1
     return out, n_refs

@@ -107,7 +107,7 @@ def clipped_matches(
         ids -= 1
         n_ids = int(ids[-1]) + 1
         first_keys = keys[new]
-        del keys, new
+        del new
         counts = np.bincount((ids << source_bits) | src, minlength=n_ids << source_bits)
         counts = counts.reshape(n_ids, 1 << source_bits)
         in_hyp = counts[:, 0]

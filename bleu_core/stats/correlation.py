@@ -61,6 +61,7 @@ class CorrelationResult:
     level: str = "system"
     grouping: str | None = None
     note: str = ""
+    interval_method: str | None = None
 
     def with_interval(
         self, interval: tuple[float, float], level: float, n_resamples: int, seed: int
@@ -71,6 +72,26 @@ class CorrelationResult:
             confidence_level=level,
             n_resamples=n_resamples,
             seed=seed,
+            interval_method="bootstrap percentile",
+        )
+
+    def with_fisher_interval(self, level: float = 0.95) -> CorrelationResult:
+        """For Pearson r with n > 3: the Fisher z-transform interval (scipy's ``pearsonr`` interval).
+
+        Used where there is nothing to resample (a table of published system scores).
+        """
+        if self.method != "pearson" or self.n <= 3 or not np.isfinite(self.statistic):
+            return self
+        from scipy import stats as sps
+
+        z = np.arctanh(np.clip(self.statistic, -1 + 1e-15, 1 - 1e-15))
+        half = sps.norm.ppf(0.5 + level / 2) / np.sqrt(self.n - 3)
+        low, high = np.tanh(z - half), np.tanh(z + half)
+        return replace(
+            self,
+            confidence_interval=(float(low), float(high)),
+            confidence_level=level,
+            interval_method="Fisher z",
         )
 
     def to_dict(self) -> dict[str, Any]:

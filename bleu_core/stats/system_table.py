@@ -252,7 +252,11 @@ def table_correlations(
         check_method(m)
     metrics, chosen = split_columns(table, criteria)
     return [
-        TableCorrelation(metric, crit, correlation(table.column(metric), table.column(crit), m))
+        TableCorrelation(
+            metric,
+            crit,
+            correlation(table.column(metric), table.column(crit), m).with_fisher_interval(),
+        )
         for metric in metrics
         for crit in chosen
         for m in methods

@@ -228,3 +228,24 @@ def test_html_in_user_text_shows_as_text_and_never_runs(server, page):
     assert "onerror" in text and "script" in text  # shown as text
     assert page.locator('[data-testid="stMain"] img[src="x"]').count() == 0
     shot(page, "explore-xss")
+
+
+def test_export_zip_downloads_with_tables_charts_and_settings(server, page):
+    import json
+    import zipfile
+
+    open_page(page, server, "corpus")  # a page whose table and chart join the export
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Export").click()
+    wait_app_idle(page)
+    with page.expect_download(timeout=120_000) as info:
+        page.get_by_role("button", name="Download the reproducible zip").click()
+    path = info.value.path()
+    zf = zipfile.ZipFile(path)
+    names = zf.namelist()
+    assert "settings.json" in names and "tables/corpus-bleu.csv" in names
+    assert "charts/corpus-bleu-chart.png" in names and "charts/corpus-bleu-chart.svg" in names
+    assert zf.read("charts/corpus-bleu-chart.png").startswith(b"\x89PNG")
+    settings = json.loads(zf.read("settings.json"))
+    assert settings["input_files"][0]["name"] == "ted-en-de.study.json.gz"
+    assert len(settings["input_files"][0]["sha256"]) == 64
+    assert settings["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp")
