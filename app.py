@@ -72,7 +72,7 @@ K.init_state(st.session_state)
 K.keep_widget_state(st.session_state)
 open_default_study()
 
-navigation = st.navigation(build_navigation())
+navigation = st.navigation(build_navigation(), expanded=True)
 
 study = context.current_study()
 with st.sidebar:

@@ -134,6 +134,11 @@ def browser_times(repeats: int) -> tuple[dict[str, list[float]], list[float], li
                 page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
                 wait_app_idle(page, settle_ms=50)
                 first.append(time.perf_counter() - t0 - 0.05)
+                # floor: a rerun of the Study page, which draws no scores (websocket + script + draw)
+                for smooth in ("floor", "exp", "floor"):
+                    times.setdefault(
+                        "study (draws no scores) | smoothing change: rerun floor", []
+                    ).append(_change(page, "Smoothing", smooth))
                 for name, link in (("explore", "Explore"), ("bleu_vs_human", "BLEU vs human")):
                     page.locator('[data-testid="stSidebar"]').get_by_role("link", name=link).click()
                     wait_app_idle(page)

@@ -198,5 +198,7 @@ def write_corpus(corpus: Corpus, directory: str) -> tuple[str, list[str]]:
 
 def read_lines(path: str) -> list[str]:
     """The lines of a text file written by :func:`write_corpus` (without the final newline)."""
-    with open(path, encoding="utf-8") as fh:
-        return fh.read().split("\n")[:-1]
+    with open(
+        path, encoding="utf-8", newline="\n"
+    ) as fh:  # line by line: no copy of the whole file
+        return [line[:-1] if line.endswith("\n") else line for line in fh]

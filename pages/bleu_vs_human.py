@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from ui import cache, current_scores, show_chart, signature_caption, table_downloads
@@ -10,10 +9,13 @@ from ui import state as K
 from ui.charts import normalised_chart, regression_scatter, segment_density
 from ui.frames import (
     binned_counts,
+    fit_line,
     normalised_frame,
     rater_groups,
+    records_frame,
     segment_frame,
     system_human_scores,
+    system_points,
 )
 from ui.html import md_escape
 from ui.relate import describe_fit, linear_fit, segment_correlation
@@ -57,14 +59,7 @@ series.update({f"{criterion} ({g})": system_human_scores(study, criterion, g) fo
 table_rows = []
 cols = st.columns(min(2, len(series)))
 for k, (name, human) in enumerate(series.items()):
-    frame = pd.DataFrame(
-        {
-            "system": systems,
-            "BLEU": [bleu[s] for s in systems],
-            "human score": [human.get(s) for s in systems],
-            "human": [s in study.human_systems for s in systems],
-        }
-    ).dropna()
+    frame = system_points(systems, bleu, human, study.human_systems)
     fit = linear_fit(frame["BLEU"], frame["human score"])
     table_rows.append(
         {
@@ -95,7 +90,7 @@ for k, (name, human) in enumerate(series.items()):
         st.caption(describe_fit(fit))
         show_chart(chart, f"bleu vs {name}")
 signature_caption(scores.signature)
-fits = pd.DataFrame(table_rows)
+fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
     st.dataframe(fits, hide_index=True, width="stretch")
     table_downloads(
@@ -136,11 +131,11 @@ st.caption(
     f"`{scores.options.smooth}` changes the segment-level picture, not the system level."
 )
 fit = linear_fit(seg["sentence BLEU"], seg["score"])
-line = pd.DataFrame({"x": [0.0, 100.0], "y": [fit.intercept, fit.intercept + 100.0 * fit.slope]})
+line = fit_line(fit.slope, fit.intercept, 0.0, 100.0)
 show_chart(
     segment_density(
         binned_counts(seg["sentence BLEU"], seg["score"], bins=25, x_range=(0.0, 100.0)),
-        line.dropna(),
+        line,
         title=f"Sentence BLEU vs {criterion}",
         subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n} translations",
         y_title=f"{criterion} ({direction})",

@@ -8,7 +8,7 @@ import streamlit as st
 
 from ui import cache, current_scores, signature_caption
 from ui import state as K
-from ui.frames import ngram_frame, segment_frame
+from ui.frames import browse_frame, ngram_frame, segment_frame
 from ui.html import STYLE, comparison_table, legend_html, plain_html, segment_block
 
 PAGE_SIZE = 25
@@ -53,28 +53,17 @@ human = cache.segment_scores(scores.key, study, criterion) if criterion else Non
 frame = segment_frame(
     study, scores.systems, scores.sentence, human, higher_is_better=higher_is_better
 )
-frame["output"] = [
-    study.systems[s][p] or "" for s, p in zip(frame["system"], frame["position"], strict=True)
-]
-# open-ended at 0 and 100: a perfect match can score 100 plus a rounding error
-mask = frame["BLEU"].between(low if low > 0 else -1.0, high if high < 100 else 101.0)
-if systems:
-    mask &= frame["system"].isin(systems)
-if docs:
-    mask &= frame["doc"].isin(docs)
-if search.strip():
-    needle = search.strip().lower()
-    texts = [
-        " ".join(
-            t or "" for t in [s.source, *(study.references[r][i] for r in scores.references)]
-        ).lower()
-        for i, s in enumerate(study.segments)
-    ]
-    segment_hit = [needle in t for t in texts]
-    mask &= frame["output"].str.lower().str.contains(needle, regex=False) | frame["position"].map(
-        segment_hit.__getitem__
-    )
-view = frame[mask].sort_values(sort, ascending=not descending, na_position="last", kind="stable")
+view = browse_frame(
+    study,
+    frame,
+    references=scores.references,
+    systems=systems,
+    docs=docs,
+    bleu_range=(low, high),
+    search=search,
+    sort=sort,
+    descending=descending,
+)
 
 n_pages = max(1, math.ceil(len(view) / PAGE_SIZE))
 st.session_state[K.EXPLORE_PAGE] = min(max(1, st.session_state.get(K.EXPLORE_PAGE, 1)), n_pages)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import streamlit as st
 
 from ui import cache, current_scores, file_stem, signature_caption
 from ui import state as K
 from ui.charts import corpus_bars, normalised_chart, regression_scatter
 from ui.export import reproducible_zip, settings_record
-from ui.frames import corpus_frame, normalised_frame, system_human_scores
+from ui.frames import corpus_frame, normalised_frame, records_frame, system_human_scores
 from ui.relate import describe_fit, linear_fit
 
 st.title("Reproducible export")
@@ -41,7 +40,7 @@ human = {c: system_human_scores(study, c) for c in study.criteria}
 corpus = corpus_frame(
     scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
 )
-tables: dict[str, tuple[pd.DataFrame, str]] = {
+tables: dict[str, tuple[object, str]] = {
     "corpus-bleu": (corpus, f"Corpus BLEU of {study.name} ({scores.signature})"),
 }
 charts: dict[str, object] = {
@@ -82,7 +81,7 @@ for criterion, values in human.items():
         norm, title=f"BLEU and {criterion} normalised by their range"
     )
 if fits:
-    tables["system-level-fits"] = (pd.DataFrame(fits), "BLEU vs human, system level (all systems)")
+    tables["system-level-fits"] = (records_frame(fits), "BLEU vs human, system level (all systems)")
 
 if include_viewed:
     for (kind, name), value in (st.session_state.get(K.EXPORT_REGISTRY) or {}).items():
@@ -110,7 +109,7 @@ with left:
     st.markdown("**Charts**: " + ", ".join(f"`{n}`" for n in sorted(charts)))
     st.markdown("**Input files**")
     if inputs:
-        st.dataframe(pd.DataFrame(inputs), hide_index=True, width="stretch")
+        st.dataframe(records_frame(inputs), hide_index=True, width="stretch")
     else:
         st.caption(
             "The study names no input files; its content digest identifies it: "

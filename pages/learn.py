@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
-import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
@@ -12,7 +9,13 @@ from bleu_core.signature import make_signature
 from ui import cache, current_options, current_scores, current_study, signature_caption
 from ui import state as K
 from ui.charts import precision_bars
-from ui.frames import ngram_frame
+from ui.frames import (
+    corpus_vs_sentence_frame,
+    ngram_frame,
+    precisions_frame,
+    records_frame,
+    tokens_frame,
+)
 from ui.html import STYLE, legend_html, md_escape, segment_block
 from ui.teach import bp_formula, examples_from_study, smoothing_rows, walkthrough
 
@@ -88,17 +91,7 @@ tokens = {"Candidate": w.matches.hypothesis_tokens}
 tokens.update(
     {name: toks for name, toks in zip(ref_names, w.matches.reference_tokens, strict=False)}
 )
-st.dataframe(
-    pd.DataFrame(
-        {
-            "text": list(tokens),
-            "tokens": [len(t) for t in tokens.values()],
-            "token list": [" · ".join(t) for t in tokens.values()],
-        }
-    ),
-    hide_index=True,
-    width="stretch",
-)
+st.dataframe(tokens_frame(tokens), hide_index=True, width="stretch")
 
 st.header("2 · N-grams, counts and clipping")
 st.write(
@@ -119,15 +112,7 @@ for tab, step in zip(tabs, w.orders, strict=True):
         )
 
 st.header("3 · Modified precisions and their geometric mean")
-prec = pd.DataFrame(
-    {
-        "order": [s.n for s in w.orders],
-        "matches/total": [s.fraction for s in w.orders],
-        "p_n (paper)": [s.matches / s.total if s.total else math.nan for s in w.orders],
-        "p_n used (after smoothing)": [s.precision for s in w.orders],
-        "weight w_n": list(w.weights),
-    }
-)
+prec = precisions_frame(w.orders, w.weights)
 st.dataframe(prec, hide_index=True, width="stretch")
 bars = prec.assign(precision=prec["p_n used (after smoothing)"], label=prec["matches/total"])
 st.altair_chart(precision_bars(bars, title="Modified precision per order"), width="stretch")
@@ -162,7 +147,7 @@ st.write(
     "geometric mean collapses to 0 whatever the other orders say. Smoothing replaces zero counts by "
     "something small; the methods differ in how much."
 )
-st.dataframe(pd.DataFrame(smoothing_rows(candidate, references, options)), hide_index=True)
+st.dataframe(records_frame(smoothing_rows(candidate, references, options)), hide_index=True)
 
 st.header("7 · Corpus BLEU is not the average of sentence BLEUs")
 study = current_study()
@@ -175,15 +160,6 @@ else:
         "before scoring; the mean of sentence BLEUs gives short sentences as much say as long ones and "
         "depends on the smoothing."
     )
-    st.dataframe(
-        pd.DataFrame(
-            {
-                "system": scores.systems,
-                "corpus BLEU": scores.corpus.score,
-                "mean sentence BLEU": scores.sentence.score.mean(axis=1),
-            }
-        ).sort_values("corpus BLEU", ascending=False),
-        hide_index=True,
-        width="stretch",
-    )
+    table = corpus_vs_sentence_frame(scores.systems, scores.corpus, scores.sentence)
+    st.dataframe(table, hide_index=True, width="stretch")
     signature_caption(scores.signature)

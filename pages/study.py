@@ -114,6 +114,13 @@ if study is None:
 
 st.subheader(f"Open: {md_escape(study.name)}")
 st.caption(f"Opened from {md_escape(st.session_state.get(K.STUDY_LABEL, ''))}")
+demo_name = (st.session_state.get(K.STUDY_KEY) or "").removeprefix("demo:")
+info = next((d for d in demo.list_demos() if d.name == demo_name), None)
+if info is not None:
+    with st.expander(f"About this demo: {md_escape(info.title)}"):
+        st.markdown(md_escape(info.description))
+        st.caption(f"Source: {md_escape(info.source)} · licence: {md_escape(info.licence)}")
+        st.caption(f"Cite: {md_escape(info.citation)}")
 for warning in st.session_state.get(K.STUDY_WARNINGS) or []:
     st.warning(warning, icon=":material/warning:")
 

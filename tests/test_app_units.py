@@ -334,3 +334,36 @@ def test_broken_upload_raises_a_clear_error():
     broken = b"segment,words\n1,hello\n"
     with pytest.raises(BleuStudyError, match=r"broken\.csv.*segment_id"):
         cache.load_uploaded((("broken.csv", broken),), None)
+
+
+def test_browse_frame_filters_searches_and_sorts():
+    from bleu_core.score import bleu_from_stats
+    from bleu_core.statistics import compute_statistics
+    from ui.frames import browse_frame
+
+    study = _tiny_study()
+    opts = BleuOptions(max_order=2)
+    stacked = np.stack(
+        [
+            compute_statistics(
+                [t or "" for t in study.systems[s]], [study.references["ref"]], max_order=2
+            ).array
+            for s in study.systems
+        ]
+    )
+    frame = segment_frame(study, ["A", "B"], bleu_from_stats(stacked, opts))
+    everything = browse_frame(study, frame, references=["ref"])
+    assert len(everything) == 6  # A's perfect matches (BLEU 100 ± rounding) stay in the open range
+    assert everything["BLEU"].is_monotonic_decreasing
+    only_b = browse_frame(
+        study, frame, references=["ref"], systems=["B"], sort="position", descending=False
+    )
+    assert only_b["system"].tolist() == ["B"] * 3 and only_b["position"].tolist() == [0, 1, 2]
+    # "x y" is only in B's output of segment 2; "g h" only in the reference of segment 3
+    assert browse_frame(study, frame, references=["ref"], search="X Y")["segment"].tolist() == ["2"]
+    assert sorted(browse_frame(study, frame, references=["ref"], search="g h")["system"]) == [
+        "A",
+        "B",
+    ]
+    middle = browse_frame(study, frame, references=["ref"], bleu_range=(1.0, 99.0))
+    assert len(middle) < 6 and middle["BLEU"].between(1.0, 99.0).all()

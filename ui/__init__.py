@@ -38,6 +38,11 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``signature_caption(sig)``     a caption ``BLEU signature: `…```.
 ``show_chart(chart, name)``    ``st.altair_chart`` + PNG/SVG downloads (rendered lazily with vl-convert).
 ``chart_downloads(chart, name)``, ``table_downloads(frame, name, caption=...)`` download buttons only.
+``ensure_entrypoint()``         call first on a page that touches session state before any helper above: a
+                               deep link on a fresh server runs the page without app.py; this re-runs it.
+``open_study(...)``, ``open_demo(name)``  make a study the open one (call from a widget callback).
+``ui.html.md_escape(text)``    escape user text (study, system, criterion names) put into markdown.
+``ui.html`` escapes everything it renders; never build HTML from user text without ``html.escape``.
 Seed and resample count of resampling procedures: ``st.session_state[ui.state.SEED]`` and
 ``[ui.state.N_RESAMPLES]`` (the export zip records them).
 """
@@ -51,7 +56,10 @@ from .context import (
     current_references,
     current_scores,
     current_study,
+    ensure_entrypoint,
     file_stem,
+    open_demo,
+    open_study,
     require_study,
     show_chart,
     signature_caption,
@@ -62,6 +70,9 @@ from .context import (
 __all__ = [
     "Scores",
     "chart_downloads",
+    "ensure_entrypoint",
+    "open_demo",
+    "open_study",
     "current_options",
     "current_references",
     "current_scores",

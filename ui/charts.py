@@ -5,11 +5,15 @@ Each chart carries its own title so that the PNG/SVG export stands on its own.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import altair as alt
-import pandas as pd
 
 # Segment-level scatters have ~8k points (15 systems × 529 segments): above altair's 5000-row guard.
 alt.data_transformers.disable_max_rows()
+
+if TYPE_CHECKING:  # pandas lives in ui.frames; here it is only a type
+    import pandas as pd
 
 
 def _title(title: str, subtitle: str = "") -> alt.TitleParams:
@@ -17,6 +21,7 @@ def _title(title: str, subtitle: str = "") -> alt.TitleParams:
 
 
 HUMAN_SHAPE = alt.Scale(domain=[False, True], range=["circle", "diamond"])
+HUMAN_LEGEND = alt.Legend(labelExpr="datum.label == 'true' ? 'human' : 'machine'")
 
 
 def regression_scatter(
@@ -39,7 +44,7 @@ def regression_scatter(
         y=alt.Y(f"{y}:Q", title=y_title or y, scale=alt.Scale(zero=False)),
     )
     points = base.mark_point(size=80, filled=True).encode(
-        shape=alt.Shape("human:N", scale=HUMAN_SHAPE, title="human translation"),
+        shape=alt.Shape("human:N", scale=HUMAN_SHAPE, title="translation", legend=HUMAN_LEGEND),
         color=alt.Color(
             "human:N",
             scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
@@ -139,7 +144,8 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
             color=alt.Color(
                 "human:N",
                 scale=alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"]),
-                title="human translation",
+                title="translation",
+                legend=HUMAN_LEGEND,
             ),
             tooltip=[
                 "system:N",

@@ -20,14 +20,15 @@ import platform
 import zipfile
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.options import BleuOptions
 from bleu_core.study import Study
 
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)
+
+if TYPE_CHECKING:  # pandas lives in ui.frames; here it is only a type
+    import pandas as pd
 
 
 def frame_to_csv(frame: pd.DataFrame) -> str:
@@ -38,6 +39,7 @@ def frame_to_csv(frame: pd.DataFrame) -> str:
 def frame_to_latex(frame: pd.DataFrame, *, caption: str = "", float_format: str = "{:.2f}") -> str:
     """A DataFrame as a LaTeX ``table`` (booktabs), numbers with two decimals, text escaped.
 
+    >>> import pandas as pd
     >>> print(frame_to_latex(pd.DataFrame({"system": ["a_b"], "BLEU": [1.0]})).splitlines()[4])
     system & BLEU \\\\
     """

@@ -244,3 +244,124 @@ def binned_counts(
             "count": counts[ix, iy].astype(int),
         }
     )
+
+
+def records_frame(rows: Sequence[Mapping[str, object]]) -> pd.DataFrame:
+    """A table from a list of row dicts (keys are the columns, in first-row order)."""
+    return pd.DataFrame(list(rows))
+
+
+def system_points(
+    systems: Sequence[str],
+    bleu: Mapping[str, float],
+    human: Mapping[str, float],
+    human_systems: frozenset[str],
+) -> pd.DataFrame:
+    """One row per system with both a BLEU and a human score: system, BLEU, human score, human (bool)."""
+    frame = pd.DataFrame(
+        {
+            "system": list(systems),
+            "BLEU": [bleu.get(s, math.nan) for s in systems],
+            "human score": [human.get(s, math.nan) for s in systems],
+            "human": [s in human_systems for s in systems],
+        }
+    )
+    return frame.dropna(subset=["BLEU", "human score"]).reset_index(drop=True)
+
+
+def fit_line(slope: float, intercept: float, x0: float, x1: float) -> pd.DataFrame:
+    """Two points of the line y = slope·x + intercept (empty when the fit is undefined).
+
+    >>> fit_line(0.5, 1.0, 0.0, 10.0).to_dict("list")
+    {'x': [0.0, 10.0], 'y': [1.0, 6.0]}
+    """
+    if not (math.isfinite(slope) and math.isfinite(intercept)):
+        return pd.DataFrame(columns=["x", "y"])
+    return pd.DataFrame({"x": [x0, x1], "y": [intercept + slope * x0, intercept + slope * x1]})
+
+
+def tokens_frame(token_lists: Mapping[str, Sequence[str]]) -> pd.DataFrame:
+    """Each text's token count and tokens (for the Learn page)."""
+    return pd.DataFrame(
+        {
+            "text": list(token_lists),
+            "tokens": [len(t) for t in token_lists.values()],
+            "token list": [" · ".join(t) for t in token_lists.values()],
+        }
+    )
+
+
+def precisions_frame(orders: Sequence[object], weights: Sequence[float]) -> pd.DataFrame:
+    """Per order n: matches/total, the paper's p_n, the p_n used after smoothing, the weight.
+
+    ``orders`` are :class:`ui.teach.OrderStep` (``n``, ``matches``, ``total``, ``precision``, ``fraction``).
+    """
+    return pd.DataFrame(
+        {
+            "order": [s.n for s in orders],
+            "matches/total": [s.fraction for s in orders],
+            "p_n (paper)": [s.matches / s.total if s.total else math.nan for s in orders],
+            "p_n used (after smoothing)": [s.precision for s in orders],
+            "weight w_n": list(weights),
+        }
+    )
+
+
+def corpus_vs_sentence_frame(
+    systems: Sequence[str], corpus: BleuArrays, sentence: BleuArrays
+) -> pd.DataFrame:
+    """Corpus BLEU beside the mean of sentence BLEUs per system, best corpus BLEU first."""
+    frame = pd.DataFrame(
+        {
+            "system": list(systems),
+            "corpus BLEU": np.asarray(corpus.score, dtype=float),
+            "mean sentence BLEU": np.asarray(sentence.score, dtype=float).mean(axis=1),
+        }
+    )
+    return frame.sort_values("corpus BLEU", ascending=False).reset_index(drop=True)
+
+
+def browse_frame(
+    study: Study,
+    frame: pd.DataFrame,
+    *,
+    references: Sequence[str],
+    systems: Sequence[str] = (),
+    docs: Sequence[str] = (),
+    bleu_range: tuple[float, float] = (0.0, 100.0),
+    search: str = "",
+    sort: str = "BLEU",
+    descending: bool = True,
+) -> pd.DataFrame:
+    """The Explore page's browser: :func:`segment_frame` rows with the system output, filtered and sorted.
+
+    ``search`` matches (case-insensitively) the system output, the source or any used reference of the
+    segment. The BLEU range is open-ended at 0 and 100 (a perfect match can score 100 plus a rounding
+    error). Rows without a value in the sort column go last.
+    """
+    frame = frame.assign(
+        output=[
+            study.systems[s][p] or ""
+            for s, p in zip(frame["system"], frame["position"], strict=True)
+        ]
+    )
+    low, high = bleu_range
+    mask = frame["BLEU"].between(low if low > 0 else -1.0, high if high < 100 else 101.0)
+    if systems:
+        mask &= frame["system"].isin(list(systems))
+    if docs:
+        mask &= frame["doc"].isin(list(docs))
+    needle = search.strip().lower()
+    if needle:
+        segment_hit = [
+            needle
+            in " ".join(
+                t or "" for t in [seg.source, *(study.references[r][i] for r in references)]
+            ).lower()
+            for i, seg in enumerate(study.segments)
+        ]
+        in_output = frame["output"].str.lower().str.contains(needle, regex=False)
+        mask &= in_output | frame["position"].map(segment_hit.__getitem__)
+    return frame[mask].sort_values(
+        sort, ascending=not descending, na_position="last", kind="stable"
+    )

@@ -20,16 +20,19 @@ import numpy as np
 from .batch_tokenizers import BatchTokenizer
 from .counting import CHUNK_POSITIONS, rows_from_ids
 
-#: Characters per token position assumed when sizing chunks (English text averages 5-6 characters a token).
-_CHARS_PER_POSITION = 6
+#: Characters per token position assumed when sizing chunks: English text averages 5-6 characters a token;
+#: ``char`` (and ``zh`` on Chinese) makes about one token per character.
+_CHARS_PER_POSITION = {"char": 1.0, "zh": 1.0}
+_DEFAULT_CHARS_PER_POSITION = 5.0
 
 
-def _chunk_size(hypotheses: Sequence[str], n_streams: int) -> int:
+def _chunk_size(hypotheses: Sequence[str], n_streams: int, tokenize: str) -> int:
     """Segments per chunk so that a chunk holds roughly :data:`CHUNK_POSITIONS` token positions."""
     sample = hypotheses[: min(len(hypotheses), 2000)]
     chars = sum(len(h) for h in sample if isinstance(h, str)) / max(len(sample), 1)
-    positions_per_segment = max(chars / _CHARS_PER_POSITION, 1.0) * n_streams
-    return max(256, int(CHUNK_POSITIONS / positions_per_segment))
+    per_position = _CHARS_PER_POSITION.get(tokenize, _DEFAULT_CHARS_PER_POSITION)
+    positions_per_segment = max(chars / per_position, 1.0) * n_streams
+    return max(64, int(CHUNK_POSITIONS / positions_per_segment))
 
 
 def corpus_statistics(
@@ -48,7 +51,7 @@ def corpus_statistics(
     """
     n_segments = len(hypotheses)
     tokenizer = BatchTokenizer(tokenize, lowercase)
-    step = chunk_segments or _chunk_size(hypotheses, len(references) + 1)
+    step = chunk_segments or _chunk_size(hypotheses, len(references) + 1, tokenize)
     out = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)
     ref_counts: set[int] = set()
     for start in range(0, n_segments, step):

@@ -34,8 +34,8 @@ from collections.abc import Sequence
 import numpy as np
 
 #: Token positions (hypothesis + references) processed together; bounds the working memory of one chunk
-#: (about 100 bytes per position at the peak).
-CHUNK_POSITIONS = 2_000_000
+#: (a few hundred bytes per position at the peak, tokenisation included).
+CHUNK_POSITIONS = 1_000_000
 
 
 def sort_keys(keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
@@ -108,10 +108,10 @@ def clipped_matches(
         n_ids = int(ids[-1]) + 1
         first_keys = keys[new]
         del new
-        counts = np.bincount((ids << source_bits) | src, minlength=n_ids << source_bits)
-        counts = counts.reshape(n_ids, 1 << source_bits)
+        counts = np.bincount(ids * n_sources + src, minlength=n_ids * n_sources)
+        counts = counts.reshape(n_ids, n_sources)
         in_hyp = counts[:, 0]
-        in_refs = counts[:, 1:n_sources].max(axis=1)
+        in_refs = counts[:, 1:].max(axis=1)
         del counts
         # The segment of each distinct n-gram: from the key at order 1, then through the (n-1)-gram prefix.
         first_keys >>= token_bits

@@ -249,3 +249,17 @@ def test_export_zip_downloads_with_tables_charts_and_settings(server, page):
     assert settings["input_files"][0]["name"] == "ted-en-de.study.json.gz"
     assert len(settings["input_files"][0]["sha256"]) == 64
     assert settings["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp")
+
+
+def test_deep_link_as_the_first_request_of_a_fresh_server(browser):
+    # With a pages/ folder, Streamlit serves the first request of a new server in its legacy multipage
+    # mode; a deep link then runs the page without app.py (ui.context.ensure_entrypoint re-runs it).
+    with streamlit_server() as url:
+        context = browser.new_context(viewport={"width": 1400, "height": 1400})
+        pg = context.new_page()
+        pg.goto(f"{url}/explore")
+        wait_app_idle(pg)
+        assert exceptions(pg) == []
+        assert pg.locator("h1").first.inner_text() == "Explore translations"
+        assert "BLEU settings" in pg.locator('[data-testid="stSidebar"]').inner_text()
+        context.close()
