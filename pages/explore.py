@@ -45,7 +45,9 @@ with st.container(border=True):
     descending = c2.toggle("Descending", key=K.EXPLORE_DESCENDING)
     low, high = c3.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
     search = c4.text_input(
-        "Search text", key=K.EXPLORE_SEARCH, placeholder="word in output, reference, source"
+        "Search text",
+        key=K.EXPLORE_SEARCH,
+        placeholder="segment id, or text in output, reference, source",
     )
 
 higher_is_better = study.criteria[criterion].higher_is_better if criterion else True
@@ -93,7 +95,7 @@ event = st.dataframe(
     },
 )
 signature_caption(scores.signature)
-rows = event.selection.rows if event is not None else []
+rows = [r for r in (event.selection.rows if event is not None else []) if r < len(shown)]
 if rows:
     st.session_state[K.EXPLORE_SEGMENT] = str(shown.iloc[rows[0]]["segment"])
     st.session_state[K.EXPLORE_FOCUS_SYSTEM] = str(shown.iloc[rows[0]]["system"])
@@ -173,7 +175,8 @@ with left:
     )
     st.caption("Select an n-gram to outline it in the hypothesis and the references.")
 selected = None
-if grams is not None and grams.selection.rows and not ngrams.empty:
-    selected = tuple(ngrams.iloc[grams.selection.rows[0]]["n-gram"].split(" "))
+picked = [r for r in (grams.selection.rows if grams is not None else []) if r < len(ngrams)]
+if picked:
+    selected = tuple(ngrams.iloc[picked[0]]["n-gram"].split(" "))
 with right:
     st.html(segment_block(focus_entry["matches"], order, ref_names, system=pick, selected=selected))

@@ -365,5 +365,9 @@ def test_browse_frame_filters_searches_and_sorts():
         "A",
         "B",
     ]
+    assert browse_frame(study, frame, references=["ref"], search="3")["segment"].tolist() == [
+        "3",
+        "3",
+    ]
     middle = browse_frame(study, frame, references=["ref"], bleu_range=(1.0, 99.0))
     assert len(middle) < 6 and middle["BLEU"].between(1.0, 99.0).all()

@@ -336,7 +336,7 @@ def browse_frame(
     """The Explore page's browser: :func:`segment_frame` rows with the system output, filtered and sorted.
 
     ``search`` matches (case-insensitively) the system output, the source or any used reference of the
-    segment. The BLEU range is open-ended at 0 and 100 (a perfect match can score 100 plus a rounding
+    segment, or is the segment id. The BLEU range is open-ended at 0 and 100 (a perfect match can score 100 plus a rounding
     error). Rows without a value in the sort column go last.
     """
     frame = frame.assign(
@@ -361,7 +361,8 @@ def browse_frame(
             for i, seg in enumerate(study.segments)
         ]
         in_output = frame["output"].str.lower().str.contains(needle, regex=False)
-        mask &= in_output | frame["position"].map(segment_hit.__getitem__)
+        is_segment = frame["segment"].astype(str).str.lower() == needle
+        mask &= in_output | is_segment | frame["position"].map(segment_hit.__getitem__)
     return frame[mask].sort_values(
         sort, ascending=not descending, na_position="last", kind="stable"
     )
