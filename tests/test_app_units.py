@@ -332,8 +332,13 @@ def test_upload_of_plain_text_files_uses_the_chosen_references():
 
 def test_broken_upload_raises_a_clear_error():
     broken = b"segment,words\n1,hello\n"
-    with pytest.raises(BleuStudyError, match=r"broken\.csv.*segment_id"):
+    with pytest.raises(
+        BleuStudyError, match=r"^broken\.csv, line 1: missing required columns 'segment_id'"
+    ) as err:
         cache.load_uploaded((("broken.csv", broken),), None)
+    assert "bleu-study-upload" not in str(
+        err.value
+    )  # the user's file name, not our temporary folder
 
 
 def test_browse_frame_filters_searches_and_sorts():

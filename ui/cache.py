@@ -24,6 +24,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
+from bleu_core.errors import BleuStudyError, InputError
 from bleu_core.matches import match_provenance
 from bleu_core.statistics import SegmentStatistics, compute_statistics
 from bleu_core.study import Study, load_study
@@ -187,7 +188,13 @@ def load_uploaded(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         target = folder / _safe_name(files[0][0]) if len(files) == 1 else folder
-        result = load_study(target, pair=pair or None)
+        try:
+            result = load_study(target, pair=pair or None)
+        except BleuStudyError as exc:
+            # name the files as the user uploaded them, not by our temporary folder
+            raise InputError(
+                str(exc).replace(f"{folder}/", "").replace(str(folder), "the upload")
+            ) from None
     warnings = tuple(str(w) for w in getattr(result, "warnings", ()) or ())
     return UploadResult(result.study, warnings, tuple(inputs), "upload:" + digest.hexdigest())
 
