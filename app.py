@@ -15,7 +15,7 @@ import streamlit as st
 st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", layout="wide")
 
 from bleu_core.errors import BleuStudyError  # noqa: E402
-from ui import context  # noqa: E402
+from ui import context, warmup  # noqa: E402
 from ui import state as K  # noqa: E402
 from ui.html import md_escape  # noqa: E402
 from ui.settings import render_settings  # noqa: E402
@@ -85,4 +85,12 @@ with st.sidebar:
         st.caption("No study open")
 render_settings(list(study.references) if study is not None else [])
 
+# The heavy libraries (pandas, altair, scipy) load in a background thread started by the first run of
+# the Study page, which needs none of them (ui.warmup); any other page first waits for that thread to
+# finish, so no page imports at the same time as it. Not under AppTest: a test process imports in its
+# own threads, and the speed of a real server's first page is what this is for.
+if navigation.url_path != "":  # not the default page (Study)
+    warmup.wait()
+elif not st.get_option("global.appTest"):
+    warmup.start()  # once per process; it lets the browser draw this page first
 navigation.run()

@@ -9,7 +9,7 @@ What is timed (medians of ``--repeats`` runs, wall clock and process CPU time):
 * **sentence BLEU of every segment**: bleu-study statistics + one vectorised scoring of all rows; a Python loop
   over ``sacrebleu.sentence_bleu`` (what users call); a loop over ``bleuscore.compute``; a loop over NLTK
   ``sentence_bleu`` (pre-tokenised, capped like corpus BLEU).
-* **peak memory** (``ru_maxrss``) of corpus BLEU on ``--memory-segments`` segments × 4 references, each engine
+* **peak memory** (``VmHWM``, the peak resident set) of corpus BLEU on ``--memory-segments`` segments × 4 references, each engine
   in a fresh process that first reads the corpus from disk; the size of the input alone is reported too.
 
 Text is synthetic but realistic (:mod:`synthetic`: a Markov chain trained on the WMT21/TED English in
@@ -28,7 +28,6 @@ import argparse
 import gc
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
@@ -185,13 +184,20 @@ def corpus_dir(n_segments: int, n_refs: int, seed: int) -> str:
     return directory
 
 
-def current_rss_kib() -> int:
-    """Resident memory now (Linux /proc), in KiB; 0 where unavailable."""
+def memory_kib(field: str) -> int:
+    """``VmRSS`` (resident now) or ``VmHWM`` (peak resident) of this process from /proc, in KiB (0 if absent).
+
+    ``ru_maxrss`` is not used: Linux carries it over ``execve`` from the parent's memory, so a child started by
+    a big benchmark process would report the parent's peak.
+    """
     try:
-        with open("/proc/self/statm") as fh:
-            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
     except OSError:
-        return 0
+        pass
+    return 0
 
 
 def memory_child(directory: str, engine: str) -> None:
@@ -199,8 +205,8 @@ def memory_child(directory: str, engine: str) -> None:
     names = sorted(os.listdir(directory))
     hyps = synthetic.read_lines(os.path.join(directory, "hyp.txt"))
     refs = [synthetic.read_lines(os.path.join(directory, n)) for n in names if n.startswith("ref")]
-    input_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    resident_kib = current_rss_kib()
+    input_kib = memory_kib("VmHWM")
+    resident_kib = memory_kib("VmRSS")
     start = time.perf_counter()
     if engine == "bleu-study":
         import bleu_core
@@ -224,7 +230,7 @@ def memory_child(directory: str, engine: str) -> None:
     else:
         raise SystemExit(f"unknown engine {engine}")
     seconds = time.perf_counter() - start
-    peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    peak_kib = memory_kib("VmHWM")
     print(json.dumps({"engine": engine, "segments": len(hyps), "input_kib": input_kib,
                       "resident_kib": resident_kib, "peak_kib": peak_kib, "seconds": seconds,
                       "score": score}))  # fmt: skip

@@ -168,6 +168,13 @@ def check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | 
     for i, h in enumerate(hypotheses):
         if not isinstance(h, str):
             raise InputError(f"hypothesis {i + 1} is {type(h).__name__}, expected text")
+    for k, stream in enumerate(references, start=1):
+        for i, r in enumerate(stream):
+            if r is not None and not isinstance(r, str):
+                raise InputError(
+                    f"reference stream {k}, segment {i + 1} is {type(r).__name__}, expected text "
+                    "(or None for a missing reference)"
+                )
 
 
 # ---------------------------------------------------------------------------------------------- counting
@@ -266,7 +273,10 @@ def compute_statistics(
         or not isinstance(max_order, int)
         or not 1 <= max_order <= MAX_ORDER_LIMIT + 1
     ):
-        raise InputError(f"max order must be from 1 to {MAX_ORDER_LIMIT}, got {max_order!r}")
+        # statistics may go one order past the scoring limit (Chen & Cherry 5/7 look at order N+1)
+        raise InputError(
+            f"statistics max order must be from 1 to {MAX_ORDER_LIMIT + 1}, got {max_order!r}"
+        )
     check_corpus(hypotheses, references)
     get_tokenizer(tokenize, lowercase)  # validates the name
     # Batched tokenisation + vectorised counting, chunk by chunk (bleu_core.fast); `segment_row` is the

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import astuple
+
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from bleu_core.study import demo
 from ui import cache, context
 from ui import state as K
-from ui.frames import study_overview
-from ui.html import md_escape
+from ui.html import markdown_table, md_escape
+from ui.overview import study_overview
 
 context.ensure_entrypoint()
 st.title("Study")
@@ -126,27 +128,26 @@ for warning in st.session_state.get(K.STUDY_WARNINGS) or []:
 
 overview = study_overview(study)
 cols = st.columns(5)
-cols[0].metric("Segments", overview["segments"])
-cols[1].metric("Documents", overview["documents"])
-cols[2].metric("References", overview["references"])
-cols[3].metric(
-    "Systems", overview["systems"], help=f"of which {overview['human']} human translations"
-)
+cols[0].metric("Segments", overview.segments)
+cols[1].metric("Documents", overview.documents)
+cols[2].metric("References", overview.references)
+cols[3].metric("Systems", overview.systems, help=f"of which {overview.human} human translations")
 cols[4].metric(
-    "Rated items", overview["rated_items"], help="(system, segment) pairs with a segment rating"
+    "Rated items", overview.rated_items, help="(system, segment) pairs with a segment rating"
 )
 if study.source_lang or study.target_lang:
     st.caption(f"Language pair: {study.source_lang or '?'} → {study.target_lang or '?'}")
 
+# Small tables as markdown: the first page stays free of pandas and of the data-grid script.
 left, right = st.columns(2)
 with left:
     st.markdown("**Systems**")
-    st.dataframe(overview["systems_frame"], hide_index=True, width="stretch")
+    st.markdown(markdown_table(*astuple(overview.systems_table)))
 with right:
     st.markdown("**Human-judgment criteria**")
-    if overview["criteria_frame"].empty:
+    if overview.criteria_table.empty:
         st.caption("This study has no human ratings: BLEU pages work, BLEU-vs-human needs ratings.")
     else:
-        st.dataframe(overview["criteria_frame"], hide_index=True, width="stretch")
+        st.markdown(markdown_table(*astuple(overview.criteria_table)))
     st.markdown("**Reference streams**")
-    st.dataframe(overview["references_frame"], hide_index=True, width="stretch")
+    st.markdown(markdown_table(*astuple(overview.references_table)))

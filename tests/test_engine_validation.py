@@ -96,3 +96,13 @@ def test_bom_and_crlf_handled_silently(tmp_path):
     p = tmp_path / "r.txt"
     p.write_bytes(b"\xef\xbb\xbfa b\r\nc d\r\n")
     assert read_lines(p) == ["a b", "c d"]
+
+
+def test_non_text_reference():
+    with pytest.raises(InputError, match="reference stream 1, segment 2 is float, expected text"):
+        compute_statistics(["a", "b"], [["a", 1.5]])
+
+
+def test_statistics_order_out_of_range():
+    with pytest.raises(InputError, match="statistics max order must be from 1 to 10, got 11"):
+        compute_statistics(["a"], [["a"]], max_order=11)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -18,7 +19,7 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_core.fast import counting
+from bleu_core.fast import corpus, counting
 from bleu_core.fast.corpus import corpus_statistics
 from bleu_core.statistics import compute_statistics, segment_row
 from bleu_core.tokenizers import get_tokenizer
@@ -28,13 +29,23 @@ TED = os.path.join(DATA, "google-mqm-ted2021", "ted")
 WMT = os.path.join(DATA, "wmt21-newstest2021-mqm-da", "wmt21-news-systems", "txt")
 
 
-def oracle(hyps, refs_per_segment, max_order):
+def oracle(
+    hyps: Sequence[Sequence[str]],
+    refs_per_segment: Sequence[Sequence[Sequence[str]]],
+    max_order: int,
+) -> np.ndarray:
     return np.array(
         [segment_row(h, r, max_order) for h, r in zip(hyps, refs_per_segment, strict=True)]
     )
 
 
-def oracle_from_text(hypotheses, references, max_order=4, tokenize="13a", lowercase=False):
+def oracle_from_text(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    max_order: int = 4,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> np.ndarray:
     tokenizer = get_tokenizer(tokenize, lowercase)
     refs = [
         [tokenizer(s[i]) for s in references if s[i] is not None] for i in range(len(hypotheses))
@@ -57,7 +68,9 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
     max_order=st.integers(1, 10),
     chunk=st.sampled_from([1, 5, 17, counting.CHUNK_POSITIONS]),
 )
-def test_statistics_array_equals_oracle(segments, max_order: int, chunk: int) -> None:
+def test_statistics_array_equals_oracle(
+    segments: list[tuple[list[str], list[list[str]]]], max_order: int, chunk: int
+) -> None:
     hyps = [h for h, _ in segments]
     refs = [r for _, r in segments]
     saved = counting.CHUNK_POSITIONS
@@ -84,21 +97,35 @@ LINE = st.lists(WORD, max_size=10).map(" ".join)
     chunk=st.sampled_from([None, 1, 3]),
 )
 def test_corpus_statistics_equals_oracle(
-    data, n_segments, n_streams, max_order, tokenize, lowercase, chunk
+    data: st.DataObject,
+    n_segments: int,
+    n_streams: int,
+    max_order: int,
+    tokenize: str,
+    lowercase: bool,
+    chunk: int | None,
 ) -> None:
     hyps = data.draw(st.lists(LINE, min_size=n_segments, max_size=n_segments))
     refs = [
         data.draw(st.lists(st.one_of(LINE, st.none()), min_size=n_segments, max_size=n_segments))
         for _ in range(n_streams)
     ]
-    got, n_refs = corpus_statistics(
-        hyps,
-        refs,
-        max_order=max_order,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        chunk_segments=chunk,
-    )
+    saved = corpus.SMALL_CORPUS
+    corpus.SMALL_CORPUS = 0  # the batched path even for one segment
+    try:
+        got, n_refs = corpus_statistics(
+            hyps,
+            refs,
+            max_order=max_order,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            chunk_segments=chunk,
+        )
+    finally:
+        corpus.SMALL_CORPUS = saved
+    small, small_n_refs = corpus._small_corpus(hyps, refs, max_order, tokenize, lowercase)
+    np.testing.assert_array_equal(got, small)
+    assert n_refs == small_n_refs
     expected = oracle_from_text(hyps, refs, max_order, tokenize, lowercase)
     np.testing.assert_array_equal(got, expected)
     per_segment = {sum(s[i] is not None for s in refs) for i in range(n_segments)}
@@ -135,7 +162,7 @@ def test_wide_keys_give_the_same_counts(monkeypatch: pytest.MonkeyPatch) -> None
     expected = counting.statistics_array(hyps, refs, 4)
     real = counting.sort_keys
 
-    def argsort_only(keys, bound):
+    def argsort_only(keys: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
         return real(keys, 2**62)
 
     monkeypatch.setattr(counting, "sort_keys", argsort_only)
@@ -196,12 +223,16 @@ def test_ted_four_references_some_missing_equal_oracle() -> None:
     assert got.n_refs == -1
 
 
-def sacrebleu_totals(hyps, refs, tokenize="13a", lowercase=False):
+def sacrebleu_totals(
+    hyps: list[str], refs: list[list[str]], tokenize: str = "13a", lowercase: bool = False
+) -> tuple[int, int, list[int], list[int]]:
     score = sacrebleu.BLEU(tokenize=tokenize, lowercase=lowercase).corpus_score(hyps, refs)
     return score.sys_len, score.ref_len, list(score.counts), list(score.totals)
 
 
-def assert_equal_to_sacrebleu(hyps, refs, tokenize="13a", lowercase=False) -> None:
+def assert_equal_to_sacrebleu(
+    hyps: list[str], refs: list[list[str]], tokenize: str = "13a", lowercase: bool = False
+) -> None:
     total = compute_statistics(hyps, refs, tokenize=tokenize, lowercase=lowercase).total()
     ours = (
         int(total[0]),

@@ -166,53 +166,6 @@ def ngram_frame(matches, order: int, reference_names: Sequence[str]) -> pd.DataF
     return pd.DataFrame(records)
 
 
-def study_overview(study: Study) -> dict[str, object]:
-    """Counts and small tables describing a study (for the Study page)."""
-    n = study.n_segments
-    systems = pd.DataFrame(
-        {
-            "system": list(study.systems),
-            "human translation": [name in study.human_systems for name in study.systems],
-            "missing segments": [
-                sum(t is None or t == "" for t in texts) for texts in study.systems.values()
-            ],
-        }
-    )
-    criteria = pd.DataFrame(
-        [
-            {
-                "criterion": c.name,
-                "better": "higher" if c.higher_is_better else "lower",
-                "scale": "—" if c.scale is None else f"{c.scale[0]:g} … {c.scale[1]:g}",
-                "rated items": study.rated_items(c.name),
-                "rater groups": ", ".join(rater_groups(study, c.name)) or "—",
-                "description": c.description,
-            }
-            for c in study.criteria.values()
-        ]
-    )
-    references = pd.DataFrame(
-        {
-            "reference": list(study.references),
-            "segments covered": [
-                sum(t is not None for t in texts) for texts in study.references.values()
-            ],
-        }
-    )
-    rated = len({(r.system, r.segment_id) for r in study.ratings if r.segment_id is not None})
-    return {
-        "segments": n,
-        "documents": len(study.doc_ids()),
-        "references": len(study.references),
-        "systems": len(study.systems),
-        "human": len(study.human_systems),
-        "rated_items": rated,
-        "systems_frame": systems,
-        "criteria_frame": criteria,
-        "references_frame": references,
-    }
-
-
 def binned_counts(
     x: np.ndarray, y: np.ndarray, *, bins: int = 20, x_range: tuple[float, float] | None = None
 ) -> pd.DataFrame:

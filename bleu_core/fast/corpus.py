@@ -35,6 +35,31 @@ def _chunk_size(hypotheses: Sequence[str], n_streams: int, tokenize: str) -> int
     return max(64, int(CHUNK_POSITIONS / positions_per_segment))
 
 
+#: Up to this many segments, the per-line reference path is faster than setting up the batched one (a single
+#: ``sentence_bleu`` call, for instance).
+SMALL_CORPUS = 4
+
+
+def _small_corpus(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    max_order: int,
+    tokenize: str,
+    lowercase: bool,
+) -> tuple[np.ndarray, int]:
+    from ..statistics import segment_row
+    from ..tokenizers import get_tokenizer
+
+    tokenizer = get_tokenizer(tokenize, lowercase)
+    rows, ref_counts = [], set()
+    for i, hypothesis in enumerate(hypotheses):
+        refs = [tokenizer(stream[i]) for stream in references if stream[i] is not None]
+        ref_counts.add(len(refs))
+        rows.append(segment_row(tokenizer(hypothesis), refs, max_order))
+    array = np.array(rows, dtype=np.float64).reshape(len(rows), 4 + 2 * max_order)
+    return array, ref_counts.pop() if len(ref_counts) == 1 else -1
+
+
 def corpus_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
@@ -50,6 +75,8 @@ def corpus_statistics(
     a missing one). Inputs are assumed validated (see :func:`bleu_core.statistics.check_corpus`).
     """
     n_segments = len(hypotheses)
+    if n_segments <= SMALL_CORPUS:
+        return _small_corpus(hypotheses, references, max_order, tokenize, lowercase)
     tokenizer = BatchTokenizer(tokenize, lowercase)
     step = chunk_segments or _chunk_size(hypotheses, len(references) + 1, tokenize)
     out = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)

@@ -42,16 +42,14 @@ def wait_healthy(url: str, timeout: float = 60.0) -> float:
     raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
 
 
-@contextmanager
-def streamlit_server(*, extra_env: dict[str, str] | None = None) -> Iterator[str]:
-    """Run the app in a subprocess; yield its base URL; stop it (only this process) afterwards."""
-    port = free_port()
-    cmd = [
+def streamlit_command(app: Path, port: int) -> list[str]:
+    """The ``streamlit run`` command line for ``app`` on ``port`` (headless, no file watcher)."""
+    return [
         sys.executable,
         "-m",
         "streamlit",
         "run",
-        str(ROOT / "app.py"),
+        str(app),
         "--server.port",
         str(port),
         "--server.address",
@@ -65,9 +63,23 @@ def streamlit_server(*, extra_env: dict[str, str] | None = None) -> Iterator[str
         "--server.runOnSave",
         "false",
     ]
+
+
+@contextmanager
+def streamlit_server(
+    *, extra_env: dict[str, str] | None = None, app: Path | None = None, quiet: bool = False
+) -> Iterator[str]:
+    """Run ``app`` (default: the project's ``app.py``) in a subprocess; yield its base URL once the
+    health endpoint answers; stop it (only this process) afterwards. ``quiet`` drops its output."""
+    port = free_port()
     env = {**os.environ, **(extra_env or {})}
+    out = subprocess.DEVNULL if quiet else subprocess.PIPE
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+        streamlit_command(app or ROOT / "app.py", port),
+        cwd=ROOT,
+        env=env,
+        stdout=out,
+        stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     try:

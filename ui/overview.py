@@ -1,0 +1,104 @@
+"""What a study holds, for the Study page: counts and three small tables, without pandas.
+
+The Study page is the first page a user sees, so it avoids what it does not need: no pandas import
+(about half a second on a loaded machine) and no data-grid widget (the browser's largest script after
+the syntax highlighter). The tables are plain rows, drawn with :func:`ui.html.markdown_table`.
+
+>>> from bleu_core.study import Criterion, Segment, Study
+>>> s = Study(name="t", segments=(Segment("1"), Segment("2")), references={"ref": ["a", "b"]},
+...           systems={"A": ["a", ""], "H": ["a", "b"]}, human_systems=frozenset({"H"}),
+...           criteria={"adequacy": Criterion("adequacy", scale=(1.0, 5.0))}, ratings=())
+>>> o = study_overview(s)
+>>> o.segments, o.systems, o.human, o.rated_items
+(2, 2, 1, 0)
+>>> o.systems_table.rows
+(('A', 'no', 1), ('H', 'yes', 0))
+>>> o.criteria_table.rows
+(('adequacy', 'higher', '1 … 5', 0, '—', ''),)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bleu_core.study import Study
+
+
+@dataclass(frozen=True)
+class Table:
+    """A small table: column names and rows of plain values (shown with :func:`ui.html.markdown_table`)."""
+
+    columns: tuple[str, ...]
+    rows: tuple[tuple[object, ...], ...]
+
+    @property
+    def empty(self) -> bool:
+        return not self.rows
+
+
+@dataclass(frozen=True)
+class StudyOverview:
+    """Counts and tables describing a study (see :func:`study_overview`)."""
+
+    segments: int
+    documents: int
+    references: int
+    systems: int
+    human: int
+    rated_items: int
+    systems_table: Table
+    criteria_table: Table
+    references_table: Table
+
+
+def _rater_groups(study: Study, criterion: str) -> list[str]:
+    return sorted(
+        {r.group for r in study.ratings if r.criterion == criterion and r.group is not None}
+    )
+
+
+def study_overview(study: Study) -> StudyOverview:
+    """Counts and small tables describing a study (for the Study page)."""
+    systems = Table(
+        ("system", "human translation", "missing segments"),
+        tuple(
+            (
+                name,
+                "yes" if name in study.human_systems else "no",
+                sum(t is None or t == "" for t in texts),
+            )
+            for name, texts in study.systems.items()
+        ),
+    )
+    criteria = Table(
+        ("criterion", "better", "scale", "rated items", "rater groups", "description"),
+        tuple(
+            (
+                c.name,
+                "higher" if c.higher_is_better else "lower",
+                "—" if c.scale is None else f"{c.scale[0]:g} … {c.scale[1]:g}",
+                study.rated_items(c.name),
+                ", ".join(_rater_groups(study, c.name)) or "—",
+                c.description,
+            )
+            for c in study.criteria.values()
+        ),
+    )
+    references = Table(
+        ("reference", "segments covered"),
+        tuple(
+            (name, sum(t is not None for t in texts)) for name, texts in study.references.items()
+        ),
+    )
+    rated = len({(r.system, r.segment_id) for r in study.ratings if r.segment_id is not None})
+    return StudyOverview(
+        segments=study.n_segments,
+        documents=len(study.doc_ids()),
+        references=len(study.references),
+        systems=len(study.systems),
+        human=len(study.human_systems),
+        rated_items=rated,
+        systems_table=systems,
+        criteria_table=criteria,
+        references_table=references,
+    )
