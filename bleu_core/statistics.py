@@ -251,6 +251,31 @@ def statistics_from_tokens(
     return counting.statistics_array(hyp_tokens, refs_tokens, max_order)
 
 
+def tokenize_corpus_with_references(
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> tuple[list[list[str]], list[list[list[str]]]]:
+    """Validate a corpus and tokenise it: (hypothesis tokens, the tokens of each segment's references).
+
+    For metrics that need tokens rather than BLEU statistics (NIST, PER). ``None`` references are skipped.
+
+    >>> tokenize_corpus_with_references(["a b."], [["a b ."], [None]])
+    ([['a', 'b', '.']], [[['a', 'b', '.']]])
+    """
+    check_corpus(hypotheses, references)
+    tokenizer = get_tokenizer(tokenize, lowercase)
+    hyp_tokens = tokenizer.tokenize_corpus(list(hypotheses))
+    streams = [tokenizer.tokenize_corpus([r or "" for r in s]) for s in references]
+    refs = [
+        [streams[k][i] for k in range(len(references)) if references[k][i] is not None]
+        for i in range(len(hypotheses))
+    ]
+    return hyp_tokens, refs
+
+
 def compute_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],

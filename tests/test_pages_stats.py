@@ -17,19 +17,9 @@ N_SEGMENTS = 60
 
 
 def ted_slice() -> Study:
-    """Five MT systems × 60 segments of the TED en-de demo with their MQM ratings."""
+    """5 MT systems × N_SEGMENTS segments of the TED en-de demo with their MQM ratings."""
     full = load_demo("ted-en-de")
-    systems = list(full.systems)[:5]
-    segments = full.segments[:N_SEGMENTS]
-    ids = {s.id for s in segments}
-    return Study(
-        name="ted-slice",
-        segments=segments,
-        references={k: v[:N_SEGMENTS] for k, v in full.references.items()},
-        systems={k: full.systems[k][:N_SEGMENTS] for k in systems},
-        criteria=dict(full.criteria),
-        ratings=tuple(r for r in full.ratings if r.system in systems and r.segment_id in ids),
-    )
+    return full.subset(list(full.systems)[:5], N_SEGMENTS)
 
 
 def judged_study() -> Study:

@@ -160,15 +160,9 @@ def corpus_nist(
     >>> round(corpus_nist(["the cat sat on the mat"], [["the cat sat on a mat"]], max_order=2).corpus, 4)
     2.1541
     """
-    from bleu_core.statistics import check_corpus
-    from bleu_core.tokenizers import get_tokenizer
+    from bleu_core.statistics import tokenize_corpus_with_references
 
-    check_corpus(hypotheses, references)
-    tokenizer = get_tokenizer(tokenize, lowercase=lowercase)
-    hyp_tokens = tokenizer.tokenize_corpus(list(hypotheses))
-    streams = [tokenizer.tokenize_corpus([r or "" for r in s]) for s in references]
-    refs = [
-        [streams[k][i] for k in range(len(references)) if references[k][i] is not None]
-        for i in range(len(hypotheses))
-    ]
+    hyp_tokens, refs = tokenize_corpus_with_references(
+        hypotheses, references, tokenize=tokenize, lowercase=lowercase
+    )
     return corpus_nist_from_tokens(hyp_tokens, refs, max_order=max_order)

@@ -112,17 +112,11 @@ def corpus_per(
     ...                  [["On the happiness of dreaming camels"]], lowercase=True).corpus, 4)
     0.1667
     """
-    from bleu_core.statistics import check_corpus
-    from bleu_core.tokenizers import get_tokenizer
+    from bleu_core.statistics import tokenize_corpus_with_references
 
-    check_corpus(hypotheses, references)
-    tokenizer = get_tokenizer(tokenize, lowercase=lowercase)
-    hyp_tokens = tokenizer.tokenize_corpus(list(hypotheses))
-    streams = [tokenizer.tokenize_corpus([r or "" for r in s]) for s in references]
-    refs = [
-        [streams[k][i] for k in range(len(references)) if references[k][i] is not None]
-        for i in range(len(hypotheses))
-    ]
+    hyp_tokens, refs = tokenize_corpus_with_references(
+        hypotheses, references, tokenize=tokenize, lowercase=lowercase
+    )
     for i, segment_refs in enumerate(refs):
         if not segment_refs:
             raise BleuOptionError(

@@ -250,6 +250,40 @@ class Study:
         validate_study(study)
         return study
 
+    def subset(self, systems: Iterable[str] | None = None, n_segments: int | None = None) -> Study:
+        """A smaller study: only ``systems`` (default all) and the first ``n_segments`` segments, with their
+        ratings (system-level ratings are kept for the chosen systems).
+
+        >>> from bleu_core.study.demo import load_demo
+        >>> small = load_demo("ted-en-de").subset(["Nemo", "UEdin"], 10)
+        >>> small.n_segments, list(small.systems)
+        (10, ['Nemo', 'UEdin'])
+        """
+        names = list(self.systems) if systems is None else list(systems)
+        for name in names:
+            if name not in self.systems:
+                from bleu_core.errors import StudyError
+
+                raise StudyError(
+                    f"unknown system {name!r}; the study has: {', '.join(self.systems)}"
+                )
+        n = self.n_segments if n_segments is None else max(0, min(n_segments, self.n_segments))
+        segments = self.segments[:n]
+        ids = {seg.id for seg in segments}
+        chosen = set(names)
+        return replace(
+            self,
+            segments=segments,
+            references={k: v[:n] for k, v in self.references.items()},
+            systems={k: self.systems[k][:n] for k in names},
+            human_systems=frozenset(self.human_systems & chosen),
+            ratings=tuple(
+                r
+                for r in self.ratings
+                if r.system in chosen and (r.segment_id is None or r.segment_id in ids)
+            ),
+        )
+
     def _check_criterion(self, criterion: str) -> None:
         if criterion not in self.criteria:
             from bleu_core.errors import StudyError
