@@ -13,6 +13,7 @@ from bleu_core.tokenizers import TOKENIZER_NAMES
 from ui import charts_metrics as cm
 from ui import current_options, require_study, show_chart, table_downloads
 from ui import state as K
+from ui.cache_analysis import MET_BABYCH_ON, PAGE_DEFAULT_METRICS
 
 st.title("Metrics compared")
 st.write(
@@ -29,9 +30,10 @@ c1, c2 = st.columns([3, 1])
 chosen = c1.multiselect(
     "Metrics",
     list(METRICS),
-    default=[m for m in DEFAULT_METRICS if m != "TER"],
+    default=list(PAGE_DEFAULT_METRICS),
     key=K.MET_METRICS,
-    help="TER is slow on large studies (sacrebleu computes phrase shifts). "
+    help="Each metric is scored once and cached. TER (phrase shifts) and the weighted metrics (one pass "
+    "for all nine) take several seconds on a large study. "
     + " · ".join(f"{n}: {s.description}" for n, s in METRICS.items() if n in DEFAULT_METRICS),
 )
 include_humans = c2.toggle(
@@ -188,6 +190,8 @@ with st.expander(
         "An n-gram counts its most salient word's weight when above 1, else 1. Correlations use machine "
         "systems only, as in the paper; stability is the standard deviation across references."
     )
+    if not st.toggle("Compute the tables (a few seconds on a large study)", key=MET_BABYCH_ON):
+        st.stop()
     tables = cm.babych_result(key, study, options.tokenize, options.lowercase)
     t1, t2, t3 = cm.babych_frames(tables)
     st.dataframe(t1, hide_index=True, width="stretch")

@@ -6,9 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.stats import approximate_randomization, block_bleu, bootstrap
+from bleu_core.stats import approximate_randomization
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui import state as K
+from ui.cache_analysis import cached_blocks, cached_bootstrap
 from ui.charts_stats import block_chart, histogram, interval_chart, verdict_matrix
 from ui.frames_stats import block_frames, comparisons_frame, intervals_frame, matrix_frame
 
@@ -53,6 +54,7 @@ if len(names) < 2:
     st.stop()
 systems = {s: scores.stats[scores.system_index(s)] for s in names}
 run_note = f"seed {seed} · {n_resamples} resamples"
+options_key = repr((scores.options, scores.references))  # identifies the statistics with scores.key
 
 # ------------------------------------------------------------------------------------------ blocks
 st.subheader("Blocks of consecutive segments (paper §3, Table 2)")
@@ -69,7 +71,9 @@ size = int(
     )
 )
 try:
-    blocks = block_bleu(systems, scores.options, n_blocks=n_blocks, block_size=size or None)
+    blocks = cached_blocks(
+        scores.key, tuple(names), systems, scores.options, options_key, n_blocks, size or None
+    )
 except BleuStudyError as err:
     st.error(str(err))
 else:
@@ -92,7 +96,9 @@ else:
 
 # ------------------------------------------------------------------------------------------ bootstrap
 st.subheader("Bootstrap confidence intervals (Zhang & Vogel 2004)")
-boot = bootstrap(systems, scores.options, n_resamples=n_resamples, confidence=1 - alpha, seed=seed)
+boot = cached_bootstrap(
+    scores.key, tuple(names), systems, scores.options, options_key, n_resamples, 1 - alpha, seed
+)
 level = f"{1 - alpha:.0%}"
 intervals = intervals_frame(boot, level)
 st.dataframe(intervals, hide_index=True, width="stretch")
@@ -159,7 +165,7 @@ ar = cached_randomization(
     tuple(names),
     systems,
     scores.options,
-    repr((scores.options, scores.references)),
+    options_key,
     trials,
     seed,
     alpha,

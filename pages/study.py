@@ -144,10 +144,10 @@ with left:
     st.markdown("**Systems**")
     st.markdown(markdown_table(*astuple(overview.systems_table)))
 with right:
-    st.markdown("**Human-judgment criteria**")
-    if overview.criteria_table.empty:
-        st.caption("This study has no human ratings: BLEU pages work, BLEU-vs-human needs ratings.")
-    else:
-        st.markdown(markdown_table(*astuple(overview.criteria_table)))
     st.markdown("**Reference streams**")
     st.markdown(markdown_table(*astuple(overview.references_table)))
+st.markdown("**Human-judgment criteria**")
+if overview.criteria_table.empty:
+    st.caption("This study has no human ratings: BLEU pages work, BLEU-vs-human needs ratings.")
+else:
+    st.markdown(markdown_table(*astuple(overview.criteria_table)))

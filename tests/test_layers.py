@@ -33,3 +33,22 @@ def test_pages_stay_small():
     for page in (ROOT / "pages").glob("*.py"):
         n = len(page.read_text(encoding="utf-8").splitlines())
         assert n <= 230, f"{page.name} has {n} lines"
+
+
+def test_first_page_imports_no_heavy_library():
+    # The Study page is the first page after a server start: pandas, altair and scipy load in the
+    # background afterwards (ui.warmup), so they must not be imported by app.py or the Study page.
+    code = (
+        "import sys\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        "at = AppTest.from_file('app.py', default_timeout=120)\n"
+        "at.run()\n"
+        "assert not at.exception, [e.value for e in at.exception]\n"
+        "assert at.title[0].value == 'Study'\n"
+        "heavy = ('pandas', 'altair', 'scipy', 'vl_convert')\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
+    )
+    assert out.stdout.strip() == "", f"the first page pulled in: {out.stdout.strip()[:300]}"

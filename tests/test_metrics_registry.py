@@ -157,3 +157,32 @@ def test_metric_scores_are_a_score_source_for_the_statistics(scores) -> None:  #
     )
     assert res["pearson"].n == 2  # only two systems: r is undefined, but the source plugs in
     assert chrf.n_segments == 3
+
+
+def test_vectorised_chrf_equals_sacrebleu_bit_for_bit() -> None:
+    # rows of real chrF / chrF++ statistics (sacrebleu 2.6 extraction), plus edge cases: zero rows, sums
+    from sacrebleu.metrics import CHRF
+
+    from bleu_core.metrics.registry import _chrf_from_stats
+
+    hyps = ["the cat sat on the mat", "", "a dog !", "Das ist gut."]
+    refs = [["the cat is on the mat", "a b", "a dog ran", "Das ist sehr gut."]]
+    for metric in (CHRF(), CHRF(word_order=2), CHRF(eps_smoothing=True)):
+        rows = np.asarray(metric._extract_corpus_statistics(hyps, refs), dtype=np.float64)
+        rows = np.vstack([rows, rows.sum(axis=0), np.zeros(rows.shape[1])])
+        expected = [metric._compute_score_from_stats(list(r)).score for r in rows]
+        assert _chrf_from_stats(rows, metric).tolist() == expected
+
+
+def test_weighted_counts_cache_gives_the_same_counts() -> None:
+    from bleu_core.metrics.weighted import weighted_counts_many
+    from bleu_core.metrics.weighting import WordWeights
+
+    w = WordWeights("tf.idf", {"d": {"cat": 3.0, "mat": 1.5}}, n_documents=2)
+    refs = [["the", "cat", "sat"], ["on", "the", "mat"]]
+    docs = ["d", "d"]
+    shared: dict = {}
+    for hyps in ([["the", "cat"], ["a", "mat"]], [["cat", "cat", "sat"], ["the", "mat"]]):
+        plain = weighted_counts_many(hyps, refs, docs, [w, None])
+        cached = weighted_counts_many(hyps, refs, docs, [w, None], cache=shared)
+        assert np.array_equal(plain, cached)

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from bleu_core.study import Study
 from bleu_core.study.demo import load_demo
 from ui import state as K
+from ui.cache_analysis import MET_BABYCH_ON, PAGE_DEFAULT_METRICS
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "metrics.py")
 N_SEGMENTS = 40
@@ -49,6 +50,16 @@ def find_frame(at: AppTest, column: str):  # noqa: ANN201 - a pandas DataFrame
 
 def test_page_renders_every_section(study: Study) -> None:
     at = run_page(study)
+    assert not at.exception, at.exception
+    # the first view: the quick metrics; Babych & Hartley's tables wait for their toggle
+    first = find_frame(at, "oriented r")
+    assert set(first["metric"]) == set(PAGE_DEFAULT_METRICS) == {"BLEU", "chrF", "NIST", "PER"}
+    assert not any("BLEU (all refs)" in e.value.columns for e in at.dataframe)
+    # tick the weighted metrics and switch the tables on: everything is computed and shown
+    at.multiselect(key=K.MET_METRICS).set_value(
+        ["BLEU", "chrF", "NIST", "PER", "recall (tf.idf)", "recall (S-score)", "F (tf.idf)"]
+    )
+    at.toggle(key=MET_BABYCH_ON).set_value(True).run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Metrics compared"
     subheaders = [s.value for s in at.subheader]

@@ -12,6 +12,10 @@ import altair as alt
 # Segment-level scatters have ~8k points (15 systems × 529 segments): above altair's 5000-row guard.
 alt.data_transformers.disable_max_rows()
 
+# Encodings are channel objects (alt.X2("x1:Q"), alt.Tooltip("count:Q")), never bare shorthand strings:
+# altair turns a string into a channel through a schema lookup that costs milliseconds per use, on
+# every re-run of a page after a settings change.
+
 if TYPE_CHECKING:  # pandas lives in ui.frames; here it is only a type
     import pandas as pd
 
@@ -56,7 +60,9 @@ def regression_scatter(
             alt.Tooltip(f"{y}:Q", format=".3f"),
         ],
     )
-    labels = base.mark_text(align="left", dx=7, dy=-6, fontSize=11).encode(text=f"{label}:N")
+    labels = base.mark_text(align="left", dx=7, dy=-6, fontSize=11).encode(
+        text=alt.Text(f"{label}:N")
+    )
     line = base.transform_regression(x, y, method="linear").mark_line(
         color="#888", strokeDash=[5, 3]
     )
@@ -86,8 +92,8 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
             ),
             color=alt.Color("series:N", title=None, legend=alt.Legend(orient="top")),
             tooltip=[
-                "system:N",
-                "series:N",
+                alt.Tooltip("system:N"),
+                alt.Tooltip("series:N"),
                 alt.Tooltip("score:Q", format=".3f"),
                 alt.Tooltip("normalised:Q", format=".3f"),
             ],
@@ -114,9 +120,9 @@ def segment_density(
         .mark_rect()
         .encode(
             x=alt.X("x0:Q", title=x_title),
-            x2="x1:Q",
+            x2=alt.X2("x1:Q"),
             y=alt.Y("y0:Q", title=y_title, scale=alt.Scale(zero=False)),
-            y2="y1:Q",
+            y2=alt.Y2("y1:Q"),
             color=alt.Color(
                 "count:Q", scale=alt.Scale(scheme="blues", type="log"), title="translations"
             ),
@@ -125,11 +131,15 @@ def segment_density(
                 alt.Tooltip("x1:Q", title="BLEU to", format=".1f"),
                 alt.Tooltip("y0:Q", title="human from", format=".2f"),
                 alt.Tooltip("y1:Q", title="human to", format=".2f"),
-                "count:Q",
+                alt.Tooltip("count:Q"),
             ],
         )
     )
-    fit = alt.Chart(line).mark_line(color="#d0006f", strokeDash=[5, 3]).encode(x="x:Q", y="y:Q")
+    fit = (
+        alt.Chart(line)
+        .mark_line(color="#d0006f", strokeDash=[5, 3])
+        .encode(x=alt.X("x:Q"), y=alt.Y("y:Q"))
+    )
     return (rects + fit).properties(title=_title(title, subtitle), height=380)
 
 
@@ -148,7 +158,7 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
                 legend=HUMAN_LEGEND,
             ),
             tooltip=[
-                "system:N",
+                alt.Tooltip("system:N"),
                 alt.Tooltip("BLEU:Q", format=".2f"),
                 alt.Tooltip("BP:Q", format=".3f"),
             ],
@@ -164,5 +174,5 @@ def precision_bars(frame: pd.DataFrame, *, title: str) -> alt.LayerChart:
         y=alt.Y("precision:Q", title="modified precision p_n", scale=alt.Scale(domain=[0, 1])),
     )
     return (
-        base.mark_bar(color="#2f6fdd") + base.mark_text(dy=-8).encode(text="label:N")
+        base.mark_bar(color="#2f6fdd") + base.mark_text(dy=-8).encode(text=alt.Text("label:N"))
     ).properties(title=title, height=240)

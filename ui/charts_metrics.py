@@ -6,6 +6,7 @@ is passed as ``_study`` and not hashed; nothing inside calls ``st.*`` other than
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import replace
@@ -17,12 +18,13 @@ import streamlit as st
 
 from bleu_core.metrics.babych import MEASURES, SCHEME_LABELS, SCHEMES, BabychTables, babych_tables
 from bleu_core.metrics.explorer import ExplorerGrid, ExplorerResult, explore
-from bleu_core.metrics.registry import MetricScores, score_study
+from bleu_core.metrics.registry import MetricScores
 from bleu_core.metrics.variants import many_bleus
 from bleu_core.stats.compare import compare_correlations
 from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
 from bleu_core.study import Study
+from ui import cache_analysis
 
 #: Column formats of the correlation table (p-values in scientific notation, coefficients to 3 decimals).
 CORRELATION_COLUMNS = {
@@ -39,11 +41,11 @@ CORRELATION_COLUMNS = {
 # ------------------------------------------------------------------------------------------- cached
 
 
-@st.cache_data(max_entries=8, show_spinner="Scoring every system with every metric…")
 def metric_scores(
-    study_key: str, _study: Study, metrics: tuple[str, ...], tokenize: str, lowercase: bool
+    study_key: str, study: Study, metrics: tuple[str, ...], tokenize: str, lowercase: bool
 ) -> dict[str, MetricScores]:
-    return score_study(_study, metrics, tokenize=tokenize, lowercase=lowercase)
+    """Every metric's scores, cached per metric (see :func:`ui.cache_analysis.metric_scores`)."""
+    return cache_analysis.metric_scores(study_key, study, metrics, tokenize, lowercase)
 
 
 @st.cache_data(max_entries=8, show_spinner="Correlating metrics with human scores…")
@@ -61,13 +63,14 @@ def correlation_frame(
     rows = []
     index = {s: i for i, s in enumerate(_study.systems)}
     keep = [index[s] for s in systems]
+    sources = {name: _Remembered(subset_systems(_scores[name], keep)) for name in metrics}
     for criterion, crit in _study.criteria.items():
         human_seg = _study.segment_scores(criterion)[keep]
         level_scores = _study.system_scores(criterion)
         has_segments = bool(np.isfinite(human_seg).any())
         for name in metrics:
             m = _scores[name]
-            source = subset_systems(m, keep)
+            source = sources[name]
             orient = (1 if m.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
             if has_segments:
                 human = SegmentMeanSource(source.names, human_seg)
@@ -81,7 +84,7 @@ def correlation_frame(
                 # oriented metric scores: WMT's tau-like counts metric ties as discordant, which is
                 # only fair to error metrics (TER, PER) if higher means "agrees with humans" for all
                 segment = segment_correlations(
-                    orient * source.segment,
+                    orient * source.source.segment,
                     human_seg,
                     methods=(("pearson", "none"), ("kendall-wmt", "item")),
                     n_resamples=n_resamples,
@@ -116,6 +119,32 @@ def correlation_frame(
                     }
                 )
     return pd.DataFrame(rows)
+
+
+class _Remembered:
+    """A metric's score source that computes its resampled system scores once per count matrix.
+
+    ``correlation_frame`` correlates one metric with every criterion using the same seed, hence the same
+    resampled test sets: the metric side is resampled once instead of once per criterion.
+    """
+
+    def __init__(self, source: MetricScores) -> None:
+        self.source = source
+        self.names = source.names
+        self.n_segments = source.n_segments
+        self._observed: np.ndarray | None = None
+        self._resampled: dict[bytes, np.ndarray] = {}
+
+    def observed(self) -> np.ndarray:
+        if self._observed is None:
+            self._observed = self.source.observed()
+        return self._observed
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray:
+        key = hashlib.blake2b(np.ascontiguousarray(counts).tobytes(), digest_size=16).digest()
+        if key not in self._resampled:
+            self._resampled[key] = self.source.resampled(counts)
+        return self._resampled[key]
 
 
 def _orient(res: CorrelationResult, sign: int) -> CorrelationResult:

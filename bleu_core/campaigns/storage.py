@@ -13,6 +13,17 @@ Safety for a class of judges rating at once
     changing a rating can never duplicate it. A rating is on disk when :meth:`CampaignStore.rate` returns, so
     nothing is lost when a browser tab closes or the server is killed.
 
+On a database server (PostgreSQL)
+    Transactions run concurrently there, so writes take row locks, always in the order campaign row, then judge
+    rows. A judge's write locks that judge's row (``FOR NO KEY UPDATE``): one judge's actions from several
+    browser tabs queue instead of racing, while different judges never wait for each other. Joining locks the
+    campaign row ``FOR KEY SHARE``; deleting a campaign locks it ``FOR UPDATE`` and then all its judges' rows, so
+    it waits for the writes in flight (and is queued ahead of later ones), and those later writes then fail
+    cleanly with "no campaign" / "not valid" instead of a database error.
+    PostgreSQL text cannot hold NUL characters (``\\x00``): a campaign with such a text is refused with a message
+    naming the item. Times come back in UTC whatever the connection's time zone. Ratings are listed in code
+    point order of the judges' names, as on SQLite, whatever the database's collation.
+
 Who may do what
     Creating a campaign returns an *organiser key*; only its salted SHA-256 hash is stored and keys are compared
     with :func:`hmac.compare_digest`. Organiser actions (progress, all ratings, export, closing) need the key.
@@ -100,6 +111,8 @@ BUSY_TIMEOUT_S = 30.0
 #: Campaign codes: 6 characters without look-alikes (no 0/O, 1/I/L).
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
+#: Largest judge id a token may name: the top of a 32-bit INTEGER column (PostgreSQL, MySQL).
+MAX_JUDGE_ID = 2**31 - 1
 
 metadata = MetaData()
 
@@ -216,10 +229,17 @@ def _now() -> datetime:
 
 
 def _utc(value: datetime | None) -> datetime | None:
-    """SQLite returns naive datetimes; every stored time is UTC."""
+    """Every stored time is UTC: SQLite returns naive datetimes, PostgreSQL aware ones in the session's time zone.
+
+    >>> from datetime import timedelta, timezone
+    >>> _utc(datetime(2024, 5, 1, 17, 30, tzinfo=timezone(timedelta(hours=5, minutes=30)))).isoformat()
+    '2024-05-01T12:00:00+00:00'
+    >>> _utc(datetime(2024, 5, 1, 12, 0)).isoformat()
+    '2024-05-01T12:00:00+00:00'
+    """
     if value is None:
         return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    return value.astimezone(UTC) if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 def _sha256(*parts: str) -> str:
@@ -306,6 +326,8 @@ class CampaignStore:
         self.url = resolve_database_url(target)
         self.engine = _make_engine(self.url)
         self.dialect = self.engine.dialect.name
+        # SQLite serialises writers (lock + BEGIN IMMEDIATE); a server database needs row locks instead
+        self._row_locks = self.engine.dialect.name != "sqlite"
         self._write_lock: AbstractContextManager[Any] = (
             _write_lock_for(self.url) if self.dialect == "sqlite" else nullcontext()
         )
@@ -346,9 +368,49 @@ class CampaignStore:
             with conn.begin():
                 yield conn
 
+    def _lock_campaign(self, conn: Connection, code: str, *, delete: bool = False) -> None:
+        """On a server database, lock campaign *code*'s row first thing in a write transaction (no-op on SQLite).
+
+        Joining takes ``FOR KEY SHARE`` (joins do not block each other, nor closing/reopening). Deleting takes
+        ``FOR UPDATE`` on the campaign and then on every judge of it (in id order), so it waits for the writes in
+        flight and the writes that come later find no campaign / no judge. Judges' own writes lock only their
+        judge row (:meth:`_judge_row`), so the lock order is always campaign, then judges: no deadlocks.
+        """
+        if not self._row_locks:
+            return
+        stmt = select(campaigns_table.c.code).where(campaigns_table.c.code == code)
+        if not delete:
+            conn.execute(stmt.with_for_update(read=True, key_share=True))
+            return
+        conn.execute(stmt.with_for_update())
+        conn.execute(
+            select(judges_table.c.id)
+            .where(judges_table.c.campaign_code == code)
+            .order_by(judges_table.c.id)
+            .with_for_update()
+        )
+
+    def _refuse_nul(self, plan: CampaignPlan) -> None:
+        """PostgreSQL text cannot hold NUL (0x00): say which text has one, instead of a driver error."""
+        if self.engine.dialect.name != "postgresql":
+            return
+        fix = "contains a NUL character (\\x00), which PostgreSQL cannot store; remove it from the input file"
+        for what, value in (("campaign name", plan.name), ("study name", plan.study_name)):
+            if "\x00" in value:
+                raise CampaignError(f"the {what} {fix}")
+        for it in plan.items:
+            for field in ("segment_id", "system", "translation", "source", "reference"):
+                value = getattr(it, field)
+                if value is not None and "\x00" in value:
+                    raise CampaignError(
+                        f"item {it.position} (segment {it.segment_id!r}, system {it.system!r}): "
+                        f"the {field.replace('_', ' ')} {fix}"
+                    )
+
     # -- campaigns ------------------------------------------------------------------------------------------------
     def create_campaign(self, plan: CampaignPlan) -> CampaignCreated:
         """Store *plan* under a fresh campaign code; return the campaign and its organiser key."""
+        self._refuse_nul(plan)
         key = secrets.token_urlsafe(18)
         salt = secrets.token_hex(16)
         now = _now()
@@ -466,6 +528,7 @@ class CampaignStore:
         """Delete the campaign with all its items, judges and ratings (organiser only)."""
         code = _normalise_code(code)
         with self._write() as conn:
+            self._lock_campaign(conn, code, delete=True)
             self._check_key(conn, code, key)
             judge_ids = select(judges_table.c.id).where(judges_table.c.campaign_code == code)
             conn.execute(delete(skips_table).where(skips_table.c.judge_id.in_(judge_ids)))
@@ -506,6 +569,7 @@ class CampaignStore:
         now = _now()
         try:
             with self._write() as conn:
+                self._lock_campaign(conn, code)
                 row = self._campaign_row(conn, code)
                 campaign = self._to_campaign(row)
                 if not campaign.is_open:
@@ -542,20 +606,25 @@ class CampaignStore:
         judge = Judge(judge_id, code, name, group, _utc(now), 0)
         return JudgeAccess(judge, f"{judge_id}-{secret}")
 
-    def _judge_row(self, conn: Connection, code: str, token: object) -> Any:
+    def _judge_row(self, conn: Connection, code: str, token: object, *, lock: bool = False) -> Any:
+        """The judge owning *token* in campaign *code*, else :class:`AccessDenied`. With *lock* (in write
+        transactions) the row stays locked until commit on a server database, so one judge's writes queue."""
         denied = AccessDenied(
             f"this resume code is not valid for campaign {code}; check it, or join with a new name"
         )
         if not isinstance(token, str) or "-" not in token:
             raise denied
         id_text, secret = token.strip().split("-", 1)
-        if not id_text.isdigit() or len(id_text) > 12:
+        if not (id_text.isascii() and id_text.isdigit()) or len(id_text) > 12:
             raise denied
-        row = conn.execute(
-            select(judges_table).where(
-                judges_table.c.id == int(id_text), judges_table.c.campaign_code == code
-            )
-        ).first()
+        if int(id_text) > MAX_JUDGE_ID:  # would overflow an INTEGER parameter on PostgreSQL
+            raise denied
+        stmt = select(judges_table).where(
+            judges_table.c.id == int(id_text), judges_table.c.campaign_code == code
+        )
+        if lock and self._row_locks:
+            stmt = stmt.with_for_update(key_share=True)  # FOR NO KEY UPDATE on PostgreSQL
+        row = conn.execute(stmt).first()
         if row is None or not hmac.compare_digest(_sha256(id_text, secret), row.token_hash):
             raise denied
         return row
@@ -625,7 +694,8 @@ class CampaignStore:
         return {r[0] for r in rows}
 
     def _open_campaign_for(self, conn: Connection, code: str, token: str) -> tuple[Any, Campaign]:
-        judge = self._judge_row(conn, code, token)
+        """In a write transaction: lock the judge's row, check the token and that the campaign is open."""
+        judge = self._judge_row(conn, code, token, lock=True)
         campaign = self._to_campaign(self._campaign_row(conn, code))
         if not campaign.is_open:
             raise CampaignError(f"campaign {code} is closed; ask the organiser to reopen it")
@@ -761,7 +831,7 @@ class CampaignStore:
         """Go to *position* (0 .. n_items; n_items = "finished"), e.g. for *back*; stored for resuming."""
         code = _normalise_code(code)
         with self._write() as conn:
-            judge = self._judge_row(conn, code, token)
+            judge = self._judge_row(conn, code, token, lock=True)
             campaign = self._to_campaign(self._campaign_row(conn, code))
             if (
                 isinstance(position, bool)
@@ -815,8 +885,9 @@ class CampaignStore:
                     )
                 )
                 .where(r.campaign_code == code)
-                .order_by(j.name, r.position, r.criterion)
             ).all()
+        # sorted here, not by ORDER BY: code point order of names on every database, whatever its collation
+        rows = sorted(rows, key=lambda row: (row[0], row[2], row[5]))
         return [
             StoredRating(
                 code, row[0], row[1], row[2], row[3], row[4], row[5], row[6],

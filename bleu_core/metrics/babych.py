@@ -176,6 +176,9 @@ def babych_tables(
     scores: dict[tuple[str, str, str], dict[str, float]] = {
         (sc, m, r): {} for sc in SCHEMES for m in MEASURES for r in ref_names
     }
+    shared: dict[str, dict] = {
+        name: {} for name in ref_names
+    }  # reference-side work, once per stream
     for system in systems:
         hyps = study.systems[system]
         hyp_toks = tokenizer.tokenize_corpus([h or "" for h in hyps])
@@ -203,6 +206,7 @@ def babych_tables(
                 tables[ref],
                 max_order=max_order,
                 ngram_rule=ngram_rule,
+                cache=shared[ref],
             )
             for k, sc in enumerate(SCHEMES):
                 prf = prf_from_counts(counts[k].sum(axis=0), max_order)

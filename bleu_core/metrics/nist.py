@@ -114,8 +114,15 @@ def corpus_nist_from_tokens(
     reference_tokens: Sequence[Sequence[Sequence[str]]],
     *,
     max_order: int = DEFAULT_NIST_ORDER,
+    information: dict[tuple[str, ...], float] | None = None,
+    cache: dict | None = None,
 ) -> NistScores:
-    """NIST of tokenised segments; ``reference_tokens[i]`` holds the references of segment i."""
+    """NIST of tokenised segments; ``reference_tokens[i]`` holds the references of segment i.
+
+    ``information``: the weights (:func:`information_weights` of these references) when already known.
+    ``cache``: a dict shared by calls with the same weights (one per system of a study), so that each
+    segment's reference n-gram counts are computed once.
+    """
     if max_order < 1:
         raise BleuOptionError(f"NIST max order must be at least 1, got {max_order}")
     if len(hypothesis_tokens) != len(reference_tokens):
@@ -123,14 +130,19 @@ def corpus_nist_from_tokens(
             f"{len(hypothesis_tokens)} hypotheses but {len(reference_tokens)} reference sets: give the "
             "references of every segment."
         )
-    info = information_weights(reference_tokens, max_order)
+    info = information_weights(reference_tokens, max_order) if information is None else information
     stats = np.zeros((len(hypothesis_tokens), 2 + 2 * max_order))
+    memo = {} if cache is None else cache
     for row, hyp, refs in zip(stats, hypothesis_tokens, reference_tokens, strict=True):
         if not refs:
             raise BleuOptionError("NIST needs at least one reference per segment")
-        ref_max: Counter[tuple[str, ...]] = Counter()
-        for ref in refs:
-            ref_max |= ngram_counts(ref, max_order)
+        key = (max_order, tuple(tuple(r) for r in refs))
+        ref_max = memo.get(key)
+        if ref_max is None:
+            ref_max = Counter()
+            for ref in refs:
+                ref_max |= ngram_counts(ref, max_order)
+            memo[key] = ref_max
         row[0] = len(hyp)
         row[1] = sum(len(r) for r in refs) / len(refs)
         for ngram, count in ngram_counts(hyp, max_order).items():

@@ -67,7 +67,10 @@ class MetricScores:
 
     def resampled(self, counts: np.ndarray) -> np.ndarray:
         """System scores on resampled test sets: ``counts`` is ``M × S``; returns ``M × K``."""
-        sums = np.einsum("ms,ksf->mkf", np.asarray(counts, dtype=np.float64), self.stats)
+        counts = np.asarray(counts, dtype=np.float64)
+        k, n, f = self.stats.shape
+        flat = self.stats.transpose(1, 0, 2).reshape(n, k * f)  # S × (K·F): one matrix product
+        sums = (counts @ flat).reshape(counts.shape[0], k, f)
         return np.asarray(self.from_stats(sums), dtype=np.float64)
 
     def system_scores(self) -> dict[str, float]:
@@ -168,6 +171,29 @@ class _Context:
     def present(self, system: str) -> list[int]:
         return [i for i, h in enumerate(self.study.systems[system]) if h is not None]
 
+    def tokens(self, kind: str, name: str) -> list[list[str]]:
+        """Tokens of every segment of a system (``kind="system"``) or reference stream (``"reference"``),
+        under the word tokenizer; tokenised once per scoring run and shared by NIST, PER and weighted."""
+        key = ("tokens", kind, name)
+        if key not in self.cache:
+            from bleu_core.tokenizers import get_tokenizer
+
+            texts = (self.study.systems if kind == "system" else self.study.references)[name]
+            tokenizer = get_tokenizer(self.tokenize, lowercase=self.lowercase)
+            self.cache[key] = tokenizer.tokenize_corpus([t or "" for t in texts])
+        return self.cache[key]
+
+    def token_inputs(
+        self, system: str, idx: Sequence[int]
+    ) -> tuple[list[list[str]], list[list[list[str]]]]:
+        """(hypothesis tokens, tokens of each segment's references) for segments ``idx`` of ``system``."""
+        hyp = self.tokens("system", system)
+        streams = [
+            (self.study.references[r], self.tokens("reference", r)) for r in self.refs_for(system)
+        ]
+        refs = [[toks[i] for texts, toks in streams if texts[i] is not None] for i in idx]
+        return [hyp[i] for i in idx], refs
+
 
 def _assemble(
     ctx: _Context,
@@ -224,7 +250,43 @@ def _bleu_from_stats(stats: np.ndarray, options: BleuOptions) -> np.ndarray:
     return np.asarray(bleu_from_stats(stats, options).score, dtype=np.float64)
 
 
+def _chrf_from_stats(stats: np.ndarray, metric: Any) -> np.ndarray:
+    """sacrebleu's ``CHRF._compute_f_score`` on rows of any leading shape, vectorised.
+
+    The same floating-point operations in the same order (orders summed one after the other), so the
+    scores are identical to sacrebleu's, bit for bit.
+    """
+    s = np.asarray(stats, dtype=np.float64)
+    eps = 1e-16
+    factor = metric.beta**2
+    score = np.zeros(s.shape[:-1])
+    avg_prec = np.zeros(s.shape[:-1])
+    avg_rec = np.zeros(s.shape[:-1])
+    effective = np.zeros(s.shape[:-1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(metric.order):
+            n_hyp, n_ref, n_match = s[..., 3 * i], s[..., 3 * i + 1], s[..., 3 * i + 2]
+            prec = np.where(n_hyp > 0, n_match / n_hyp, eps)
+            rec = np.where(n_ref > 0, n_match / n_ref, eps)
+            denom = factor * prec + rec
+            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, eps)
+            both = (n_hyp > 0) & (n_ref > 0)
+            avg_prec = avg_prec + np.where(both, prec, 0.0)
+            avg_rec = avg_rec + np.where(both, rec, 0.0)
+            effective = effective + both
+        if metric.eps_smoothing:
+            return 100 * score / metric.order
+        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
+        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
+        total = avg_prec + avg_rec
+        f = (1 + factor) * avg_prec * avg_rec
+        f = f / (factor * avg_prec + avg_rec)
+        return np.where(total != 0, 100 * f, 0.0)
+
+
 def _sacrebleu_from_stats(stats: np.ndarray, metric: Any) -> np.ndarray:
+    if isinstance(metric, CHRF):
+        return _chrf_from_stats(stats, metric)
     s = np.asarray(stats, dtype=np.float64)
     flat = s.reshape(-1, s.shape[-1])
     out = [metric._compute_score_from_stats(list(row)).score for row in flat]
@@ -265,6 +327,23 @@ def _bleu(ctx: _Context, spec: MetricSpec) -> MetricScores:
     return _assemble(ctx, spec, per_system, width, partial(_bleu_from_stats, options=options))
 
 
+def _sacrebleu_rows(
+    ctx: _Context, metric: Any, system: str, idx: list[int], hyps: list[str]
+) -> np.ndarray:
+    """sacrebleu's segment statistics (``_extract_corpus_statistics``), with each reference set's n-grams
+    extracted once per scoring run (sacrebleu's own reference cache) instead of once per system."""
+    refs = tuple(ctx.refs_for(system))
+    key = ("sacrebleu-refs", id(metric), refs)
+    if key not in ctx.cache:
+        ctx.cache[key] = metric._cache_references([ctx.study.references[r] for r in refs])
+    ref_cache = ctx.cache[key]
+    rows = [
+        metric._compute_segment_statistics(metric._preprocess_segment(h), ref_cache[i])
+        for h, i in zip(hyps, idx, strict=True)
+    ]
+    return np.asarray(rows, dtype=np.float64)
+
+
 def _sacrebleu(ctx: _Context, spec: MetricSpec, metric: Any) -> MetricScores:
     per_system = {}
     width = 0
@@ -272,24 +351,36 @@ def _sacrebleu(ctx: _Context, spec: MetricSpec, metric: Any) -> MetricScores:
         got = _inputs(ctx, system)
         if got is None:
             continue
-        idx, hyps, refs = got
-        rows = np.asarray(metric._extract_corpus_statistics(hyps, refs), dtype=np.float64)
+        idx, hyps, _ = got
+        rows = _sacrebleu_rows(ctx, metric, system, idx, hyps)
         width = rows.shape[1]
-        seg = [metric._compute_score_from_stats(list(r)).score for r in rows]
-        per_system[system] = (idx, rows, np.asarray(seg))
+        per_system[system] = (idx, rows, _sacrebleu_from_stats(rows, metric))
     return _assemble(ctx, spec, per_system, width, partial(_sacrebleu_from_stats, metric=metric))
 
 
 def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
-    from bleu_core.metrics.nist import DEFAULT_NIST_ORDER, corpus_nist, nist_from_stats
+    from bleu_core.metrics.nist import (
+        DEFAULT_NIST_ORDER,
+        corpus_nist_from_tokens,
+        information_weights,
+        nist_from_stats,
+    )
 
     per_system = {}
+    weights: dict[tuple, Any] = {}  # information weights per (reference streams, segments)
+    counts_cache: dict = {}
     for system in ctx.systems:
         got = _inputs(ctx, system)
         if got is None:
             continue
-        idx, hyps, refs = got
-        res = corpus_nist(hyps, refs, tokenize=ctx.tokenize, lowercase=ctx.lowercase)
+        idx = got[0]
+        hyp_tokens, ref_tokens = ctx.token_inputs(system, idx)
+        key = (tuple(ctx.refs_for(system)), tuple(idx))
+        if key not in weights:
+            weights[key] = information_weights(ref_tokens, DEFAULT_NIST_ORDER)
+        res = corpus_nist_from_tokens(
+            hyp_tokens, ref_tokens, information=weights[key], cache=counts_cache
+        )
         per_system[system] = (idx, res.stats, res.segment)
     notes = ["information weights come from the references of the segments each system translated"]
     return _assemble(
@@ -303,15 +394,15 @@ def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
 
 
 def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
-    from bleu_core.metrics.per import corpus_per
+    from bleu_core.metrics.per import per_from_tokens
 
     per_system = {}
     for system in ctx.systems:
         got = _inputs(ctx, system)
         if got is None:
             continue
-        idx, hyps, refs = got
-        res = corpus_per(hyps, refs, tokenize=ctx.tokenize, lowercase=ctx.lowercase)
+        idx = got[0]
+        res = per_from_tokens(*ctx.token_inputs(system, idx))
         per_system[system] = (idx, np.stack([res.errors, res.ref_len], axis=1), res.segment)
     return _assemble(ctx, spec, per_system, 2, _per_from_stats)
 
@@ -326,7 +417,6 @@ def _weighted_counts(ctx: _Context) -> tuple[str, dict[str, tuple[list[int], np.
         segment_documents,
         tfidf_weights,
     )
-    from bleu_core.tokenizers import get_tokenizer
 
     study = ctx.study
     if ctx.single_reference is not None:
@@ -337,14 +427,14 @@ def _weighted_counts(ctx: _Context) -> tuple[str, dict[str, tuple[list[int], np.
         ref_name = ctx.single_reference
     else:
         ref_name = next(iter(study.references))
-    tokenizer = get_tokenizer(ctx.tokenize, lowercase=ctx.lowercase)
     stream = study.references[ref_name]
-    ref_toks = tokenizer.tokenize_corpus([t or "" for t in stream])
+    ref_toks = ctx.tokens("reference", ref_name)
     docs = segment_documents([s.doc_id for s in study.segments], study.n_segments)
     present = [i for i, t in enumerate(stream) if t is not None]
     grouped = group_tokens([ref_toks[i] for i in present], [docs[i] for i in present])
     tables = [tfidf_weights(grouped), s_score_weights(grouped), None]
     out = {}
+    shared: dict = {}  # reference-side n-grams and weights, computed once for all systems
     for system in ctx.systems:
         if system == ref_name:
             continue
@@ -352,9 +442,13 @@ def _weighted_counts(ctx: _Context) -> tuple[str, dict[str, tuple[list[int], np.
         idx = [i for i in present if hyps[i] is not None]
         if not idx:
             continue
-        hyp_toks = tokenizer.tokenize_corpus([hyps[i] for i in idx])
+        all_toks = ctx.tokens("system", system)
         counts = weighted_counts_many(
-            hyp_toks, [ref_toks[i] for i in idx], [docs[i] for i in idx], tables
+            [all_toks[i] for i in idx],
+            [ref_toks[i] for i in idx],
+            [docs[i] for i in idx],
+            tables,
+            cache=shared,
         )
         out[system] = (idx, counts)
     ctx.cache["weighted"] = (ref_name, out)

@@ -77,13 +77,24 @@ def _combine(multipliers: list[float], rule: str) -> float:
 
 
 def _ngram_multipliers(
-    ngrams: set[tuple[str, ...]], doc: str, weights: WordWeights | None, rule: str
+    ngrams: set[tuple[str, ...]],
+    doc: str,
+    weights: WordWeights | None,
+    rule: str,
+    memo: dict[tuple[str, ...], float] | None = None,
 ) -> dict[tuple[str, ...], float]:
+    """The multiplier of every n-gram in ``ngrams`` (``memo``: already known multipliers in this document)."""
     if weights is None:
         return dict.fromkeys(ngrams, 1.0)
-    words = {w for ngram in ngrams for w in ngram}
-    word_multiplier = {w: weights.multiplier(doc, w) for w in words}
-    return {ngram: _combine([word_multiplier[w] for w in ngram], rule) for ngram in ngrams}
+    if memo is None:
+        memo = {}
+    missing = [ngram for ngram in ngrams if ngram not in memo]
+    if missing:
+        words = {w for ngram in missing for w in ngram}
+        word_multiplier = {w: weights.multiplier(doc, w) for w in words}
+        for ngram in missing:
+            memo[ngram] = _combine([word_multiplier[w] for w in ngram], rule)
+    return memo
 
 
 def weighted_counts(
@@ -117,8 +128,13 @@ def weighted_counts_many(
     *,
     max_order: int = 4,
     ngram_rule: str = "max",
+    cache: dict | None = None,
 ) -> np.ndarray:
-    """:func:`weighted_counts` for several weight tables at once (n-grams counted once): ``(K, S, 3N)``."""
+    """:func:`weighted_counts` for several weight tables at once (n-grams counted once): ``(K, S, 3N)``.
+
+    ``cache``: pass the same (initially empty) dict to every call with the same weight tables, e.g. one call
+    per system against one reference: each reference segment's n-grams and weights are then computed once.
+    """
     _check_rule(ngram_rule)
     if max_order < 1:
         raise BleuOptionError(f"max_order must be at least 1, got {max_order}")
@@ -128,13 +144,37 @@ def weighted_counts_many(
             f"{len(segment_docs)} document ids: give one of each per segment."
         )
     out = np.zeros((len(weights), len(hypothesis_tokens), 3 * max_order), dtype=np.float64)
+    # Reference-side work (reference n-gram counts, their weighted totals, n-gram multipliers) depends only
+    # on the reference and its document: a ``cache`` shared by calls with the same weight tables (one call
+    # per system of a study) does it once per reference segment.
+    memo = {} if cache is None else cache
+    key = (max_order, ngram_rule, tuple(id(w) for w in weights))
+    memo.setdefault(
+        ("tables", key), list(weights)
+    )  # keeps the tables alive while their ids are keys
+    refs_memo = memo.setdefault(("refs", key), {})
+    mult_memo = memo.setdefault(("multipliers", key), {})
     rows = zip(hypothesis_tokens, reference_tokens, segment_docs, strict=True)
     for s, (hyp, ref, doc) in enumerate(rows):
         hyp_counts = ngram_counts(hyp, max_order)
-        ref_counts = ngram_counts(ref, max_order)
-        ngrams = set(hyp_counts) | set(ref_counts)
+        ref_key = (doc, tuple(ref))
+        known = refs_memo.get(ref_key)
+        if known is None:
+            ref_counts = ngram_counts(ref, max_order)
+            ref_rows = np.zeros((len(weights), max_order))
+            for k, table in enumerate(weights):
+                multipliers = _ngram_multipliers(
+                    set(ref_counts), doc, table, ngram_rule, mult_memo.setdefault((k, doc), {})
+                )
+                ref_row = ref_rows[k]
+                for ngram, count in ref_counts.items():
+                    ref_row[len(ngram) - 1] += multipliers[ngram] * count
+            known = refs_memo[ref_key] = (ref_counts, ref_rows)
+        ref_counts, ref_rows = known
         for k, table in enumerate(weights):
-            multipliers = _ngram_multipliers(ngrams, doc, table, ngram_rule)
+            multipliers = _ngram_multipliers(
+                set(hyp_counts), doc, table, ngram_rule, mult_memo.setdefault((k, doc), {})
+            )
             row = out[k, s]
             for ngram, count in hyp_counts.items():
                 n = len(ngram) - 1
@@ -143,8 +183,7 @@ def weighted_counts_many(
                 matched = min(count, ref_counts.get(ngram, 0))
                 if matched:
                     row[n] += m * matched
-            for ngram, count in ref_counts.items():
-                row[2 * max_order + len(ngram) - 1] += multipliers[ngram] * count
+            row[2 * max_order :] = ref_rows[k]
     return out
 
 
