@@ -126,9 +126,7 @@ class PostgresServer:
                 if server._pg_ctl_start(timeout):
                     break
             else:
-                raise PostgresUnavailable(
-                    f"PostgreSQL did not start: {_tail(server._log())}"
-                )
+                raise PostgresUnavailable(f"PostgreSQL did not start: {_tail(server._log())}")
         except BaseException:
             server._remove()
             raise

@@ -46,8 +46,10 @@ from bleu_core.campaigns.storage import (
     skips_table,
 )
 
-psycopg = pytest.importorskip(
-    "psycopg", reason='PostgreSQL tests need psycopg 3: pip install "psycopg[binary]"'
+psycopg = pytest.importorskip(  # ImportError too: psycopg is there but finds no libpq
+    "psycopg",
+    reason='PostgreSQL tests need psycopg 3: pip install "psycopg[binary]"',
+    exc_type=ImportError,
 )
 
 HERE = Path(__file__).resolve().parent
@@ -163,7 +165,9 @@ REUSED = {
 }
 for _module, _names in REUSED.items():
     for _name in _names:
-        globals()[_name] = getattr(_module, _name)  # AttributeError if a test was renamed: fix the list
+        globals()[_name] = getattr(
+            _module, _name
+        )  # AttributeError if a test was renamed: fix the list
 
 make_plan = storage_tests.make_plan
 
@@ -171,16 +175,16 @@ make_plan = storage_tests.make_plan
 # ------------------------------------------------------------------------------------ PostgreSQL itself
 def test_the_store_really_runs_on_postgresql_with_the_native_upsert(store):
     statements: list[str] = []
-    event.listen(
-        store.engine, "before_cursor_execute", lambda *args: statements.append(args[2])
-    )
+    event.listen(store.engine, "before_cursor_execute", lambda *args: statements.append(args[2]))
     assert store.dialect == "postgresql"
     created = store.create_campaign(make_plan())
     code = created.campaign.code
     ana = store.join(code, "Ana", "monolingual")
     store.rate(code, ana.token, 0, {"adequacy": 4, "fluency": 5})
     upserts = [s for s in statements if s.lstrip().startswith("INSERT INTO ratings")]
-    assert upserts and all("ON CONFLICT (judge_id, position, criterion) DO UPDATE" in s for s in upserts)
+    assert upserts and all(
+        "ON CONFLICT (judge_id, position, criterion) DO UPDATE" in s for s in upserts
+    )
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("SHOW server_version_num").scalar_one() >= "150000"
         assert conn.exec_driver_sql("SHOW TimeZone").scalar_one() == DB_TIMEZONE
@@ -465,7 +469,15 @@ def test_ratings_committed_before_a_kill_survive_it(pg_url):
     code, key = created.campaign.code, created.organiser_key
     token = store.join(code, "Ana", "monolingual").token
     proc = subprocess.Popen(
-        [sys.executable, "-c", load_tests.CHILD, pg_url, code, token, str(created.campaign.n_items)],
+        [
+            sys.executable,
+            "-c",
+            load_tests.CHILD,
+            pg_url,
+            code,
+            token,
+            str(created.campaign.n_items),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
