@@ -22,18 +22,29 @@ DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 
 
 def decode_text(data: bytes, name: str) -> str:
-    """Decode UTF-8 (BOM dropped, CRLF → LF) or raise :class:`InputError` naming line and byte offset."""
+    """Decode UTF-8 (BOM dropped, CRLF → LF) or raise :class:`InputError` naming line, column and byte offset.
+
+    >>> decode_text(b"ok\\nbad \\xff", "f.txt")
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.InputError: f.txt, line 2, column 5: bytes that are not UTF-8 (0xff at byte offset 7); save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)
+    """
     try:
-        text = data.decode("utf-8-sig")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        offset = exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0)
-        line = data.count(b"\n", 0, offset) + 1
-        bad = data[exc.start + (3 if data.startswith(b"\xef\xbb\xbf") else 0) :][:4]
+        before = data[: exc.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
         raise InputError(
-            f"byte offset {offset}: bytes {bad!r} are not valid UTF-8; save the file as UTF-8",
+            f"bytes that are not UTF-8 (0x{data[exc.start]:02x} at byte offset {exc.start}); save the file as "
+            "UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
             file=name,
             line=line,
+            column=column,
         ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
     if "\r\n" in text:
         text = text.replace("\r\n", "\n")
     return text

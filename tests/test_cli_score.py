@@ -205,7 +205,10 @@ def test_undecodable_file(files, capsys, tmp_path):
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("caf\xe9\nb\nc\n".encode("latin-1"))
     code, _, err = run(["score", "-r", files["r1"], "-i", str(bad)], capsys)
-    assert code == 2 and "latin1.txt, line 1: byte offset 3" in err
+    assert (
+        code == 2
+        and "latin1.txt, line 1, column 4: bytes that are not UTF-8 (0xe9 at byte offset 3)" in err
+    )
 
 
 def test_console_entry_point_no_traceback(files):

@@ -75,7 +75,8 @@ def test_undecodable_bytes_name_file_line_and_offset(tmp_path):
     p = tmp_path / "hyp.txt"
     p.write_bytes(b"fine\nbad \xff here\n")
     with pytest.raises(
-        InputError, match=r"hyp.txt, line 2: byte offset 9: bytes b'\\xff he' are not valid UTF-8"
+        InputError,
+        match=r"hyp.txt, line 2, column 5: bytes that are not UTF-8 \(0xff at byte offset 9\)",
     ):
         read_lines(p)
 

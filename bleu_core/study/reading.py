@@ -10,7 +10,7 @@ Undecodable bytes raise an :class:`~bleu_core.errors.InputError` naming the file
 >>> decode_text(b"caf\\xc3\\xa9\\r\\nna\\xefve\\r\\n", "hyp.txt")
 Traceback (most recent call last):
   ...
-bleu_core.errors.InputError: hyp.txt, line 2, column 3: bytes that are not UTF-8 (0xef); save the file as UTF-8 ...
+bleu_core.errors.InputError: hyp.txt, line 2, column 3: bytes that are not UTF-8 (0xef at byte offset 9); save the file as UTF-8 ...
 >>> split_lines(decode_text(b"\\xef\\xbb\\xbfone\\r\\ntwo\\r\\n", "ref.txt"))
 ['one', 'two']
 """
@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 
 from bleu_core.errors import InputError, StudyError
+from bleu_core.textio import decode_text as _decode_text
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
@@ -57,24 +58,9 @@ def check_size(size: int, max_bytes: int, file: str) -> None:
 
 
 def decode_text(data: bytes, file: str) -> str:
-    """Decode UTF-8 bytes, dropping a byte-order mark; undecodable bytes raise with line and column."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        before = data[: exc.start]
-        line = before.count(b"\n") + 1
-        line_start = before.rfind(b"\n") + 1
-        column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
-        raise InputError(
-            f"bytes that are not UTF-8 (0x{data[exc.start]:02x}); save the file as UTF-8 "
-            "(e.g. `iconv -f latin1 -t utf-8`)",
-            file=file,
-            line=line,
-            column=column,
-        ) from None
-    if text.startswith(_BOM):
-        text = text[1:]
-    return text
+    """Decode UTF-8 bytes, dropping a byte-order mark; undecodable bytes raise with line and column
+    (:func:`bleu_core.textio.decode_text`)."""
+    return _decode_text(data, file)
 
 
 def split_lines(text: str) -> list[str]:
