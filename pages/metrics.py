@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleu_core.metrics.explorer import ExplorerGrid
 from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
 from bleu_core.metrics.variants import VARIANTS
-from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES
-from bleu_core.tokenizers import TOKENIZER_NAMES
 from ui import charts_metrics as cm
 from ui import current_options, require_study, show_chart, table_downloads
 from ui import state as K
 from ui.cache_analysis import MET_BABYCH_ON, PAGE_DEFAULT_METRICS
+from ui.metrics_page import explorer_grid, system_scores_table, williams_table
 
 st.title("Metrics compared")
 st.write(
@@ -83,30 +81,14 @@ if study.criteria:
             key=K.MET_WILLIAMS,
         )
         if len(pair) == 2:
-            index = [list(study.systems).index(s) for s in systems]
-            human_seg = study.segment_scores(criterion)[index]
-            by_sys = study.system_scores(criterion)
-            sub = {m: cm.subset_systems(scores[m], index) for m in pair}
-            human_sys = [by_sys[s] for s in systems]
-            st.dataframe(
-                cm.williams_frame(
-                    sub, *pair, human_seg, human_sys, study.criteria[criterion].higher_is_better
-                ),
-                hide_index=True,
-            )
+            st.dataframe(williams_table(study, scores, pair, systems, criterion), hide_index=True)
             st.caption(
                 f"H0: {pair[0]} and {pair[1]} correlate equally (Pearson) with {criterion}; two-sided Williams "
                 "test, which accounts for the two metrics being correlated with each other."
             )
 else:
     st.info("This study has no human ratings: the system scores are shown without correlations.")
-st.dataframe(
-    {
-        "system": list(systems),
-        **{m: [scores[m].system_scores()[s] for s in systems] for m in metrics},
-    },
-    hide_index=True,
-)
+st.dataframe(system_scores_table(scores, metrics, systems), hide_index=True)
 
 st.subheader("Same data, many BLEUs")
 st.write(
@@ -135,36 +117,7 @@ st.write(
     "default. With a criterion, each variant's sentence BLEU is correlated with the human segment scores."
 )
 system = st.selectbox("System", list(systems), key=K.MET_EXPLORER_SYSTEM)
-p = K.MET_EXPLORER_CHOICES
-e1, e2, e3 = st.columns(3)
-grid = ExplorerGrid(
-    tokenize=tuple(e1.multiselect("Tokenizer", TOKENIZER_NAMES, default=["13a"], key=f"{p}_tok")),
-    lowercase=tuple(e1.multiselect("Lowercase", [False, True], default=[False], key=f"{p}_lc")),
-    smooth=tuple(
-        e2.multiselect(
-            "Smoothing", SMOOTHING_NAMES, default=["exp", "none", "floor"], key=f"{p}_sm"
-        )
-    ),
-    effective_order=tuple(
-        e2.multiselect("Effective order", [False, True], default=[True], key=f"{p}_eff")
-    ),
-    max_order=tuple(e3.multiselect("Max order", list(range(1, 10)), default=[4], key=f"{p}_n")),
-    ref_length=tuple(
-        e3.multiselect("Reference length", REF_LENGTH_POLICIES, default=["closest"], key=f"{p}_rl")
-    ),
-    n_refs=tuple(
-        e1.multiselect(
-            "Number of references",
-            list(range(1, len(study.references) + 1)),
-            default=[len(study.references)],
-            key=f"{p}_k",
-        )
-    ),
-)
-crit_options = [c for c in study.criteria if study.rated_items(c)]
-exp_criterion = e2.selectbox(
-    "Criterion", [None, *crit_options], index=1 if crit_options else 0, key=f"{p}_crit"
-)
+grid, exp_criterion = explorer_grid(study)
 try:
     result = cm.explorer_result(key, study, system, grid, exp_criterion)
 except ValueError as err:  # BleuOptionError: an empty tick list or too many combinations

@@ -1,0 +1,87 @@
+"""The Metrics page's widget groups and table adapters, so that ``pages/metrics.py`` only lays them out.
+
+Widgets live here (they read ``st`` inputs); the computations stay in :mod:`ui.charts_metrics` and
+:mod:`bleu_core.metrics`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+import streamlit as st
+
+from bleu_core.metrics.explorer import ExplorerGrid
+from bleu_core.metrics.registry import MetricScores
+from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES
+from bleu_core.study import Study
+from bleu_core.tokenizers import TOKENIZER_NAMES
+from ui import charts_metrics as cm
+from ui import state as K
+
+
+def williams_table(
+    study: Study,
+    scores: dict[str, MetricScores],
+    pair: Sequence[str],
+    systems: Sequence[str],
+    criterion: str,
+) -> pd.DataFrame:
+    """Williams test of the two metrics in ``pair`` against ``criterion``, on the systems in view."""
+    order = list(study.systems)
+    index = [order.index(s) for s in systems]
+    human_seg = study.segment_scores(criterion)[index]
+    by_sys = study.system_scores(criterion)
+    sub = {m: cm.subset_systems(scores[m], index) for m in pair}
+    human_sys = [by_sys[s] for s in systems]
+    first, second = pair
+    return cm.williams_frame(
+        sub, first, second, human_seg, human_sys, study.criteria[criterion].higher_is_better
+    )
+
+
+def system_scores_table(
+    scores: dict[str, MetricScores], metrics: Sequence[str], systems: Sequence[str]
+) -> pd.DataFrame:
+    """One row per system, one column per metric (system-level scores)."""
+    per_metric = {m: scores[m].system_scores() for m in metrics}
+    return pd.DataFrame(
+        {"system": list(systems), **{m: [per_metric[m][s] for s in systems] for m in metrics}}
+    )
+
+
+def explorer_grid(study: Study) -> tuple[ExplorerGrid, str | None]:
+    """The parameter explorer's tick boxes (three columns) and the chosen human criterion."""
+    p = K.MET_EXPLORER_CHOICES
+    e1, e2, e3 = st.columns(3)
+    grid = ExplorerGrid(
+        tokenize=tuple(
+            e1.multiselect("Tokenizer", TOKENIZER_NAMES, default=["13a"], key=f"{p}_tok")
+        ),
+        lowercase=tuple(e1.multiselect("Lowercase", [False, True], default=[False], key=f"{p}_lc")),
+        n_refs=tuple(
+            e1.multiselect(
+                "Number of references",
+                list(range(1, len(study.references) + 1)),
+                default=[len(study.references)],
+                key=f"{p}_k",
+            )
+        ),
+        smooth=tuple(
+            e2.multiselect(
+                "Smoothing", SMOOTHING_NAMES, default=["exp", "none", "floor"], key=f"{p}_sm"
+            )
+        ),
+        effective_order=tuple(
+            e2.multiselect("Effective order", [False, True], default=[True], key=f"{p}_eff")
+        ),
+        max_order=tuple(e3.multiselect("Max order", list(range(1, 10)), default=[4], key=f"{p}_n")),
+        ref_length=tuple(
+            e3.multiselect(
+                "Reference length", REF_LENGTH_POLICIES, default=["closest"], key=f"{p}_rl"
+            )
+        ),
+    )
+    rated = [c for c in study.criteria if study.rated_items(c)]
+    criterion = e2.selectbox("Criterion", [None, *rated], index=1 if rated else 0, key=f"{p}_crit")
+    return grid, criterion
