@@ -20,7 +20,7 @@ all through the same function :func:`bleu_core.score.bleu_from_stats`.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -312,3 +312,41 @@ def compute_statistics(
         hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase
     )
     return SegmentStatistics(array, n_refs)
+
+
+def compute_system_statistics(
+    systems: Mapping[str, Sequence[str | None]],
+    references: Sequence[Sequence[str | None]],
+    *,
+    max_order: int = 4,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> dict[str, SegmentStatistics]:
+    """Statistics of several systems against the same reference streams, in one batched pass.
+
+    The systems' outputs are stacked into one corpus (the references repeated once per system), so the
+    tokenizer meets every distinct word once for all systems. A missing output (``None``) scores as an
+    empty line.
+
+    >>> out = compute_system_statistics({"a": ["x y"], "b": ["x z"]}, [["x y"]], max_order=1)
+    >>> {name: s.matches[0].tolist() for name, s in out.items()}
+    {'a': [2.0], 'b': [1.0]}
+    """
+    names = list(systems)
+    if not names:
+        raise InputError("no systems to score")
+    n_segments = len(systems[names[0]])
+    for name in names:
+        if len(systems[name]) != n_segments:
+            raise InputError(
+                f"system {name!r} has {len(systems[name])} segment(s) but {names[0]!r} has {n_segments}; "
+                "every system needs one output per segment"
+            )
+    hypotheses = ["" if h is None else h for name in names for h in systems[name]]
+    stacked = [list(stream) * len(names) for stream in references]
+    stats = compute_statistics(
+        hypotheses, stacked, max_order=max_order, tokenize=tokenize, lowercase=lowercase
+    )
+    return {
+        name: stats[np.arange(i * n_segments, (i + 1) * n_segments)] for i, name in enumerate(names)
+    }

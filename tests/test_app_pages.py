@@ -237,13 +237,13 @@ def test_settings_change_rescores_without_recounting(monkeypatch):
     import ui.cache
 
     calls = []
-    real = ui.cache.compute_statistics
+    real = ui.cache.compute_system_statistics
 
     def counting(*args, **kwargs):
         calls.append(kwargs.get("max_order"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(ui.cache, "compute_statistics", counting)
+    monkeypatch.setattr(ui.cache, "compute_system_statistics", counting)
     ui.cache.system_statistics.clear()
     at = start("corpus")
     assert calls == [4]

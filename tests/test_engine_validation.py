@@ -107,3 +107,26 @@ def test_non_text_reference():
 def test_statistics_order_out_of_range():
     with pytest.raises(InputError, match="statistics max order must be from 1 to 10, got 11"):
         compute_statistics(["a"], [["a"]], max_order=11)
+
+
+def test_system_statistics_need_equal_lengths():
+    from bleu_core.statistics import compute_system_statistics
+
+    with pytest.raises(InputError, match="system 'b' has 1 segment\\(s\\) but 'a' has 2"):
+        compute_system_statistics({"a": ["x", "y"], "b": ["x"]}, [["x", "y"]])
+    with pytest.raises(InputError, match="no systems to score"):
+        compute_system_statistics({}, [["x"]])
+
+
+def test_system_statistics_equal_one_system_at_a_time():
+    import numpy as np
+
+    from bleu_core.statistics import compute_system_statistics
+
+    refs = [["the cat sat", "a dog ran ."], ["the cat sat down", None]]
+    systems = {"a": ["the cat sat", "a dog"], "b": [None, "dog ran ."]}
+    together = compute_system_statistics(systems, refs, max_order=3)
+    for name, hyps in systems.items():
+        alone = compute_statistics(["" if h is None else h for h in hyps], refs, max_order=3)
+        np.testing.assert_array_equal(together[name].array, alone.array)
+        assert together[name].n_refs == alone.n_refs

@@ -26,7 +26,7 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError, InputError
 from bleu_core.matches import match_provenance
-from bleu_core.statistics import SegmentStatistics, compute_statistics
+from bleu_core.statistics import SegmentStatistics, compute_system_statistics
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
 
@@ -54,10 +54,6 @@ class SystemStatistics:
         return self.systems.index(system)
 
 
-def _clean(texts: list[str | None]) -> list[str]:
-    return ["" if t is None else t for t in texts]
-
-
 @st.cache_data(max_entries=24, show_spinner="Counting n-grams…")
 def system_statistics(
     study_key: str,
@@ -69,19 +65,15 @@ def system_statistics(
 ) -> SystemStatistics:
     """Sufficient statistics of every system of the study (one batched pass over all outputs)."""
     systems = tuple(_study.systems)
-    refs = [_clean(_study.references[name]) for name in references]
-    n_seg = len(_study.segments)
-    hyps: list[str] = []
-    for name in systems:
-        hyps.extend(_clean(_study.systems[name]))
-    streams = [ref * len(systems) for ref in refs]
-    stats = compute_statistics(
-        hyps, streams, max_order=max_order, tokenize=tokenize, lowercase=lowercase
+    refs = [_study.references[name] for name in references]
+    per_system = compute_system_statistics(
+        {name: _study.systems[name] for name in systems},
+        refs,
+        max_order=max_order,
+        tokenize=tokenize,
+        lowercase=lowercase,
     )
-    array = np.asarray(stats.array).reshape(len(systems), n_seg, -1)
-    per_system = {
-        name: stats[np.arange(i * n_seg, (i + 1) * n_seg)] for i, name in enumerate(systems)
-    }
+    array = np.stack([per_system[name].array for name in systems])
     return SystemStatistics(systems, array, per_system, tuple(references), max_order)
 
 

@@ -142,7 +142,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
 
 def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
     from ..cli import read_corpus_files, system_name
-    from ..statistics import compute_statistics
+    from ..statistics import compute_system_statistics
     from .errors import StatsInputError
     from .study_meta import choose_systems, study_statistics
 
@@ -157,17 +157,13 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
             "give reference files with -r and system outputs with -i (or a study PATH)"
         )
     refs, hyps = read_corpus_files(args.refs, args.input, int(args.max_mb * 1024 * 1024))
-    streams = [lines for _, lines in refs]
-    out = {}
-    for path, lines in hyps:
-        out[system_name(path, args.input)] = compute_statistics(
-            lines,
-            streams,
-            max_order=options.statistics_order,
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-        )
-    return out
+    return compute_system_statistics(
+        {system_name(path, args.input): lines for path, lines in hyps},
+        [lines for _, lines in refs],
+        max_order=options.statistics_order,
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+    )
 
 
 def cmd_significance(args: argparse.Namespace) -> int:

@@ -82,7 +82,7 @@ def study_statistics(
     study: Any, options: Any, systems: Sequence[str], references: Sequence[str] | None = None
 ) -> dict[str, Any]:
     """Per-segment BLEU statistics of each system against the study's reference streams."""
-    from ..statistics import compute_statistics
+    from ..statistics import compute_system_statistics
 
     refs = list(study.references) if references is None else list(references)
     unknown = [r for r in refs if r not in study.references]
@@ -91,17 +91,13 @@ def study_statistics(
             f"unknown reference stream(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
             f"the study has: {', '.join(study.references) or 'no references'}"
         )
-    streams = study.reference_streams(refs)
-    return {
-        name: compute_statistics(
-            ["" if h is None else h for h in study.systems[name]],
-            streams,
-            max_order=options.statistics_order,
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-        )
-        for name in systems
-    }
+    return compute_system_statistics(
+        {name: study.systems[name] for name in systems},
+        study.reference_streams(refs),
+        max_order=options.statistics_order,
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+    )
 
 
 def sentence_scores(stats: dict[str, Any], options: Any) -> np.ndarray:
