@@ -25,6 +25,9 @@ from bleu_core.fast import batch_tokenizers
 from bleu_core.fast.batch_tokenizers import BatchTokenizer
 from bleu_core.tokenizers import get_tokenizer
 
+#: Every test runs on the compiled kernels and on the pure numpy/Python path (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("engine_path")
+
 DATA = "/work/shared/data"
 SACREBLEU = {
     "13a": Tokenizer13a(),

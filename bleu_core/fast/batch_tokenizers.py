@@ -51,6 +51,9 @@ from dataclasses import dataclass
 import numpy as np
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
+from .compiled import use_compiled
+from .word_index import WordTable, number_words, tokens_of_words
+
 #: Tokenizers whose batched (word-by-word) implementation is proven identical to sacrebleu's by the tests.
 WORD_LOCAL_TOKENIZERS = frozenset({"13a", "intl", "char", "none"})
 
@@ -187,6 +190,10 @@ class BatchTokenizer:
         self.tokens: list[str] = []
         self._word_cache: dict[str, tuple[int, ...]] = {}
         self._markers: tuple[str, ...] | None = None
+        # Compiled path: every distinct word met (WordTable) and its tokens (word_len[w] ids in word_flat).
+        self._word_table: WordTable | None = None
+        self._word_len = np.zeros(0, np.int64)
+        self._word_flat = np.zeros(0, np.int64)
 
     def __repr__(self) -> str:
         return f"BatchTokenizer({self.name!r}, lowercase={self.lowercase})"
@@ -280,6 +287,7 @@ class BatchTokenizer:
         if markers != self._markers:
             self._markers = markers
             self._word_cache.clear()  # cached words may carry the old markers
+            self._word_table = None
         sep, first, last, special = markers
         # 13a deletes "-\n" and turns "\n" into a space: a line holding "\n" is tokenised on its own and stands
         # in the text as one placeholder word.
@@ -292,15 +300,11 @@ class BatchTokenizer:
                     placeholders[key] = self._line_tokenizer(line)
                     replaced[i] = key
             text = f" {sep} ".join(replaced)
+        if not placeholders and use_compiled(len(text)):
+            return self._encode_compiled(text, n_lines)
         # 2. Words -> word ids (first-occurrence numbering through one dict, then made dense).
-        words = text.split()
-        index: dict[str, int] = {sep: 0}
-        sparse = np.fromiter(map(index.setdefault, words, itertools.count(1)), np.int64, len(words))
-        distinct = list(index)
-        remap = np.empty(len(words) + 1, np.int64)
-        remap[np.fromiter(index.values(), np.int64, len(index))] = np.arange(len(index))
-        word_ids = remap[sparse]
-        del sparse, remap, words, text
+        word_ids, distinct = number_words(text, first=sep)
+        del text
         # 3. Tokens of every distinct word (cached across calls).
         cache = self._word_cache
         word_tokens = list(map(cache.get, distinct))
@@ -323,17 +327,29 @@ class BatchTokenizer:
         word_flat = np.fromiter(
             itertools.chain.from_iterable(word_tokens), np.int64, int(word_len.sum())
         )
-        word_start = np.cumsum(word_len) - word_len
-        occ_len = word_len[word_ids]
-        is_sep = word_ids == 0
-        if int(is_sep.sum()) != n_lines - 1:  # pragma: no cover - a marker clash would be a bug
-            raise AssertionError("line separator count mismatch in batched tokenisation")
-        occ_end = np.cumsum(occ_len)
-        total = int(occ_end[-1]) if occ_end.size else 0
-        gather = np.repeat(word_start[word_ids] - (occ_end - occ_len), occ_len) + np.arange(total)
-        ids = word_flat[gather]
-        line_of_word = np.cumsum(is_sep)
-        lengths = np.bincount(line_of_word, weights=occ_len, minlength=n_lines).astype(np.int64)
+        ids, lengths = tokens_of_words(word_ids, word_flat, word_len, n_lines)
+        return EncodedLines(ids, lengths)
+
+    def _encode_compiled(self, text: str, n_lines: int) -> EncodedLines:
+        """Steps 2-4 with the compiled kernels and one word table for every call (words decoded and tokenised
+        once per instance)."""
+        sep, first, last, _ = self._markers  # type: ignore[misc]
+        if self._word_table is None or len(self._word_table) > 2_000_000:  # bound the memory
+            self._word_table = WordTable([sep])
+            self._word_len = np.zeros(1, np.int64)  # the separator: no tokens
+            self._word_flat = np.zeros(0, np.int64)
+        table = self._word_table
+        known = len(table)
+        word_ids = table.add(text)
+        if len(table) > known:
+            tokens = self._token_ids(self._tokenize_distinct(table.words[known:], first, last, {}))
+            lengths = np.fromiter(map(len, tokens), np.int64, len(tokens))
+            flat = np.fromiter(itertools.chain.from_iterable(tokens), np.int64, int(lengths.sum()))
+            self._word_len = np.concatenate([self._word_len, lengths])
+            self._word_flat = np.concatenate([self._word_flat, flat])
+        ids, lengths = tokens_of_words(
+            word_ids, self._word_flat, self._word_len, n_lines, compiled=True
+        )
         return EncodedLines(ids, lengths)
 
     def _tokenize_distinct(

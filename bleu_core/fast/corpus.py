@@ -13,11 +13,14 @@ the corpus; everything else is freed after each chunk.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
 from .batch_tokenizers import BatchTokenizer
+from .compiled import prepare
 from .counting import CHUNK_POSITIONS, rows_from_ids
 
 #: Characters per token position assumed when sizing chunks: English text averages 5-6 characters a token;
@@ -26,10 +29,14 @@ _CHARS_PER_POSITION = {"char": 1.0, "zh": 1.0}
 _DEFAULT_CHARS_PER_POSITION = 5.0
 
 
+def _mean_chars(hypotheses: Sequence[str]) -> float:
+    sample = hypotheses[: min(len(hypotheses), 2000)]
+    return sum(len(h) for h in sample if isinstance(h, str)) / max(len(sample), 1)
+
+
 def _chunk_size(hypotheses: Sequence[str], n_streams: int, tokenize: str) -> int:
     """Segments per chunk so that a chunk holds roughly :data:`CHUNK_POSITIONS` token positions."""
-    sample = hypotheses[: min(len(hypotheses), 2000)]
-    chars = sum(len(h) for h in sample if isinstance(h, str)) / max(len(sample), 1)
+    chars = _mean_chars(hypotheses)
     per_position = _CHARS_PER_POSITION.get(tokenize, _DEFAULT_CHARS_PER_POSITION)
     positions_per_segment = max(chars / per_position, 1.0) * n_streams
     return max(64, int(CHUNK_POSITIONS / positions_per_segment))
@@ -60,6 +67,43 @@ def _small_corpus(
     return array, ref_counts.pop() if len(ref_counts) == 1 else -1
 
 
+def _encode_chunk(
+    tokenizer: BatchTokenizer,
+    hypotheses: Sequence[str],
+    references: Sequence[Sequence[str | None]],
+    start: int,
+    end: int,
+) -> tuple[list[np.ndarray], list[np.ndarray], list[np.ndarray]]:
+    """Token ids and line lengths of segments ``start:end``, hypotheses first, then each reference stream; and
+    which references are present. One tokenizer call: the distinct words they share are looked up once."""
+    n = end - start
+    lines = list(hypotheses[start:end])
+    ref_present = []
+    for stream in references:
+        part = stream[start:end]
+        present = np.fromiter((r is not None for r in part), bool, len(part))
+        lines.extend(part if present.all() else [r if r is not None else "" for r in part])
+        ref_present.append(present)
+    encoded = tokenizer.encode(lines)
+    line_ends = np.cumsum(encoded.lengths)
+    bounds = [0, *(int(line_ends[k * n - 1]) for k in range(1, len(references) + 2))]
+    ids = [encoded.ids[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
+    lengths = [encoded.lengths[k * n : (k + 1) * n] for k in range(len(references) + 1)]
+    return ids, lengths, ref_present
+
+
+def _count_chunk(
+    out: np.ndarray,
+    start: int,
+    end: int,
+    ids: list[np.ndarray],
+    lengths: list[np.ndarray],
+    ref_present: list[np.ndarray],
+    max_order: int,
+) -> None:
+    out[start:end] = rows_from_ids(ids[0], lengths[0], ids[1:], lengths[1:], ref_present, max_order)
+
+
 def corpus_statistics(
     hypotheses: Sequence[str],
     references: Sequence[Sequence[str | None]],
@@ -78,32 +122,35 @@ def corpus_statistics(
     if n_segments <= SMALL_CORPUS:
         return _small_corpus(hypotheses, references, max_order, tokenize, lowercase)
     tokenizer = BatchTokenizer(tokenize, lowercase)
+    # The compiled kernels are loaded (or not) once for the whole corpus; every chunk follows that choice.
+    compiled = prepare(int(_mean_chars(hypotheses) * n_segments * (len(references) + 1)))
     step = chunk_segments or _chunk_size(hypotheses, len(references) + 1, tokenize)
     out = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)
     ref_counts: set[int] = set()
-    for start in range(0, n_segments, step):
-        end = min(n_segments, start + step)
-        n = end - start
-        # One tokenizer call for the hypotheses and every reference stream of the chunk: the distinct words
-        # they share are looked up once.
-        lines = list(hypotheses[start:end])
-        ref_present = []
-        for stream in references:
-            part = stream[start:end]
-            present = np.fromiter((r is not None for r in part), bool, len(part))
-            lines.extend(part if present.all() else [r if r is not None else "" for r in part])
-            ref_present.append(present)
-        encoded = tokenizer.encode(lines)
-        line_ends = np.cumsum(encoded.lengths)
-        bounds = [0, *(int(line_ends[k * n - 1]) for k in range(1, len(references) + 2))]
-        ids = [encoded.ids[a:b] for a, b in zip(bounds[:-1], bounds[1:], strict=True)]
-        lengths = [encoded.lengths[k * n : (k + 1) * n] for k in range(len(references) + 1)]
-        if ref_present:
-            ref_counts.update(np.unique(np.sum(ref_present, axis=0)).tolist())
-        else:
-            ref_counts.add(0)
-        out[start:end] = rows_from_ids(
-            ids[0], lengths[0], ids[1:], lengths[1:], ref_present, max_order
-        )
+    # With the compiled kernels (which release the GIL), chunk i is counted in a second thread while chunk
+    # i + 1 is tokenised; at most one chunk waits to be counted, so memory stays bounded.
+    pipelined = compiled and n_segments > step and (os.cpu_count() or 1) > 1
+    pool = ThreadPoolExecutor(max_workers=1) if pipelined else None
+    counting: Future[None] | None = None
+    try:
+        for start in range(0, n_segments, step):
+            end = min(n_segments, start + step)
+            ids, lengths, ref_present = _encode_chunk(tokenizer, hypotheses, references, start, end)
+            if ref_present:
+                ref_counts.update(np.unique(np.sum(ref_present, axis=0)).tolist())
+            else:
+                ref_counts.add(0)
+            args = (out, start, end, ids, lengths, ref_present, max_order)
+            if pool is None:
+                _count_chunk(*args)
+                continue
+            if counting is not None:
+                counting.result()
+            counting = pool.submit(_count_chunk, *args)
+        if counting is not None:
+            counting.result()
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True)
     n_refs = ref_counts.pop() if len(ref_counts) == 1 else -1
     return out, n_refs

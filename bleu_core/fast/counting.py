@@ -33,6 +33,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .compiled import use_compiled
+
 #: Token positions (hypothesis + references) processed together; bounds the working memory of one chunk
 #: (a few hundred bytes per position at the peak, tokenisation included).
 CHUNK_POSITIONS = 1_000_000
@@ -171,16 +173,54 @@ def rows_from_ids(
     ref_lengths: Sequence[np.ndarray],
     ref_present: Sequence[np.ndarray],
     max_order: int,
+    compiled: bool | None = None,
 ) -> np.ndarray:
     """Statistics rows (see :mod:`bleu_core.statistics`) of segments given as token ids.
 
     ``hyp_ids`` holds the tokens of every hypothesis one after the other, ``hyp_lengths`` how many belong to each.
     Reference slot ``k`` is given the same way by ``ref_ids[k]``/``ref_lengths[k]``; ``ref_present[k]`` says
-    which segments have that reference (an absent one must have length 0).
+    which segments have that reference (an absent one must have length 0). The clipped matches come from the
+    compiled kernel or from numpy sorting (identical results); ``compiled`` forces one (see
+    :func:`bleu_core.fast.compiled.use_compiled`).
     """
     n_segments = hyp_lengths.shape[0]
     n_refs = len(ref_ids)
     streams = [(hyp_ids, hyp_lengths), *zip(ref_ids, ref_lengths, strict=True)]
+    rows = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)
+    ref_len_matrix = (
+        np.stack(list(ref_lengths), axis=1) if n_refs else np.zeros((n_segments, 0), np.int64)
+    )
+    present = np.stack(list(ref_present), axis=1) if n_refs else np.zeros((n_segments, 0), bool)
+    rows[:, :4] = length_columns(hyp_lengths, ref_len_matrix, present)
+    positions = sum(int(ids.shape[0]) for ids, _ in streams)
+    if n_refs == 0 or positions == 0:
+        rows[:, 4 : 4 + max_order] = 0.0
+    elif use_compiled(positions, compiled):
+        rows[:, 4 : 4 + max_order] = _compiled_matches(streams, max_order)
+    else:
+        rows[:, 4 : 4 + max_order] = _sorted_matches(streams, n_segments, max_order)
+    orders = np.arange(max_order)
+    rows[:, 4 + max_order :] = np.maximum(hyp_lengths[:, None] - orders[None, :], 0)
+    return rows
+
+
+def _compiled_matches(
+    streams: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int
+) -> np.ndarray:
+    """Clipped matches with the compiled segment-by-segment kernel (:mod:`bleu_core.fast.clipping`)."""
+    from .clipping import clipped_matches_by_segment
+
+    lengths = np.stack([np.asarray(lens, dtype=np.int64) for _, lens in streams])
+    offsets = np.cumsum([0, *(int(ids.shape[0]) for ids, _ in streams[:-1])])
+    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
+    all_ids = np.concatenate([ids for ids, _ in streams])
+    return clipped_matches_by_segment(all_ids, starts, lengths, max_order)
+
+
+def _sorted_matches(
+    streams: Sequence[tuple[np.ndarray, np.ndarray]], n_segments: int, max_order: int
+) -> np.ndarray:
+    """Clipped matches with numpy sorting (:func:`clipped_matches`)."""
     # Chunk-local token numbering 0..V-1 keeps the sort keys narrow; V is the line separator.
     all_ids = np.concatenate([ids for ids, _ in streams])
     seen = np.zeros(int(all_ids.max()) + 1 if all_ids.shape[0] else 1, dtype=bool)
@@ -204,24 +244,15 @@ def rows_from_ids(
         segment.append(np.repeat(segments, lengths))
         source.append(np.full(ids.shape[0], k, dtype=np.int64))
         offset += int(ids.shape[0]) + n_segments
-    rows = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)
-    ref_len_matrix = (
-        np.stack(list(ref_lengths), axis=1) if n_refs else np.zeros((n_segments, 0), np.int64)
-    )
-    present = np.stack(list(ref_present), axis=1) if n_refs else np.zeros((n_segments, 0), bool)
-    rows[:, :4] = length_columns(hyp_lengths, ref_len_matrix, present)
-    rows[:, 4 : 4 + max_order] = clipped_matches(
+    return clipped_matches(
         layout,
         np.concatenate(starts),
         np.concatenate(segment),
         np.concatenate(source),
         n_segments,
-        n_refs + 1,
+        len(streams),
         max_order,
     )
-    orders = np.arange(max_order)
-    rows[:, 4 + max_order :] = np.maximum(hyp_lengths[:, None] - orders[None, :], 0)
-    return rows
 
 
 def _encode_token_lists(

@@ -1,0 +1,203 @@
+"""The compiled (numba) kernels equal their pure twins and the oracles, on generated and real text.
+
+* :func:`bleu_core.fast.word_index.number_words` = ``str.split`` + first-occurrence numbering, including every
+  kind of Unicode whitespace, lone surrogates and words that only differ after their first bytes;
+* :func:`bleu_core.fast.word_index.tokens_of_words` = the numpy expansion;
+* :func:`bleu_core.fast.clipping.clipped_matches_by_segment` = :func:`bleu_core.statistics.segment_row`;
+* the path choice (:func:`bleu_core.fast.compiled.use_compiled`).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bleu_core import fast
+from bleu_core.fast import compiled
+from bleu_core.fast.clipping import clipped_matches_by_segment
+from bleu_core.fast.word_index import (
+    ASCII_WHITESPACE,
+    NON_ASCII_WHITESPACE,
+    number_words,
+    tokens_of_words,
+)
+from bleu_core.statistics import segment_row
+
+pytestmark = pytest.mark.skipif(not compiled.available(), reason="numba is not installed")
+
+SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DATA = "/work/shared/data"
+
+
+def split_oracle(text: str, first: str) -> tuple[list[int], list[str]]:
+    index = {first: 0}
+    ids = [index.setdefault(w, len(index)) for w in text.split()]
+    return ids, list(index)
+
+
+def test_whitespace_tables_match_str_isspace() -> None:
+    """The kernel's whitespace is exactly what ``str.split()`` splits on, over every code point."""
+    non_ascii = "".join(chr(c) for c in range(0x80, sys.maxunicode + 1) if chr(c).isspace())
+    assert non_ascii == NON_ASCII_WHITESPACE
+    assert bytes(c for c in range(128) if chr(c).isspace()) == ASCII_WHITESPACE
+
+
+WORD_CHARS = st.sampled_from(
+    ["a", "b", "ab", "é", "日", "\u2003", "\xa0", "\x85", "\u3000", "\u1680", "\u205f", "\u2028"]
+    + ["\u202f", "\u200a", "\u200b", "\u2010", "\u201c", "\xc2", "\u00a1", "\ud800", "\x1c", "\x1f"]
+    + [
+        " ",
+        "\t",
+        "\n",
+        "\r",
+        "\x0b",
+        "\x0c",
+        "\x00",
+        "\x01",
+        "\u0100",
+        "\u2000",
+        "\u2029",
+        "\U0001f600",
+    ]
+)
+TEXTS = st.lists(WORD_CHARS, max_size=60).map("".join)
+
+
+@SETTINGS
+@given(text=TEXTS, first=st.sampled_from(["", "\x01", "a", "é"]))
+def test_number_words_compiled_equals_split(text: str, first: str) -> None:
+    expected_ids, expected_distinct = split_oracle(text, first)
+    for flag in (True, False):
+        ids, distinct = number_words(text, first=first, compiled=flag)
+        assert ids.tolist() == expected_ids
+        assert distinct == expected_distinct
+
+
+def test_number_words_many_distinct_words_grow_every_table() -> None:
+    """More distinct words than the initial table, arena and id arrays hold: they grow, nothing is lost."""
+    words = [f"w{i}x" * (1 + i % 7) for i in range(20_000)]
+    text = " ".join(words + words[::-1] + ["\x01"])
+    ids, distinct = number_words(text, first="\x01", compiled=True)
+    assert (ids.tolist(), distinct) == split_oracle(text, "\x01")
+
+
+def test_number_words_hash_hits_are_confirmed_byte_by_byte(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Words of equal length sharing a table slot stay distinct (the hit is checked against the bytes)."""
+    text = " ".join(f"{a}{b}" for a in "abcdefghij" for b in "abcdefghij") * 3
+    ids, distinct = number_words(text, compiled=True)
+    assert (ids.tolist(), distinct) == split_oracle(text, "")
+
+
+def real_texts() -> list[str]:
+    paths = sorted(glob.glob(os.path.join(DATA, "google-mqm-ted2021", "ted", "*", "*.tsv")))
+    texts = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            texts.append(f.read())
+    return texts
+
+
+@pytest.mark.skipif(not os.path.isdir(DATA), reason="shared data not available")
+def test_number_words_on_real_text() -> None:
+    texts = real_texts()
+    assert texts
+    for text in texts:
+        ids, distinct = number_words(text, first="\x01", compiled=True)
+        expected_ids, expected_distinct = split_oracle(text, "\x01")
+        assert distinct == expected_distinct
+        np.testing.assert_array_equal(ids, expected_ids)
+
+
+@SETTINGS
+@given(
+    words=st.lists(
+        st.lists(st.integers(0, 9), max_size=4), min_size=1, max_size=8
+    ),  # tokens of each word
+    occurrences=st.lists(st.integers(0, 7), max_size=40),
+)
+def test_tokens_of_words_compiled_equals_numpy(
+    words: list[list[int]], occurrences: list[int]
+) -> None:
+    word_len = np.array([0] + [len(w) for w in words], dtype=np.int64)  # word 0: the separator
+    word_flat = np.array([t for w in words for t in w], dtype=np.int64)
+    word_ids = np.array([o % (len(words) + 1) for o in occurrences], dtype=np.int64)
+    n_lines = int((word_ids == 0).sum()) + 1
+    a_ids, a_len = tokens_of_words(word_ids, word_flat, word_len, n_lines, compiled=True)
+    b_ids, b_len = tokens_of_words(word_ids, word_flat, word_len, n_lines, compiled=False)
+    assert a_ids.tolist() == b_ids.tolist() and a_len.tolist() == b_len.tolist()
+    assert int(a_len.sum()) == sum(len(words[w - 1]) for w in word_ids.tolist() if w)
+
+
+LINES = st.lists(st.integers(0, 5), max_size=16)
+
+
+@SETTINGS
+@given(
+    segments=st.lists(st.tuples(LINES, st.lists(LINES, max_size=4)), min_size=1, max_size=10),
+    max_order=st.integers(1, 7),
+)
+def test_clipping_kernel_equals_segment_row(
+    segments: list[tuple[list[int], list[list[int]]]], max_order: int
+) -> None:
+    n_slots = max(len(refs) for _, refs in segments)
+    streams = [[hyp for hyp, _ in segments]] + [
+        [refs[k] if k < len(refs) else [] for _, refs in segments] for k in range(n_slots)
+    ]
+    lengths = np.array([[len(line) for line in stream] for stream in streams], dtype=np.int64)
+    flat = [t for stream in streams for line in stream for t in line]
+    offsets = np.cumsum([0] + [int(row.sum()) for row in lengths[:-1]])
+    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
+    got = clipped_matches_by_segment(np.array(flat, dtype=np.int64), starts, lengths, max_order)
+    for i, (hyp, refs) in enumerate(segments):
+        row = segment_row([str(t) for t in hyp], [[str(t) for t in r] for r in refs], max_order)
+        assert got[i].tolist() == row[4 : 4 + max_order], (hyp, refs)
+
+
+@SETTINGS
+@given(
+    segments=st.lists(st.tuples(LINES, st.lists(LINES, max_size=3)), min_size=1, max_size=6),
+    max_order=st.integers(1, 5),
+)
+def test_clipping_kernel_sparse_ids_take_the_hash_table(
+    segments: list[tuple[list[int], list[list[int]]]], max_order: int
+) -> None:
+    """Huge token ids (no arrays indexed by id) give the same matches as small dense ones."""
+    n_slots = max(len(refs) for _, refs in segments)
+    streams = [[hyp for hyp, _ in segments]] + [
+        [refs[k] if k < len(refs) else [] for _, refs in segments] for k in range(n_slots)
+    ]
+    lengths = np.array([[len(line) for line in stream] for stream in streams], dtype=np.int64)
+    flat = np.array([t for stream in streams for line in stream for t in line], dtype=np.int64)
+    offsets = np.cumsum([0] + [int(row.sum()) for row in lengths[:-1]])
+    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
+    dense = clipped_matches_by_segment(flat, starts, lengths, max_order)
+    sparse = clipped_matches_by_segment(flat * (1 << 40) + 7, starts, lengths, max_order)
+    assert dense.tolist() == sparse.tolist()
+
+
+def test_clipping_kernel_paper_example() -> None:
+    # Paper, section 2.1: "the the the the the the the" vs "the cat is on the mat": unigram matches 2 (of 7).
+    ids = np.array([0] * 7 + [0, 1, 2, 3, 0, 4], dtype=np.int64)
+    got = clipped_matches_by_segment(ids, np.array([[0], [7]]), np.array([[7], [6]]), 2)
+    assert got.tolist() == [[2.0, 0.0]]
+
+
+def test_use_compiled_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert compiled.use_compiled(1, force=True) is True
+    assert compiled.use_compiled(10**9, force=False) is False
+    assert compiled.use_compiled(compiled.MIN_WORK) is True
+    monkeypatch.setenv("BLEU_STUDY_NO_NUMBA", "1")
+    assert compiled.use_compiled(10**9) is False
+    monkeypatch.delenv("BLEU_STUDY_NO_NUMBA")
+    monkeypatch.delitem(sys.modules, "bleu_core.fast.kernels", raising=False)
+    monkeypatch.delattr(fast, "kernels", raising=False)
+    assert compiled.use_compiled(10) is False
+    assert compiled.prepare(10) is False and not compiled.loaded()
+    assert compiled.prepare(compiled.MIN_WORK) is True and compiled.loaded()
+    assert compiled.use_compiled(10) is True  # loaded: small inputs follow
