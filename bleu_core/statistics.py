@@ -165,10 +165,14 @@ def check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | 
                 "hypotheses; every reference stream needs one line per hypothesis (sacrebleu would silently "
                 "truncate)"
             )
-    for i, h in enumerate(hypotheses):
-        if not isinstance(h, str):
-            raise InputError(f"hypothesis {i + 1} is {type(h).__name__}, expected text")
+    # Fast path: one pass in C over the types; the loops below only run to name a culprit.
+    if not set(map(type, hypotheses)) <= {str}:
+        for i, h in enumerate(hypotheses):
+            if not isinstance(h, str):
+                raise InputError(f"hypothesis {i + 1} is {type(h).__name__}, expected text")
     for k, stream in enumerate(references, start=1):
+        if set(map(type, stream)) <= {str, type(None)}:
+            continue
         for i, r in enumerate(stream):
             if r is not None and not isinstance(r, str):
                 raise InputError(

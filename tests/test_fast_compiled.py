@@ -181,6 +181,30 @@ def test_clipping_kernel_sparse_ids_take_the_hash_table(
     assert dense.tolist() == sparse.tolist()
 
 
+def test_clipping_kernel_long_hypotheses_take_the_hash_table() -> None:
+    """A hypothesis longer than 512 tokens switches n-gram look-ups from the pair arrays to the hash table."""
+    rng = np.random.default_rng(3)
+    hyps = [rng.integers(0, 6, 700).tolist(), rng.integers(0, 4, 30).tolist()]
+    refs = [[rng.integers(0, 6, 650).tolist(), rng.integers(0, 6, 40).tolist()], [[1, 2, 3, 1, 2]]]
+    lengths = np.array(
+        [
+            [len(h) for h in hyps],
+            [len(r[0]) for r in refs],
+            [len(r[1]) if len(r) > 1 else 0 for r in refs],
+        ]
+    )
+    flat = [t for h in hyps for t in h]
+    flat += [t for r in refs for t in r[0]]
+    flat += [t for r in refs if len(r) > 1 for t in r[1]]
+    offsets = np.cumsum([0] + [int(row.sum()) for row in lengths[:-1]])
+    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
+    got = clipped_matches_by_segment(np.array(flat), starts, lengths, 6)
+    for i in range(2):
+        row = segment_row([str(t) for t in hyps[i]], [[str(t) for t in r] for r in refs[i]], 6)
+        assert got[i].tolist() == row[4:10]
+    assert got[0, 3] > 0  # long matches exist, so orders >= 2 really went through the table
+
+
 def test_clipping_kernel_paper_example() -> None:
     # Paper, section 2.1: "the the the the the the the" vs "the cat is on the mat": unigram matches 2 (of 7).
     ids = np.array([0] * 7 + [0, 1, 2, 3, 0, 4], dtype=np.int64)

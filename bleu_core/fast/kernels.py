@@ -182,10 +182,21 @@ def expand(word_ids, word_flat, word_start, word_len, n_lines):
     return ids, lengths, line
 
 
+@numba.njit(cache=True, nogil=True, inline="always")
+def _hash_slot(key, mask):
+    return np.int64((np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(40)) & mask
+
+
 @numba.njit(cache=True, nogil=True)
 def count(ids, starts, lengths, max_order, key_base, direct):
-    """Clipped matches per segment and order (see bleu_core.fast.clipping). With ``direct``, unigram classes
-    are found through arrays indexed by token id (ids < key_base) instead of the hash table."""
+    """Clipped matches per segment and order (see bleu_core.fast.clipping).
+
+    Each n-gram of a segment's hypothesis gets a class; reference n-grams are looked up among them. A class is
+    found by ``key``: the token (order 1) or the pair (class of the (n-1)-gram, token at its end). Look-ups go
+    through arrays indexed by the key itself when it is small enough (``direct``: token ids below
+    ``key_base``; pairs: both parts below the longest hypothesis, at most 512), else through a small hash
+    table. No table is ever cleared: each entry carries the stamp of the (segment, order) that wrote it.
+    """
     n_sources, n_segments = starts.shape
     out = np.zeros((n_segments, max_order), np.float64)
     max_hyp = 1
@@ -201,13 +212,18 @@ def count(ids, starts, lengths, max_order, key_base, direct):
     table_key = np.empty(cap, np.int64)
     table_class = np.empty(cap, np.int64)
     table_stamp = np.full(cap, -1, np.int64)
+    token_stamp = np.full(key_base if direct else 1, -1, np.int64)
+    token_class = np.empty(key_base if direct else 1, np.int64)
+    pairs = max_hyp <= 512
+    width = max_hyp
+    pair_stamp = np.full(width * width if pairs else 1, -1, np.int64)
+    pair_class = np.empty(width * width if pairs else 1, np.int64)
     hyp_count = np.zeros(max_hyp, np.int64)
     ref_best = np.zeros(max_hyp, np.int64)
     ref_count = np.zeros(max_hyp, np.int64)
-    # Class of the n-gram at each position (-1: matches nothing), per source; rows reused per segment.
+    # Per source and position: class of the n-gram starting there (-1: matches nothing) and of its token.
     cls = np.empty((n_sources, max_line), np.int64)
-    token_stamp = np.full(key_base if direct else 1, -1, np.int64)
-    token_class = np.empty(key_base if direct else 1, np.int64)
+    unigram = np.empty((n_sources, max_line), np.int64)
     stamp = 0
     for s in range(n_segments):
         hyp_start = starts[0, s]
@@ -219,7 +235,7 @@ def count(ids, starts, lengths, max_order, key_base, direct):
                 break
             stamp += 1
             n_classes = 0
-            # Hypothesis n-grams: insert.
+            # Hypothesis n-grams: find or add their class.
             for p in range(hyp_len - n + 1):
                 if n == 1 and direct:
                     t = ids[hyp_start + p]
@@ -230,65 +246,83 @@ def count(ids, starts, lengths, max_order, key_base, direct):
                         ref_best[n_classes] = 0
                         n_classes += 1
                     c = token_class[t]
-                    cls[0, p] = c
-                    hyp_count[c] += 1
-                    continue
-                if n == 1:
-                    key = ids[hyp_start + p]
-                else:
+                    unigram[0, p] = c
+                elif n > 1 and pairs:
                     prev = cls[0, p]
                     if prev < 0:
-                        cls[0, p] = -1
                         continue
-                    key = prev * key_base + ids[hyp_start + p + n - 1]
-                h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-                slot = np.int64(h >> np.uint64(40)) & mask
-                while True:
-                    if table_stamp[slot] != stamp:
-                        table_stamp[slot] = stamp
-                        table_key[slot] = key
-                        table_class[slot] = n_classes
+                    index = prev * width + unigram[0, p + n - 1]
+                    if pair_stamp[index] != stamp:
+                        pair_stamp[index] = stamp
+                        pair_class[index] = n_classes
                         hyp_count[n_classes] = 0
                         ref_best[n_classes] = 0
-                        c = n_classes
                         n_classes += 1
-                        break
-                    if table_key[slot] == key:
-                        c = table_class[slot]
-                        break
-                    slot = (slot + 1) & mask
+                    c = pair_class[index]
+                else:
+                    if n == 1:
+                        key = ids[hyp_start + p]
+                    else:
+                        prev = cls[0, p]
+                        if prev < 0:
+                            continue
+                        key = prev * key_base + ids[hyp_start + p + n - 1]
+                    slot = _hash_slot(key, mask)
+                    while True:
+                        if table_stamp[slot] != stamp:
+                            table_stamp[slot] = stamp
+                            table_key[slot] = key
+                            table_class[slot] = n_classes
+                            hyp_count[n_classes] = 0
+                            ref_best[n_classes] = 0
+                            c = n_classes
+                            n_classes += 1
+                            break
+                        if table_key[slot] == key:
+                            c = table_class[slot]
+                            break
+                        slot = (slot + 1) & mask
+                    if n == 1:
+                        unigram[0, p] = c
                 cls[0, p] = c
                 hyp_count[c] += 1
             # Reference n-grams: look up only (an n-gram absent from the hypothesis cannot match).
             any_match = False
             for k in range(1, n_sources):
                 ref_start = starts[k, s]
-                ref_len = lengths[k, s]
-                m = ref_len - n + 1
+                m = lengths[k, s] - n + 1
                 for p in range(m):
                     if n == 1 and direct:
                         t = ids[ref_start + p]
                         c = token_class[t] if token_stamp[t] == stamp else -1
-                        cls[k, p] = c
-                        if c >= 0:
-                            ref_count[c] += 1
-                        continue
-                    if n == 1:
-                        key = ids[ref_start + p]
-                    else:
+                        unigram[k, p] = c
+                    elif n > 1 and pairs:
                         prev = cls[k, p]
                         if prev < 0:
-                            cls[k, p] = -1
                             continue
-                        key = prev * key_base + ids[ref_start + p + n - 1]
-                    h = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-                    slot = np.int64(h >> np.uint64(40)) & mask
-                    c = -1
-                    while table_stamp[slot] == stamp:
-                        if table_key[slot] == key:
-                            c = table_class[slot]
-                            break
-                        slot = (slot + 1) & mask
+                        u = unigram[k, p + n - 1]
+                        c = -1
+                        if u >= 0:
+                            index = prev * width + u
+                            if pair_stamp[index] == stamp:
+                                c = pair_class[index]
+                    else:
+                        if n == 1:
+                            key = ids[ref_start + p]
+                        else:
+                            prev = cls[k, p]
+                            if prev < 0:
+                                continue
+                            key = prev * key_base + ids[ref_start + p + n - 1]
+                        slot = _hash_slot(key, mask)
+                        c = -1
+                        while table_stamp[slot] == stamp:
+                            if table_key[slot] == key:
+                                c = table_class[slot]
+                                break
+                            slot = (slot + 1) & mask
+                        if n == 1:
+                            unigram[k, p] = c
                     cls[k, p] = c
                     if c >= 0:
                         ref_count[c] += 1
