@@ -115,6 +115,30 @@ def corpus_runs(
     return runs
 
 
+def without_numba(fn: Callable[[], Any]) -> Any:
+    """Run ``fn`` on bleu-study's pure numpy/Python path (the compiled kernels switched off)."""
+    old = os.environ.get("BLEU_STUDY_NO_NUMBA")
+    os.environ["BLEU_STUDY_NO_NUMBA"] = "1"
+    try:
+        return fn()
+    finally:
+        if old is None:
+            del os.environ["BLEU_STUDY_NO_NUMBA"]
+        else:
+            os.environ["BLEU_STUDY_NO_NUMBA"] = old
+
+
+def kernel_load_seconds() -> float:
+    """Seconds a fresh process needs to import numba and load bleu-study's compiled kernels (from numba's
+    on-disk cache; the very first time after installation they are compiled instead)."""
+    code = (
+        "import time; t = time.perf_counter(); from bleu_core.fast.compiled import load_all; load_all(); "
+        "print(time.perf_counter() - t)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
 def sentence_runs(
     hyps: list[str], refs: list[list[str]], nltk_ok: bool
 ) -> dict[str, Callable[[], list[float]]]:
@@ -132,6 +156,7 @@ def sentence_runs(
 
     runs: dict[str, Callable[[], list[float]]] = {
         "bleu-study": ours,
+        "bleu-study, numba off": lambda: without_numba(ours),
         "sacrebleu loop": lambda: [
             sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, per_segment, strict=True)
         ],
@@ -303,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
           f"load average {os.getloadavg()[0]:.1f} at start, {repeats} repeats (medians)")  # fmt: skip
 
     if not args.no_speed:
+        load = kernel_load_seconds()
+        print(f"# compiled kernels: {load:.2f} s to import numba and load them in a fresh process "
+              "(paid once per process, inside the first bleu-study run below)")  # fmt: skip
         corpus_rows, sentence_rows = [], []
         for n_refs in args.refs:
             for n in sizes:
@@ -320,9 +348,9 @@ def main(argv: list[str] | None = None) -> int:
                 corpus_rows.append((n, n_refs, results))
                 results = {}
                 for name, fn in sentence_runs(hyps, refs, nltk_ok).items():
-                    if name != "bleu-study" and n > args.sentence_loop_max:
+                    if not name.startswith("bleu-study") and n > args.sentence_loop_max:
                         continue
-                    reps = repeats if name == "bleu-study" or n <= 10_000 else 1
+                    reps = repeats if name.startswith("bleu-study") or n <= 10_000 else 1
                     wall, cpu, scores = measure(fn, reps)
                     results[name] = (wall, cpu, scores)
                     print(f"sentence {n:>7} segs {n_refs} ref  {name:<22} {wall:8.3f} s wall "
@@ -335,6 +363,10 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     )
                     assert diff < 1e-9, f"sentence scores differ from sacrebleu by {diff}"
+                if "bleu-study, numba off" in results:
+                    assert results["bleu-study, numba off"][2] == results["bleu-study"][2], (
+                        "compiled and pure paths differ"
+                    )
                 sentence_rows.append((n, n_refs, results))
         print_tables(corpus_rows, sentence_rows)
 
@@ -368,16 +400,20 @@ def print_tables(corpus_rows: list, sentence_rows: list) -> None:
               f"{fmt_ratio(get.get('sacrebleu'), ours)} | {fmt_ratio(get.get('bleuscore'), ours)} |")  # fmt: skip
     print("\n## Sentence BLEU of every segment, median wall time\n")
     print(
-        "| segments | refs | bleu-study | sacrebleu loop | bleuscore loop | NLTK loop* | sacrebleu ÷ ours |"
+        "| segments | refs | bleu-study | bleu-study CPU | numba off | sacrebleu loop | bleuscore loop "
+        "| NLTK loop* | sacrebleu ÷ ours (wall) | sacrebleu ÷ ours (CPU) |"
     )
-    print("|---:|---:|---:|---:|---:|---:|---:|")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for n, k, res in sentence_rows:
-        ours = res["bleu-study"][0]
+        ours, ours_cpu = res["bleu-study"][0], res["bleu-study"][1]
         get = {name: v[0] for name, v in res.items()}
-        print(f"| {n:,} | {k} | {fmt_seconds(ours)} | {fmt_seconds(get.get('sacrebleu loop'))} | "
+        cpu = {name: v[1] for name, v in res.items()}
+        print(f"| {n:,} | {k} | {fmt_seconds(ours)} | {fmt_seconds(ours_cpu)} | "
+              f"{fmt_seconds(get.get('bleu-study, numba off'))} | {fmt_seconds(get.get('sacrebleu loop'))} | "
               f"{fmt_seconds(get.get('bleuscore loop'))} | "
               f"{fmt_seconds(get.get('NLTK loop (pre-tokenised)'))} | "
-              f"{fmt_ratio(get.get('sacrebleu loop'), ours)} |")  # fmt: skip
+              f"{fmt_ratio(get.get('sacrebleu loop'), ours)} | "
+              f"{fmt_ratio(cpu.get('sacrebleu loop'), ours_cpu)} |")  # fmt: skip
     print("\n## CPU time (all threads), corpus BLEU\n")
     print("| segments | refs | bleu-study | sacrebleu | bleuscore |")
     print("|---:|---:|---:|---:|---:|")
