@@ -329,8 +329,11 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_speed:
         load = kernel_load_seconds()
-        print(f"# compiled kernels: {load:.2f} s to import numba and load them in a fresh process "
-              "(paid once per process, inside the first bleu-study run below)")  # fmt: skip
+        print(f"# compiled kernels: {load:.2f} s to import numba and load them in a fresh process; loaded "
+              "here before the runs, so every bleu-study row uses them ('numba off' = the pure path)")  # fmt: skip
+        from bleu_core.fast.compiled import load_all
+
+        load_all()
         corpus_rows, sentence_rows = [], []
         for n_refs in args.refs:
             for n in sizes:
