@@ -135,39 +135,11 @@ def test_tokens_of_words_compiled_equals_numpy(
 
 
 LINES = st.lists(st.integers(0, 5), max_size=16)
+Segments = list[tuple[list[int], list[list[int]]]]
 
 
-@SETTINGS
-@given(
-    segments=st.lists(st.tuples(LINES, st.lists(LINES, max_size=4)), min_size=1, max_size=10),
-    max_order=st.integers(1, 7),
-)
-def test_clipping_kernel_equals_segment_row(
-    segments: list[tuple[list[int], list[list[int]]]], max_order: int
-) -> None:
-    n_slots = max(len(refs) for _, refs in segments)
-    streams = [[hyp for hyp, _ in segments]] + [
-        [refs[k] if k < len(refs) else [] for _, refs in segments] for k in range(n_slots)
-    ]
-    lengths = np.array([[len(line) for line in stream] for stream in streams], dtype=np.int64)
-    flat = [t for stream in streams for line in stream for t in line]
-    offsets = np.cumsum([0] + [int(row.sum()) for row in lengths[:-1]])
-    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
-    got = clipped_matches_by_segment(np.array(flat, dtype=np.int64), starts, lengths, max_order)
-    for i, (hyp, refs) in enumerate(segments):
-        row = segment_row([str(t) for t in hyp], [[str(t) for t in r] for r in refs], max_order)
-        assert got[i].tolist() == row[4 : 4 + max_order], (hyp, refs)
-
-
-@SETTINGS
-@given(
-    segments=st.lists(st.tuples(LINES, st.lists(LINES, max_size=3)), min_size=1, max_size=6),
-    max_order=st.integers(1, 5),
-)
-def test_clipping_kernel_sparse_ids_take_the_hash_table(
-    segments: list[tuple[list[int], list[list[int]]]], max_order: int
-) -> None:
-    """Huge token ids (no arrays indexed by id) give the same matches as small dense ones."""
+def kernel_input(segments: Segments) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ids, starts, lengths)`` for the kernel: hypotheses, then each reference slot (absent = empty)."""
     n_slots = max(len(refs) for _, refs in segments)
     streams = [[hyp for hyp, _ in segments]] + [
         [refs[k] if k < len(refs) else [] for _, refs in segments] for k in range(n_slots)
@@ -175,7 +147,33 @@ def test_clipping_kernel_sparse_ids_take_the_hash_table(
     lengths = np.array([[len(line) for line in stream] for stream in streams], dtype=np.int64)
     flat = np.array([t for stream in streams for line in stream for t in line], dtype=np.int64)
     offsets = np.cumsum([0] + [int(row.sum()) for row in lengths[:-1]])
-    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
+    return flat, np.cumsum(lengths, axis=1) - lengths + offsets[:, None], lengths
+
+
+def assert_equals_segment_row(segments: Segments, got: np.ndarray, max_order: int) -> None:
+    for i, (hyp, refs) in enumerate(segments):
+        row = segment_row([str(t) for t in hyp], [[str(t) for t in r] for r in refs], max_order)
+        assert got[i].tolist() == row[4 : 4 + max_order], (hyp, refs)
+
+
+@SETTINGS
+@given(
+    segments=st.lists(st.tuples(LINES, st.lists(LINES, max_size=4)), min_size=1, max_size=10),
+    max_order=st.integers(1, 7),
+)
+def test_clipping_kernel_equals_segment_row(segments: Segments, max_order: int) -> None:
+    got = clipped_matches_by_segment(*kernel_input(segments), max_order)
+    assert_equals_segment_row(segments, got, max_order)
+
+
+@SETTINGS
+@given(
+    segments=st.lists(st.tuples(LINES, st.lists(LINES, max_size=3)), min_size=1, max_size=6),
+    max_order=st.integers(1, 5),
+)
+def test_clipping_kernel_sparse_ids_take_the_hash_table(segments: Segments, max_order: int) -> None:
+    """Huge token ids (no arrays indexed by id) give the same matches as small dense ones."""
+    flat, starts, lengths = kernel_input(segments)
     dense = clipped_matches_by_segment(flat, starts, lengths, max_order)
     sparse = clipped_matches_by_segment(flat * (1 << 40) + 7, starts, lengths, max_order)
     assert dense.tolist() == sparse.tolist()
@@ -184,24 +182,15 @@ def test_clipping_kernel_sparse_ids_take_the_hash_table(
 def test_clipping_kernel_long_hypotheses_take_the_hash_table() -> None:
     """A hypothesis longer than 512 tokens switches n-gram look-ups from the pair arrays to the hash table."""
     rng = np.random.default_rng(3)
-    hyps = [rng.integers(0, 6, 700).tolist(), rng.integers(0, 4, 30).tolist()]
-    refs = [[rng.integers(0, 6, 650).tolist(), rng.integers(0, 6, 40).tolist()], [[1, 2, 3, 1, 2]]]
-    lengths = np.array(
-        [
-            [len(h) for h in hyps],
-            [len(r[0]) for r in refs],
-            [len(r[1]) if len(r) > 1 else 0 for r in refs],
-        ]
-    )
-    flat = [t for h in hyps for t in h]
-    flat += [t for r in refs for t in r[0]]
-    flat += [t for r in refs if len(r) > 1 for t in r[1]]
-    offsets = np.cumsum([0] + [int(row.sum()) for row in lengths[:-1]])
-    starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]
-    got = clipped_matches_by_segment(np.array(flat), starts, lengths, 6)
-    for i in range(2):
-        row = segment_row([str(t) for t in hyps[i]], [[str(t) for t in r] for r in refs[i]], 6)
-        assert got[i].tolist() == row[4:10]
+    segments: Segments = [
+        (
+            rng.integers(0, 6, 700).tolist(),
+            [rng.integers(0, 6, 650).tolist(), rng.integers(0, 6, 40).tolist()],
+        ),
+        (rng.integers(0, 4, 30).tolist(), [[1, 2, 3, 1, 2]]),
+    ]
+    got = clipped_matches_by_segment(*kernel_input(segments), 6)
+    assert_equals_segment_row(segments, got, 6)
     assert got[0, 3] > 0  # long matches exist, so orders >= 2 really went through the table
 
 
