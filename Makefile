@@ -19,8 +19,9 @@ $(VENV)/.installed-test: $(VENV)/.installed
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
+# Streamlit's other settings (headless, no file watcher, ...) are in .streamlit/config.toml.
 run: $(VENV)/.installed
-	$(PY) -m streamlit run app.py --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
+	$(PY) -m streamlit run app.py --server.port $(PORT)
 
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .

@@ -8,21 +8,28 @@ Measures, and writes to ``benchmarks/RESULTS-app.md``:
 2. **Re-render after a settings change** (tokenizer, max order) of the Explore and BLEU-vs-human pages:
    * *script*: the page script's run time on the server (Streamlit AppTest, in process), which is what a
      settings change costs in Python;
-   * *browser*: from the key press that changes the sidebar widget to the app reporting ``notRunning``
-     and the next animation frame, in headless Chromium (script + websocket + drawing).
+   * *browser*: from the key press that changes the sidebar widget until the change is drawn, in
+     headless Chromium (script + websocket + drawing). The end is the first animation frame after the
+     app reports ``notRunning`` *and* the re-run was seen: its script state went through ``running``,
+     or (for runs too short to show that state) the expected new value is on the page.
    Each is measured *cold* (first time these settings are seen: statistics are counted) and *warm* (the
    statistics are in the cache: switching back to settings seen before).
-3. **Baseline**: a hello-world Streamlit app (a title, a metric and one sidebar select box), measured the
-   same way in the same run, shows what Streamlit itself costs on this machine: its first page and a
-   re-render after a sidebar change are floors no page of the app can go below. (Its re-run is so
-   short that the script state may never visibly change, so its re-render ends when the metric shows
-   the new value, plus one animation frame.)
+3. **Floors**, measured the same way in the same run, to tell the cost of a page from the cost of the
+   app around it:
+   * *hello world*: a Streamlit app with the same two sidebar widgets (tokenizer, max order), a title
+     and a metric: Streamlit's own cost on this machine;
+   * *app shell, floor page*: a scratch copy of the app (same ``app.py``, sidebar, session set-up and
+     ``.streamlit/config.toml``) with one more page that draws only a title and a metric: what every
+     page of the app pays before drawing anything of its own;
+   * the same shell with a 2-page navigation (Study + floor) instead of 14 pages: the navigation's part.
 
 The 1-minute load average is recorded before and after: the machine is shared, and every figure grows
 with the load.
 
-Run: ``.venv/bin/python benchmarks/bench_app.py`` (needs /usr/bin/chromium for part 1 and the browser
-half of part 2). Medians of ``--repeats`` runs.
+Run: ``.venv/bin/python benchmarks/bench_app.py`` (needs /usr/bin/chromium for parts 1-3's browser
+figures). Medians of ``--repeats`` runs. ``--app OTHER/app.py`` measures another copy of the app (an A/B
+run, e.g. the last commit unpacked with ``git archive``) started in its own folder, so that its own
+``.streamlit/config.toml`` (or none) applies.
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import sys
 import tempfile
@@ -42,7 +50,6 @@ sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 RESULTS = ROOT / "benchmarks" / "RESULTS-app.md"
 NOTES_MARKER = "<!-- notes: kept by bench_app.py when it rewrites the figures above -->"
-TOKENIZERS = ["intl", "char", "none", "13a"]
 
 
 # ----------------------------------------------------------------------------------------- script time
@@ -52,12 +59,18 @@ def script_times(repeats: int) -> dict[str, list[float]]:
 
     import ui.cache
     from ui import state as K
+    from ui import warmup
+
+    # as in the server after its background warm-up: libraries imported, compiled kernels loaded
+    warmup.start(delay=0.0, freeze=False)
+    warmup.wait()
 
     out: dict[str, list[float]] = {}
     for page in ("explore", "bleu_vs_human"):
         for _ in range(repeats):
             ui.cache.system_statistics.clear()
             ui.cache.segment_matches.clear()
+            ui.cache.segment_matches_of_systems.clear()
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
             at.run()
             at.switch_page(f"pages/{page}.py")
@@ -86,169 +99,108 @@ def script_times(repeats: int) -> dict[str, list[float]]:
 
 
 # ----------------------------------------------------------------------------------------- browser time
-OBSERVER = """() => {
-  window.__runs = [];
+# One watch per measurement; the previous one is disconnected first (observers left connected from
+# earlier measurements, still looking for an older value, can end a later measurement too early).
+WATCH = """([selector, text, present]) => {
+  (window.__benchObservers || []).forEach((o) => o.disconnect());
+  window.__benchObservers = [];
+  window.__benchEnd = null;
+  let sawRun = false;
   const app = document.querySelector('[data-testid="stApp"]');
-  new MutationObserver((records) => {
-    // A fast run can go running -> notRunning within one batch: the old values show it.
-    const now = performance.now();
-    for (const r of records) if (r.oldValue === 'running') window.__runs.push(['running', now]);
+  const check = () => {
+    if (window.__benchEnd !== null) return;
     const state = app.getAttribute('data-test-script-state');
-    if (state === 'notRunning') requestAnimationFrame(() => window.__runs.push(['idle', performance.now()]));
-    else window.__runs.push([state, now]);
-  }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
+    if (state === 'running') sawRun = true;
+    const el = selector && document.querySelector(selector);
+    const shown = !!el && el.textContent.includes(text) === present;
+    if (state === 'notRunning' && (sawRun || shown)) {
+      window.__benchEnd = 0;
+      requestAnimationFrame(() => { window.__benchEnd = performance.now(); });
+    }
+  };
+  const states = new MutationObserver((records) => {
+    // a fast run can go running -> notRunning within one batch: the old values show it
+    for (const r of records) if (r.oldValue === 'running') sawRun = true;
+    check();
+  });
+  states.observe(app, {attributes: true, attributeOldValue: true,
+                       attributeFilter: ['data-test-script-state']});
+  window.__benchObservers.push(states);
+  if (selector) {
+    const content = new MutationObserver(check);
+    content.observe(document.body, {subtree: true, childList: true, characterData: true});
+    window.__benchObservers.push(content);
+  }
 }"""
-
 
 HELLO_APP = """import streamlit as st
 
 tokenizer = st.sidebar.selectbox("Tokenizer", ["13a", "intl", "char", "none"])
+order = st.sidebar.number_input("Max order N", min_value=1, max_value=9, value=4, step=1)
 st.title("Hello")
-st.metric("Tokenizer", tokenizer)
+st.metric("Settings", f"{tokenizer}/{order}")
 """
 
-# A run this short can start and end within one React batch, so the script state attribute never
-# changes: such a re-render ends when an element shows the new value while the app reads notRunning
-# (plus one animation frame).
-CONTENT_WATCH = """([selector, text]) => {
-  window.__shown = null;
-  const app = document.querySelector('[data-testid="stApp"]');
-  new MutationObserver(() => {
-    const el = document.querySelector(selector);
-    if (window.__shown === null && el && el.innerText.includes(text)
-        && app.getAttribute('data-test-script-state') === 'notRunning') {
-      window.__shown = 0;
-      requestAnimationFrame(() => { window.__shown = performance.now(); });
-    }
-  }).observe(document.body, {subtree: true, childList: true, characterData: true, attributes: true});
-}"""
+FLOOR_PAGE = '''"""Benchmark floor: a page that draws almost nothing (the app shell's own cost)."""
+
+import streamlit as st
+
+st.title("Floor")
+st.metric("Settings", f"{st.session_state.get('opt_tokenize')}/{st.session_state.get('opt_max_order')}")
+'''
+
+METRIC = '[data-testid="stMetricValue"]'  # hello world and floor pages: "<tokenizer>/<order>"
+SIDEBAR_CODE = '[data-testid="stSidebar"] code'  # the app's signature in the sidebar
 
 
-SIDEBAR_CODE = '[data-testid="stSidebar"] code'  # the signature (st.code or inline code)
+def shell_copy(app: Path, dest: Path, *, all_pages: bool = True) -> Path:
+    """A scratch copy of the app at ``app`` with a floor page (``pages/floor.py``) added.
+
+    ``all_pages``: keep every page (the real navigation), else only the Study page (2 pages in all).
+    ``ui`` and ``bleu_core`` are imported from where the app's own folder would find them.
+    """
+    dest.mkdir(parents=True)
+    shutil.copy(app, dest / app.name)
+    if (app.parent / ".streamlit").is_dir():
+        shutil.copytree(app.parent / ".streamlit", dest / ".streamlit")
+    for name in ("ui", "bleu_core"):
+        if (app.parent / name).is_dir():
+            (dest / name).symlink_to(app.parent / name)
+    (dest / "pages").mkdir()
+    for page in sorted((app.parent / "pages").glob("*.py")):
+        if all_pages or page.name == "study.py":
+            shutil.copy(page, dest / "pages" / page.name)
+    (dest / "pages" / "floor.py").write_text(FLOOR_PAGE, encoding="utf-8")
+    return dest / app.name
 
 
-def _measure_content(page, action, selector: str, text: str) -> float:
-    page.evaluate(CONTENT_WATCH, [selector, text])
-    t0 = page.evaluate("performance.now()")
-    action()
-    page.wait_for_function("() => window.__shown > 0", timeout=30_000)
-    end = page.evaluate("window.__shown")
+Shows = tuple[str, str] | tuple[str, str, bool]
+"""(selector, text[, present]): the element matching ``selector`` contains ``text`` (or, with
+``present=False``, no longer does) once the re-run is drawn."""
+
+
+def _measure(page, action, shows: Shows | None = None) -> float:
+    """Seconds from ``action`` (a key press) until the re-run it starts is drawn (see the module doc).
+
+    A re-run so short that the browser applies it in one batch never shows the ``running`` state; the
+    ``shows`` condition (a value the re-run puts on the page) then tells that it has been drawn.
+    """
     from app_server import wait_app_idle
 
-    wait_app_idle(page)
-    return (end - t0) / 1000.0
-
-
-def _first_page(browser, url: str, started: float) -> tuple[object, float, float]:
-    """Open ``url`` in a fresh browser context (empty cache): the page, request → ready and server
-    start → ready (seconds)."""
-    from app_server import wait_app_idle
-
-    page = browser.new_page(viewport={"width": 1400, "height": 1400})
-    t0 = time.perf_counter()
-    page.goto(url)
-    page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
-    wait_app_idle(page, settle_ms=50)
-    end = time.perf_counter() - 0.05  # the settle time is not part of it
-    return page, end - t0, end - started
-
-
-def browser_times(
-    repeats: int, app: Path | None = None
-) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
-    """In-browser figures: ({re-render label: seconds}, {first-page label: seconds})."""
-    from app_server import CHROMIUM, CHROMIUM_ARGS, streamlit_server, wait_app_idle
-    from playwright.sync_api import sync_playwright
-
-    times: dict[str, list[float]] = {}
-    first: dict[str, list[float]] = {}
-    if not CHROMIUM.exists():
-        print("no /usr/bin/chromium: browser figures skipped")
-        return times, first
-    with tempfile.TemporaryDirectory(prefix="bench-app-") as tmp:
-        hello = Path(tmp) / "hello.py"
-        hello.write_text(HELLO_APP, encoding="utf-8")
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            for _ in range(repeats):
-                # baseline: Streamlit's own cost for a first page and a sidebar change
-                started = time.perf_counter()
-                with streamlit_server(app=hello, quiet=True) as url:
-                    first.setdefault("hello world: server start → health answers", []).append(
-                        time.perf_counter() - started
-                    )
-                    page, request, total = _first_page(browser, url, started)
-                    first.setdefault("hello world: first request → page ready", []).append(request)
-                    first.setdefault("hello world: server start → page ready", []).append(total)
-                    for tok in ("intl", "13a", "intl"):
-                        times.setdefault(
-                            "hello world (baseline) | sidebar select box change", []
-                        ).append(
-                            _change(
-                                page, "Tokenizer", tok, shows=('[data-testid="stMetricValue"]', tok)
-                            )
-                        )
-                    page.close()
-                started = time.perf_counter()
-                with streamlit_server(app=app, quiet=True) as url:
-                    first.setdefault("app: server start → health answers", []).append(
-                        time.perf_counter() - started
-                    )
-                    page, request, total = _first_page(browser, url, started)
-                    first.setdefault("app: first request → Study page ready", []).append(request)
-                    first.setdefault("app: server start → Study page ready", []).append(total)
-                    # a rerun of the Study page, which draws no scores (websocket + script + draw)
-                    for smooth in ("floor", "exp", "floor"):
-                        times.setdefault(
-                            "study (draws no scores) | smoothing change, until the sidebar shows it (lower bound)",
-                            [],
-                        ).append(
-                            _change(
-                                page, "Smoothing", smooth, shows=(SIDEBAR_CODE, f"smooth:{smooth}")
-                            )
-                        )
-                    for name, link in (("explore", "Explore"), ("bleu_vs_human", "BLEU vs human")):
-                        page.locator('[data-testid="stSidebar"]').get_by_role(
-                            "link", name=link
-                        ).click()
-                        wait_app_idle(page)
-                        for tok, label in (("intl", "cold"), ("13a", "warm"), ("intl", "warm")):
-                            if name == "bleu_vs_human" and label == "cold":
-                                tok = "char"  # intl is already cached from the Explore run
-                            times.setdefault(f"{name} | tokenizer → {tok}, {label}", []).append(
-                                _change(page, "Tokenizer", tok)
-                            )
-                        times.setdefault(
-                            f"{name} | max order 4→5, cold"
-                            if name == "explore"
-                            else f"{name} | max order →6, cold",
-                            [],
-                        ).append(_change_order(page, 5 if name == "explore" else 6))
-                        times.setdefault(f"{name} | max order →4, warm", []).append(
-                            _change_order(page, 4)
-                        )
-                    page.close()
-            browser.close()
-    return times, first
-
-
-def _measure(page, action) -> float:
-    page.evaluate(OBSERVER)
+    selector, text, *present = shows if shows else (None, None)
+    page.evaluate(WATCH, [selector, text, present[0] if present else True])
     t0 = page.evaluate("performance.now()")
     action()
     page.wait_for_function(
-        "() => window.__runs.some(r => r[0] === 'running') && window.__runs.at(-1)[0] === 'idle'",
-        timeout=int(os.environ.get("BENCH_TIMEOUT_MS", "120000")),
+        "() => window.__benchEnd > 0", timeout=int(os.environ.get("BENCH_TIMEOUT_MS", "120000"))
     )
-    page.wait_for_timeout(150)  # a second run would show up here (none expected)
-    end = page.evaluate("window.__runs.at(-1)[1]")
-    from app_server import wait_app_idle
-
+    end = page.evaluate("window.__benchEnd")
+    page.evaluate("(window.__benchObservers || []).forEach((o) => o.disconnect())")
     wait_app_idle(page)
     return (end - t0) / 1000.0
 
 
-def _change(page, label: str, value: str, *, shows: tuple[str, str] | None = None) -> float:
+def _change(page, label: str, value: str, *, shows: Shows | None = None) -> float:
     """Choose ``value`` in the sidebar select box ``label``; seconds from the key press to drawn.
 
     ``shows``: (selector, text) that appears when the re-run is drawn, for runs too short to see.
@@ -265,15 +217,152 @@ def _change(page, label: str, value: str, *, shows: tuple[str, str] | None = Non
     # no mouse event fires when the pointer already rests where the option appears)
     page.mouse.move(0, 0)
     page.keyboard.press("ArrowDown")
-    if shows is not None:
-        return _measure_content(page, lambda: page.keyboard.press("Enter"), *shows)
-    return _measure(page, lambda: page.keyboard.press("Enter"))
+    return _measure(page, lambda: page.keyboard.press("Enter"), shows)
 
 
-def _change_order(page, value: int) -> float:
+def _change_order(page, value: int, *, shows: Shows | None = None) -> float:
     box = page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"] input')
     box.fill(str(value))
-    return _measure(page, lambda: box.press("Enter"))
+    return _measure(page, lambda: box.press("Enter"), shows)
+
+
+def _first_page(browser, url: str, started: float) -> tuple[object, float, float]:
+    """Open ``url`` in a fresh browser context (empty cache): the page, request → ready and server
+    start → ready (seconds)."""
+    from app_server import wait_app_idle
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1400})
+    t0 = time.perf_counter()
+    page.goto(url)
+    page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
+    wait_app_idle(page, settle_ms=50)
+    end = time.perf_counter() - 0.05  # the settle time is not part of it
+    return page, end - t0, end - started
+
+
+def _open(page, link: str) -> None:
+    from app_server import wait_app_idle
+
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name=link).click()
+    wait_app_idle(page)
+
+
+def _floor_changes(page, times: dict[str, list[float]], label: str) -> None:
+    """Warm tokenizer and max-order changes on a page whose metric shows "<tokenizer>/<order>"."""
+    for tok in ("intl", "13a"):  # first sight of each value: not timed
+        _change(page, "Tokenizer", tok, shows=(METRIC, f"{tok}/"))
+    for tok in ("intl", "13a", "intl", "13a"):
+        times.setdefault(f"{label} | tokenizer change", []).append(
+            _change(page, "Tokenizer", tok, shows=(METRIC, f"{tok}/"))
+        )
+    for order in (5, 4, 5, 4):
+        times.setdefault(f"{label} | max order change", []).append(
+            _change_order(page, order, shows=(METRIC, f"/{order}"))
+        )
+
+
+def _page_changes(page, times: dict[str, list[float]], name: str, cold_tok: str, cold_order: int):
+    """Cold and warm tokenizer and max-order changes on one of the app's scored pages.
+
+    Each re-run also shows in the sidebar's signature (``tok:…``; ``order:N`` unless N is 4).
+    """
+
+    def tok_shows(tok: str) -> Shows:
+        return (SIDEBAR_CODE, f"tok:{tok}|")
+
+    def order_shows(order: int) -> Shows:
+        return (SIDEBAR_CODE, "order:", False) if order == 4 else (SIDEBAR_CODE, f"order:{order}|")
+
+    times.setdefault(f"{name} | tokenizer → {cold_tok}, cold", []).append(
+        _change(page, "Tokenizer", cold_tok, shows=tok_shows(cold_tok))
+    )
+    for tok in ("13a", cold_tok, "13a"):
+        times.setdefault(f"{name} | tokenizer, warm", []).append(
+            _change(page, "Tokenizer", tok, shows=tok_shows(tok))
+        )
+    times.setdefault(f"{name} | max order 4→{cold_order}, cold", []).append(
+        _change_order(page, cold_order, shows=order_shows(cold_order))
+    )
+    for order in (4, cold_order, 4):
+        times.setdefault(f"{name} | max order, warm", []).append(
+            _change_order(page, order, shows=order_shows(order))
+        )
+
+
+def browser_times(
+    repeats: int, app: Path | None = None
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """In-browser figures: ({re-render label: seconds}, {first-page label: seconds})."""
+    from app_server import CHROMIUM, CHROMIUM_ARGS, streamlit_server
+    from playwright.sync_api import sync_playwright
+
+    times: dict[str, list[float]] = {}
+    first: dict[str, list[float]] = {}
+    if not CHROMIUM.exists():
+        print("no /usr/bin/chromium: browser figures skipped")
+        return times, first
+    app = (app or ROOT / "app.py").resolve()
+    cwd = ROOT if app == (ROOT / "app.py").resolve() else app.parent
+    with tempfile.TemporaryDirectory(prefix="bench-app-") as tmp:
+        hello = Path(tmp) / "hello" / "hello.py"
+        hello.parent.mkdir()
+        hello.write_text(HELLO_APP, encoding="utf-8")
+        shells = {
+            "app shell, floor page (14-page navigation)": shell_copy(app, Path(tmp) / "shell"),
+            "app shell, floor page (2-page navigation)": shell_copy(
+                app, Path(tmp) / "shell2", all_pages=False
+            ),
+        }
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            for _ in range(repeats):
+                # Streamlit's own cost: a first page and a sidebar change (same working directory,
+                # hence the same .streamlit/config.toml, as the app)
+                started = time.perf_counter()
+                with streamlit_server(app=hello, quiet=True, cwd=cwd) as url:
+                    first.setdefault("hello world: server start → health answers", []).append(
+                        time.perf_counter() - started
+                    )
+                    page, request, total = _first_page(browser, url, started)
+                    first.setdefault("hello world: first request → page ready", []).append(request)
+                    first.setdefault("hello world: server start → page ready", []).append(total)
+                    _floor_changes(page, times, "hello world (Streamlit's floor)")
+                    page.close()
+                # the app's shell: a page that draws nothing
+                for label, shell in shells.items():
+                    with streamlit_server(app=shell, quiet=True, cwd=cwd) as url:
+                        page = browser.new_page(viewport={"width": 1400, "height": 1400})
+                        page.goto(url)
+                        page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
+                        _open(page, "Floor")
+                        _floor_changes(page, times, label)
+                        page.close()
+                started = time.perf_counter()
+                with streamlit_server(app=app, quiet=True, cwd=cwd) as url:
+                    first.setdefault("app: server start → health answers", []).append(
+                        time.perf_counter() - started
+                    )
+                    page, request, total = _first_page(browser, url, started)
+                    first.setdefault("app: first request → Study page ready", []).append(request)
+                    first.setdefault("app: server start → Study page ready", []).append(total)
+                    # Explore first: a page other than Study waits for the background warm-up
+                    # (ui/warmup.py), so nothing below competes with it
+                    _open(page, "Explore")
+                    _page_changes(page, times, "explore", "intl", 5)
+                    _open(page, "BLEU vs human")
+                    # intl and order 5 are already counted by the Explore page's changes
+                    _page_changes(page, times, "bleu_vs_human", "char", 6)
+                    # the Study page draws no scores: only the sidebar's signature changes
+                    _open(page, "Study")
+                    for smooth in ("floor", "exp", "floor", "exp"):
+                        times.setdefault("study (draws no scores) | smoothing change", []).append(
+                            _change(
+                                page, "Smoothing", smooth, shows=(SIDEBAR_CODE, f"smooth:{smooth}")
+                            )
+                        )
+                    page.close()
+            browser.close()
+    return times, first
 
 
 # ----------------------------------------------------------------------------------------- report
@@ -281,8 +370,13 @@ def _row(label: str, values: list[float]) -> str:
     med = statistics.median(values) * 1000
     verdict = "✓" if med < 300 else "✗"
     return (
-        f"| {label} | {med:.0f} | {min(values) * 1000:.0f} | {max(values) * 1000:.0f} | {verdict} |"
+        f"| {label} | {med:.0f} | {min(values) * 1000:.0f} | {max(values) * 1000:.0f} | "
+        f"{len(values)} | {verdict} |"
     )
+
+
+def _median_ms(values: dict[str, list[float]], label: str) -> str:
+    return f"{statistics.median(values[label]) * 1000:.0f} ms" if label in values else "—"
 
 
 def main() -> None:
@@ -295,12 +389,14 @@ def main() -> None:
         "--app", type=Path, default=None, help="another copy of app.py to measure (A/B runs)"
     )
     args = parser.parse_args()
+    os.chdir(ROOT)  # AppTest reads .streamlit/config.toml from the working directory
 
     load_before = os.getloadavg()[0]
     scripts = {} if args.no_script else script_times(args.repeats)
     browser, first = ({}, {}) if args.no_browser else browser_times(args.repeats, args.app)
     load_after = os.getloadavg()[0]
 
+    measured = args.app.resolve() if args.app else ROOT / "app.py"
     lines = [
         "# Web app speed (TED en-de demo: 13 MT systems × 529 segments)",
         "",
@@ -311,10 +407,11 @@ def main() -> None:
         "",
         f"Machine load (1-minute load average on {os.cpu_count()} cores): {load_before:.1f} before, "
         f"{load_after:.1f} after the run. The machine is shared: with a load above the number of "
-        "cores every figure is inflated by the waiting. The *hello world* rows are a three-element "
-        "Streamlit app measured in the same run: Streamlit's own floor on this machine.",
+        "cores every figure is inflated by the waiting.",
         "",
     ]
+    if args.app:
+        lines += [f"App measured: `{measured}` (A/B run), started in its own folder.", ""]
     if first:
         lines += [
             "## Server start and first page (in the browser, empty cache)",
@@ -332,10 +429,11 @@ def main() -> None:
         lines += [
             "## Re-render after a settings change: page script on the server",
             "",
-            "*cold* = settings not seen before (statistics counted); *warm* = cached statistics.",
+            "*cold* = settings not seen before (statistics counted); *warm* = cached statistics. "
+            "AppTest in process (`app.py` + the page), with the repository's `.streamlit/config.toml`.",
             "",
-            "| page and change | median ms | min ms | max ms | < 300 ms |",
-            "|---|---|---|---|---|",
+            "| page and change | median ms | min ms | max ms | n | < 300 ms |",
+            "|---|---|---|---|---|---|",
             *(_row(k, v) for k, v in scripts.items()),
             "",
         ]
@@ -343,8 +441,12 @@ def main() -> None:
         lines += [
             "## Re-render after a settings change: in the browser (key press → drawn)",
             "",
-            "| page and change | median ms | min ms | max ms | < 300 ms |",
-            "|---|---|---|---|---|",
+            "*Floors*: Streamlit's hello world (two sidebar widgets, a title, a metric) and the app's "
+            "shell (a scratch copy of the app with a page drawing only a title and a metric) show what "
+            "a page pays before drawing anything of its own.",
+            "",
+            "| page and change | median ms | min ms | max ms | n | < 300 ms |",
+            "|---|---|---|---|---|---|",
             *(_row(k, v) for k, v in browser.items()),
             "",
         ]
@@ -357,15 +459,16 @@ def main() -> None:
             "",
         ]
     if browser:
-        floor = statistics.median(browser["hello world (baseline) | sidebar select box change"])
-        study = statistics.median(
-            browser[
-                "study (draws no scores) | smoothing change, until the sidebar shows it (lower bound)"
-            ]
-        )
+        hello_row = "hello world (Streamlit's floor) | tokenizer change"
         lines += [
-            f"Re-render in the browser: Streamlit's hello world takes {floor * 1000:.0f} ms for a "
-            f"sidebar change, the app's Study page (no scores; lower bound) {study * 1000:.0f} ms.",
+            "Re-render in the browser, warm tokenizer change (medians): hello world "
+            f"{_median_ms(browser, hello_row)}, "
+            "app shell with a floor page "
+            f"{_median_ms(browser, 'app shell, floor page (14-page navigation) | tokenizer change')} "
+            "(2-page navigation: "
+            f"{_median_ms(browser, 'app shell, floor page (2-page navigation) | tokenizer change')}), "
+            f"Explore {_median_ms(browser, 'explore | tokenizer, warm')}, "
+            f"BLEU vs human {_median_ms(browser, 'bleu_vs_human | tokenizer, warm')}.",
             "",
         ]
     # hand-written notes below the marker survive a re-run

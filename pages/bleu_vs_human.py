@@ -7,18 +7,9 @@ import streamlit as st
 from ui import cache, current_scores, show_chart, signature_caption, table_downloads
 from ui import state as K
 from ui.charts import normalised_chart, regression_scatter, segment_density
-from ui.frames import (
-    binned_counts,
-    fit_line,
-    normalised_frame,
-    rater_groups,
-    records_frame,
-    segment_frame,
-    system_human_scores,
-    system_points,
-)
+from ui.frames import binned_counts, fit_line, normalised_frame, records_frame, system_points
 from ui.html import md_escape
-from ui.relate import describe_fit, linear_fit, segment_correlation
+from ui.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
 
 st.title("BLEU vs human judgment")
 st.write(
@@ -36,7 +27,7 @@ if not study.criteria:
 
 c1, c2, c3 = st.columns([1, 2, 1])
 criterion = c1.selectbox("Criterion", list(study.criteria), key=K.BVH_CRITERION)
-groups_all = rater_groups(study, criterion)
+groups_all = cache.rater_groups(scores.key, study, criterion)
 groups = c2.multiselect(
     "Rater groups",
     groups_all,
@@ -53,8 +44,13 @@ direction = "higher is better" if crit.higher_is_better else "lower is better"
 
 systems = [s for s in scores.systems if include_humans or s not in study.human_systems]
 bleu = {s: float(scores.corpus.score[scores.system_index(s)]) for s in scores.systems}
-series = {f"{criterion} (all raters)": system_human_scores(study, criterion)}
-series.update({f"{criterion} ({g})": system_human_scores(study, criterion, g) for g in groups})
+series = {f"{criterion} (all raters)": cache.system_human_scores(scores.key, study, criterion)}
+series.update(
+    {
+        f"{criterion} ({g})": cache.system_human_scores(scores.key, study, criterion, g)
+        for g in groups
+    }
+)
 
 table_rows = []
 cols = st.columns(min(2, len(series)))
@@ -88,7 +84,7 @@ for k, (name, human) in enumerate(series.items()):
             help=describe_fit(fit),
         )
         st.caption(describe_fit(fit))
-        show_chart(chart, f"bleu vs {name}")
+        show_chart(chart, f"bleu vs {name}", stable=True, subtitle=False)  # numbers: caption
 signature_caption(scores.signature)
 fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
@@ -111,17 +107,16 @@ show_chart(
         subtitle=f"0 = worst, 1 = best system in view{flip}",
     ),
     f"normalised {criterion}",
+    stable=True,
 )
 
 st.subheader("Segment level")
-human_matrix = cache.segment_scores(scores.key, study, criterion)
-seg = segment_frame(
-    study, scores.systems, scores.sentence, human_matrix, higher_is_better=crit.higher_is_better
+bleu_seg, human_seg = segment_pairs(
+    scores.sentence.score,
+    cache.segment_scores(scores.key, study, criterion),
+    [scores.system_index(s) for s in systems],
 )
-seg = seg.rename(columns={"human": "score", "BLEU": "sentence BLEU"})
-seg["human"] = seg["system"].isin(study.human_systems)
-seg = seg[seg["system"].isin(systems)].dropna(subset=["score"])
-corr = segment_correlation(seg["sentence BLEU"], seg["score"])
+corr = segment_correlation(bleu_seg, human_seg)
 m1, m2, m3 = st.columns(3)
 m1.metric("Pearson r", f"{corr.pearson:.3f}", help=f"p = {corr.pearson_p:.2g}")
 m2.metric("Kendall tau-b", f"{corr.kendall:.3f}", help=f"p = {corr.kendall_p:.2g}")
@@ -130,16 +125,18 @@ st.caption(
     f"Pearson p = {corr.pearson_p:.2g} · Kendall p = {corr.kendall_p:.2g} · sentence BLEU smoothing "
     f"`{scores.options.smooth}` changes the segment-level picture, not the system level."
 )
-fit = linear_fit(seg["sentence BLEU"], seg["score"])
+fit = linear_fit(bleu_seg, human_seg)
 line = fit_line(fit.slope, fit.intercept, 0.0, 100.0)
 show_chart(
     segment_density(
-        binned_counts(seg["sentence BLEU"], seg["score"], bins=25, x_range=(0.0, 100.0)),
+        binned_counts(bleu_seg, human_seg, bins=25, x_range=(0.0, 100.0)),
         line,
         title=f"Sentence BLEU vs {criterion}",
         subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n} translations",
         y_title=f"{criterion} ({direction})",
     ),
     f"segments bleu vs {criterion}",
+    stable=True,
+    subtitle=False,  # its numbers are the metrics above
 )
 signature_caption(scores.signature)

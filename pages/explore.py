@@ -69,11 +69,8 @@ view = browse_frame(
 
 n_pages = max(1, math.ceil(len(view) / PAGE_SIZE))
 st.session_state[K.EXPLORE_PAGE] = min(max(1, st.session_state.get(K.EXPLORE_PAGE, 1)), n_pages)
-p1, p2 = st.columns([1, 5], vertical_alignment="center")
-page = p1.number_input("Page", min_value=1, max_value=n_pages, step=1, key=K.EXPLORE_PAGE)
-p2.caption(
-    f"{len(view)} of {len(frame)} translations match · page {page} of {n_pages} · "
-    "select a row to see its segment below"
+page = st.number_input(
+    "Page", min_value=1, max_value=n_pages, step=1, key=K.EXPLORE_PAGE, width=180
 )
 shown = view.iloc[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
 columns = ["segment", "doc", "system", "BLEU", "human", "disagreement", "hyp_len", "output"]
@@ -94,7 +91,10 @@ event = st.dataframe(
         "output": st.column_config.TextColumn("system output", width="large"),
     },
 )
-signature_caption(scores.signature)
+st.caption(  # one caption (not two beside a page box in columns): fewer elements to redraw
+    f"{len(view)} of {len(frame)} translations match · page {page} of {n_pages} · select a row to "
+    f"see its segment below · BLEU signature: `{scores.signature}`"
+)
 rows = [r for r in (event.selection.rows if event is not None else []) if r < len(shown)]
 if rows:
     st.session_state[K.EXPLORE_SEGMENT] = str(shown.iloc[rows[0]]["segment"])
@@ -109,46 +109,49 @@ if seg_id not in study.segment_ids:
 # ---- one segment in detail ------------------------------------------------------------------------
 i = study.segment_index(seg_id)
 segment = study.segments[i]
-st.divider()
-st.subheader(f"Segment {seg_id}" + (f" · document {segment.doc_id}" if segment.doc_id else ""))
+st.subheader(
+    f"Segment {seg_id}" + (f" · document {segment.doc_id}" if segment.doc_id else ""),
+    divider="gray",
+)
 if (st.session_state.get(K.EXPLORE_ORDER) or 1) > options.max_order:
     st.session_state[K.EXPLORE_ORDER] = 1
 order = st.segmented_control(
     "Highlight n-grams of order", list(range(1, options.max_order + 1)), key=K.EXPLORE_ORDER
 )
 order = min(int(order or 1), options.max_order)
-st.html(STYLE + legend_html())
 refs = [
     (r, study.references[r][i]) for r in scores.references if study.references[r][i] is not None
 ]
-ref_names, ref_texts = [r for r, _ in refs], tuple(t for _, t in refs)
+ref_names = [r for r, _ in refs]
 texts = ([("source", segment.source)] if segment.source else []) + refs
-st.html("".join(plain_html(text, label=label) for label, text in texts))
+st.html(STYLE + legend_html() + "".join(plain_html(text, label=label) for label, text in texts))
 
 shown_systems = systems or list(study.systems)
+all_matches = cache.segment_matches_of_systems(
+    scores.key,
+    study,
+    i,
+    tuple(shown_systems),
+    tuple(ref_names),
+    options.max_order,
+    options.tokenize,
+    options.lowercase,
+)
+human_scores = {c: cache.segment_scores(scores.key, study, c) for c in criteria}
+n = options.statistics_order
 entries = []
 for name in shown_systems:
     s = scores.system_index(name)
-    matches = cache.segment_matches(
-        study.systems[name][i] or "",
-        ref_texts,
-        options.max_order,
-        options.tokenize,
-        options.lowercase,
-    )
     row = scores.stats[s, i]
-    n = options.statistics_order
     entries.append(
         {
             "system": name,
             "human": name in study.human_systems,
-            "matches": matches,
+            "matches": all_matches[name],
             "bleu": float(scores.sentence.score[s, i]),
             "counts": [(row[4 + k], row[4 + n + k]) for k in range(options.max_order)],
             "bp": float(scores.sentence.bp[s, i]),
-            "scores": {
-                c: float(cache.segment_scores(scores.key, study, c)[s, i]) for c in criteria
-            },
+            "scores": {c: float(human_scores[c][s, i]) for c in criteria},
         }
     )
 entries.sort(key=lambda e: -e["bleu"])

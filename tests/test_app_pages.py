@@ -69,10 +69,11 @@ def captions(at: AppTest) -> str:
 
 
 def sidebar_signature(at: AppTest) -> str:
-    """The signature shown in the sidebar (inline code in markdown, between backticks)."""
-    shown = [m.value for m in at.sidebar.markdown if m.value.startswith("`nrefs:")]
-    assert len(shown) == 1, [m.value for m in at.sidebar.markdown]
-    return shown[0].strip("`")
+    """The signature shown in the sidebar (inline code in a caption, between backticks)."""
+    prefix = "Signature: `nrefs:"
+    shown = [c.value for c in at.sidebar.caption if c.value.startswith(prefix)]
+    assert len(shown) == 1, [c.value for c in at.sidebar.caption]
+    return shown[0].removeprefix("Signature: ").strip("`")
 
 
 def xss_study() -> Study:

@@ -376,3 +376,60 @@ def test_browse_frame_filters_searches_and_sorts():
     ]
     middle = browse_frame(study, frame, references=["ref"], bleu_range=(1.0, 99.0))
     assert len(middle) < 6 and middle["BLEU"].between(1.0, 99.0).all()
+
+
+# ------------------------------------------------------------------ speed helpers (same results)
+def test_match_provenance_of_all_systems_at_once_equals_one_by_one():
+    study = _tiny_study()
+    names = tuple(study.systems)
+    got = cache.segment_matches_of_systems("tiny", study, 1, names, ("ref",), 2, "13a", False)
+    assert list(got) == list(names)
+    for name in names:
+        one = match_provenance(
+            study.systems[name][1] or "", [study.references["ref"][1]], max_order=2
+        )
+        assert got[name] == one
+
+
+def test_cached_human_scores_equal_the_frames():
+    study = _tiny_study()
+    assert cache.system_human_scores("tiny", study, "adequacy") == system_human_scores(
+        study, "adequacy"
+    )
+    assert cache.rater_groups("tiny", study, "adequacy") == sorted(
+        {r.group for r in study.ratings if r.criterion == "adequacy" and r.group}
+    )
+
+
+def test_segment_pairs_equal_the_segment_frame_rows():
+    from bleu_core.score import bleu_from_stats
+    from bleu_core.statistics import compute_statistics
+    from ui.relate import segment_pairs
+
+    study = _tiny_study()
+    stacked = np.stack(
+        [
+            compute_statistics(
+                [t or "" for t in study.systems[s]], [study.references["ref"]], max_order=2
+            ).array
+            for s in study.systems
+        ]
+    )
+    sentence = bleu_from_stats(stacked, BleuOptions(max_order=2))
+    human = study.segment_scores("adequacy")
+    frame = segment_frame(study, list(study.systems), sentence, human).dropna(subset=["human"])
+    bleu, scores = segment_pairs(sentence.score, human, range(len(study.systems)))
+    np.testing.assert_allclose(bleu, frame["BLEU"].to_numpy())
+    np.testing.assert_allclose(scores, frame["human"].to_numpy())
+
+
+def test_the_warm_up_loaders_exist():
+    # ui.warmup calls these after its imports (the engine's compiled kernels): a rename in the engine
+    # would only log a warning there, so it is caught here
+    import importlib
+
+    from ui import warmup
+
+    for target in warmup.LOADERS:
+        module, _, function = target.partition(":")
+        assert callable(getattr(importlib.import_module(module), function)), target

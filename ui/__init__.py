@@ -36,7 +36,11 @@ A page is a short script: read widgets, call the core, render. Typical page::
                                (``per_system[name]`` is a :class:`bleu_core.statistics.SegmentStatistics`
                                for :mod:`bleu_core.stats`) and the array cut to the options' order.
 ``signature_caption(sig)``     a caption ``BLEU signature: `…```.
-``show_chart(chart, name)``    ``st.altair_chart`` + PNG/SVG downloads (rendered lazily with vl-convert).
+``show_chart(chart, name)``    the altair chart (drawn as ``st.altair_chart`` would, without re-validating the spec on
+                               every run) + PNG/SVG downloads (rendered lazily with vl-convert). ``stable=True``:
+                               the spec on screen stays the same across re-runs that change only the data, and
+                               the browser just swaps the data; ``subtitle=False`` keeps a subtitle with numbers
+                               (shown beside the chart) off the screen.
 ``chart_downloads(chart, name)``, ``table_downloads(frame, name, caption=...)`` download buttons only.
 ``ensure_entrypoint()``         call first on a page that touches session state before any helper above: a
                                deep link on a fresh server runs the page without app.py; this re-runs it.

@@ -85,6 +85,24 @@ def segment_correlation(x: Sequence[float], y: Sequence[float]) -> SegmentCorrel
     )
 
 
+def segment_pairs(
+    sentence_scores: np.ndarray, human: np.ndarray, rows: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sentence BLEU and human score of every rated (system, segment) pair of the systems in ``rows``.
+
+    ``sentence_scores`` and ``human`` are (systems × segments) arrays; unrated pairs (nan) are left out.
+
+    >>> bleu, human = segment_pairs(np.array([[10.0, 20.0], [30.0, 40.0]]),
+    ...                             np.array([[1.0, np.nan], [3.0, 4.0]]), [0, 1])
+    >>> bleu.tolist(), human.tolist()
+    ([10.0, 30.0, 40.0], [1.0, 3.0, 4.0])
+    """
+    x = np.asarray(sentence_scores, dtype=float)[list(rows)].ravel()
+    y = np.asarray(human, dtype=float)[list(rows)].ravel()
+    keep = ~np.isnan(y)
+    return x[keep], y[keep]
+
+
 def describe_fit(fit: LinearFit) -> str:
     """One line for a caption: ``r = 0.99 · R² = 0.98 · p = 0.001 · n = 5``.
 

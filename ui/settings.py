@@ -188,8 +188,8 @@ def render_settings(reference_names: Sequence[str]) -> tuple[BleuOptions, list[s
     options, problems = options_from_state(st.session_state)
     for problem in problems:
         sb.warning(problem)
-    # Inline code in markdown, not st.code: st.code loads a 1.5 MB syntax highlighter in the browser
-    # and re-highlights on every settings change, on every page.
-    sb.caption("Signature")
-    sb.markdown(f"`{make_signature(options, max(1, len(refs)))}`")
+    # Inline code in a caption, not st.code: st.code loads a 1.5 MB syntax highlighter in the browser
+    # and re-highlights on every settings change, on every page. One element, not a label and a value:
+    # the sidebar is redrawn on every re-run of every page.
+    sb.caption(f"Signature: `{make_signature(options, max(1, len(refs)))}`")
     return options, refs

@@ -42,8 +42,14 @@ def wait_healthy(url: str, timeout: float = 60.0) -> float:
     raise TimeoutError(f"streamlit did not answer on {url} within {timeout:.0f} s")
 
 
+CONFIG = ROOT / ".streamlit" / "config.toml"
+"""The app's Streamlit settings (headless, no file watcher, no after-run gc.collect(), …). Streamlit reads
+the ``.streamlit/config.toml`` next to the script it runs and in its working directory; the command
+below adds only the port and address, so the tests and benchmarks run the app as ``make run`` does."""
+
+
 def streamlit_command(app: Path, port: int) -> list[str]:
-    """The ``streamlit run`` command line for ``app`` on ``port`` (headless, no file watcher)."""
+    """The ``streamlit run`` command line for ``app`` on ``port`` (other settings: :data:`CONFIG`)."""
     return [
         sys.executable,
         "-m",
@@ -54,29 +60,28 @@ def streamlit_command(app: Path, port: int) -> list[str]:
         str(port),
         "--server.address",
         "127.0.0.1",
-        "--server.headless",
-        "true",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.fileWatcherType",
-        "none",
-        "--server.runOnSave",
-        "false",
     ]
 
 
 @contextmanager
 def streamlit_server(
-    *, extra_env: dict[str, str] | None = None, app: Path | None = None, quiet: bool = False
+    *,
+    extra_env: dict[str, str] | None = None,
+    app: Path | None = None,
+    quiet: bool = False,
+    cwd: Path | None = None,
 ) -> Iterator[str]:
     """Run ``app`` (default: the project's ``app.py``) in a subprocess; yield its base URL once the
-    health endpoint answers; stop it (only this process) afterwards. ``quiet`` drops its output."""
+    health endpoint answers; stop it (only this process) afterwards. ``quiet`` drops its output.
+
+    The working directory is the repository root (its ``.streamlit/config.toml`` applies, as for
+    ``make run``) unless ``cwd`` says otherwise."""
     port = free_port()
     env = {**os.environ, **(extra_env or {})}
     out = subprocess.DEVNULL if quiet else subprocess.PIPE
     proc = subprocess.Popen(
         streamlit_command(app or ROOT / "app.py", port),
-        cwd=ROOT,
+        cwd=cwd or ROOT,
         env=env,
         stdout=out,
         stderr=subprocess.STDOUT,

@@ -263,3 +263,52 @@ def test_deep_link_as_the_first_request_of_a_fresh_server(browser):
         assert pg.locator("h1").first.inner_text() == "Explore translations"
         assert "BLEU settings" in pg.locator('[data-testid="stSidebar"]').inner_text()
         context.close()
+
+
+def _chart_images(page) -> list[bytes]:
+    images = []
+    for chart in page.locator('[data-testid="stVegaLiteChart"]').all():
+        chart.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+        images.append(chart.screenshot(animations="disabled"))
+    return images
+
+
+def _choose_tokenizer(page, name: str) -> None:
+    box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(
+        has_text="Tokenizer"
+    )
+    box.click()
+    page.keyboard.type(name)
+    page.keyboard.press("Enter")
+    wait_app_idle(page)
+
+
+def test_bleu_vs_human_charts_are_updated_in_place_and_show_the_new_scores(server, browser):
+    # The page's charts keep their spec when only the numbers change (ui.context.show_chart,
+    # stable=True): the browser swaps their data instead of building them again. What it draws must
+    # be what a fresh page draws with the same settings.
+    marks = '[data-testid="stVegaLiteChart"] svg.marks'
+    pages = []
+    for _ in range(2):
+        context = browser.new_context(viewport={"width": 1400, "height": 1400})
+        pages.append(context.new_page())
+    updated, fresh = pages
+    open_page(updated, server, "bleu_vs_human")
+    before = _chart_images(updated)
+    updated.evaluate(f"window.__marks = [...document.querySelectorAll('{marks}')]")
+    _choose_tokenizer(updated, "char")
+    assert "tok:char" in signature(updated)
+    same_nodes = updated.evaluate(
+        f"[...document.querySelectorAll('{marks}')].map((e, i) => e === window.__marks[i])"
+    )
+    assert same_nodes == [True, True, True]  # updated in place, not drawn anew
+    after = _chart_images(updated)
+    assert all(a != b for a, b in zip(before, after, strict=True))  # the new scores show
+    open_page(fresh, server, "study")
+    _choose_tokenizer(fresh, "char")
+    fresh.locator('[data-testid="stSidebar"]').get_by_role("link", name="BLEU vs human").click()
+    wait_app_idle(fresh)
+    assert _chart_images(fresh) == after
+    for pg in pages:
+        pg.context.close()
