@@ -74,6 +74,46 @@ CHILD = textwrap.dedent(
 )
 
 
+def kill_while_rating(db: str, code: str, token: str, n: int, at_least: int) -> list[int]:
+    """Run :data:`CHILD` (rating item after item in database ``db``) and SIGKILL it mid-work, once it has
+    reported ``at_least`` ratings: no clean shutdown, no atexit, no flush. Returns every position it reported as
+    committed; checks it died by the kill before finishing."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, db, code, token, str(n)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    reported: list[int] = []
+    deadline = time.monotonic() + 60
+    while len(reported) < at_least and time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        reported.append(int(line.split()[1]))
+    proc.send_signal(signal.SIGKILL)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == -signal.SIGKILL, err
+    reported += [int(line.split()[1]) for line in out.splitlines() if line.startswith("committed")]
+    assert "finished" not in out and len(reported) >= at_least
+    return reported
+
+
+def assert_reported_ratings_stored(
+    store: CampaignStore, code: str, key: str, token: str, reported: list[int]
+) -> None:
+    """Every rating the killed child reported is stored with its scores; at most the one in flight when the
+    kill came is there without having been reported; the judge resumes after the last committed item."""
+    stored = {(r.position, r.criterion): r.score for r in store.ratings(code, key)}
+    for pos in reported:
+        assert stored[(pos, "adequacy")] == 1 + pos % 5
+        assert stored[(pos, "fluency")] == 1 + (pos * 3) % 5
+    assert len(stored) // 2 - len(reported) in (0, 1)
+    assert store.resume(code, token).cursor == len(stored) // 2
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_ratings_committed_before_a_kill_survive_it(tmp_path):
     db = tmp_path / "kill.sqlite"
@@ -83,37 +123,10 @@ def test_ratings_committed_before_a_kill_survive_it(tmp_path):
     code, key = created.campaign.code, created.organiser_key
     token = store.join(code, "Ana", "monolingual").token
     store.close()
-    n = created.campaign.n_items
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(db), code, token, str(n)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    reported: list[int] = []
-    deadline = time.monotonic() + 60
-    while len(reported) < 40 and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        reported.append(int(line.split()[1]))
-    proc.send_signal(signal.SIGKILL)  # mid-work: no clean shutdown, no atexit, no flush
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL, err
-    reported += [int(line.split()[1]) for line in out.splitlines() if line.startswith("committed")]
-    assert "finished" not in out and len(reported) >= 40
+    reported = kill_while_rating(str(db), code, token, created.campaign.n_items, at_least=40)
 
     after = CampaignStore(db)  # "restart"
     with after.engine.connect() as conn:
         assert conn.execute(text("PRAGMA integrity_check")).scalar() == "ok"
-    stored = {(r.position, r.criterion): r.score for r in after.ratings(code, key)}
-    for pos in reported:
-        assert stored[(pos, "adequacy")] == 1 + pos % 5
-        assert stored[(pos, "fluency")] == 1 + (pos * 3) % 5
-    # at most the one rating in flight when the kill came may be there without having been reported
-    assert len(stored) // 2 - len(reported) in (0, 1)
-    # the judge resumes after the last committed item
-    assert after.resume(code, token).cursor == len(stored) // 2
+    assert_reported_ratings_stored(after, code, key, token, reported)
     after.close()

@@ -21,10 +21,8 @@ machine cannot run a PostgreSQL server.
 from __future__ import annotations
 
 import importlib.util
-import os
 import random
 import signal
-import subprocess
 import sys
 import threading
 import time
@@ -209,18 +207,7 @@ def test_times_come_back_in_utc_whatever_the_session_time_zone(store):
 def test_generic_upsert_path_on_postgresql(store):
     """The portable update-else-insert branch (for databases other than SQLite / PostgreSQL), run on a real
     server instead of SQLite: same scores, same change counting."""
-    store.dialect = "generic"
-    created = store.create_campaign(make_plan())
-    code = created.campaign.code
-    ana = store.join(code, "Ana", "monolingual")
-    store.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 2})
-    store.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
-    store.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
-    rows = store.ratings(code, created.organiser_key)
-    assert [(r.criterion, r.score, r.n_changes) for r in rows] == [
-        ("adequacy", 1, 0),
-        ("fluency", 4, 1),
-    ]
+    storage_tests.assert_generic_upsert_like_native(store)
 
 
 def test_resume_where_stopped_with_a_new_store(pg_url):
@@ -468,40 +455,10 @@ def test_ratings_committed_before_a_kill_survive_it(pg_url):
     created = store.create_campaign(bench.make_plan(n_segments=100, seed=3))
     code, key = created.campaign.code, created.organiser_key
     token = store.join(code, "Ana", "monolingual").token
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-c",
-            load_tests.CHILD,
-            pg_url,
-            code,
-            token,
-            str(created.campaign.n_items),
-        ],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    reported = load_tests.kill_while_rating(
+        pg_url, code, token, created.campaign.n_items, at_least=30
     )
-    reported: list[int] = []
-    deadline = time.monotonic() + 60
-    while len(reported) < 30 and time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        reported.append(int(line.split()[1]))
-    proc.send_signal(signal.SIGKILL)
-    out, err = proc.communicate(timeout=30)
-    assert proc.returncode == -signal.SIGKILL, err
-    reported += [int(line.split()[1]) for line in out.splitlines() if line.startswith("committed")]
-    assert "finished" not in out and len(reported) >= 30
-    stored = {(r.position, r.criterion): r.score for r in store.ratings(code, key)}
-    for pos in reported:
-        assert stored[(pos, "adequacy")] == 1 + pos % 5
-        assert stored[(pos, "fluency")] == 1 + (pos * 3) % 5
-    assert len(stored) // 2 - len(reported) in (0, 1)  # at most the one in flight
-    assert store.resume(code, token).cursor == len(stored) // 2
+    load_tests.assert_reported_ratings_stored(store, code, key, token, reported)
     store.close()
 
 

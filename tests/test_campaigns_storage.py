@@ -331,21 +331,27 @@ def test_custom_criterion_scale_is_enforced(store):
     assert store.get_campaign(code).criteria == (crit,)
 
 
-def test_generic_upsert_path_behaves_like_the_native_one(tmp_path):
-    """Databases other than SQLite/PostgreSQL use update-else-insert; same results, same change counting."""
-    s = CampaignStore(tmp_path / "generic.sqlite")
-    s.dialect = "generic"  # force the portable branch of _upsert_rating
-    created = s.create_campaign(make_plan())
+def assert_generic_upsert_like_native(store: CampaignStore) -> None:
+    """Force the portable update-else-insert branch of ``_upsert_rating`` on ``store``: same scores, same change
+    counting as the native upserts."""
+    store.dialect = "generic"
+    created = store.create_campaign(make_plan())
     code = created.campaign.code
-    ana = s.join(code, "Ana", "monolingual")
-    s.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 2})
-    s.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
-    s.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
-    rows = s.ratings(code, created.organiser_key)
+    ana = store.join(code, "Ana", "monolingual")
+    store.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 2})
+    store.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
+    store.rate(code, ana.token, 2, {"adequacy": 1, "fluency": 4})
+    rows = store.ratings(code, created.organiser_key)
     assert [(r.criterion, r.score, r.n_changes) for r in rows] == [
         ("adequacy", 1, 0),
         ("fluency", 4, 1),
     ]
+
+
+def test_generic_upsert_path_behaves_like_the_native_one(tmp_path):
+    """Databases other than SQLite/PostgreSQL use update-else-insert; same results, same change counting."""
+    s = CampaignStore(tmp_path / "generic.sqlite")
+    assert_generic_upsert_like_native(s)
     s.close()
 
 
