@@ -240,6 +240,20 @@ def _first_page(browser, url: str, started: float) -> tuple[object, float, float
     return page, end - t0, end - started
 
 
+def _timed_first_page(
+    browser, url: str, started: float, first: dict[str, list[float]], who: str, ready: str
+) -> object:
+    """:func:`_first_page`, its figures recorded in ``first`` under ``who`` ("hello world", "app") and the page
+    that counts as ready (``ready``: "page", "Study page"); the server has just answered its health check."""
+    first.setdefault(f"{who}: server start → health answers", []).append(
+        time.perf_counter() - started
+    )
+    page, request, total = _first_page(browser, url, started)
+    first.setdefault(f"{who}: first request → {ready} ready", []).append(request)
+    first.setdefault(f"{who}: server start → {ready} ready", []).append(total)
+    return page
+
+
 def _open(page, link: str) -> None:
     from app_server import wait_app_idle
 
@@ -320,12 +334,7 @@ def browser_times(
                 # hence the same .streamlit/config.toml, as the app)
                 started = time.perf_counter()
                 with streamlit_server(app=hello, quiet=True, cwd=cwd) as url:
-                    first.setdefault("hello world: server start → health answers", []).append(
-                        time.perf_counter() - started
-                    )
-                    page, request, total = _first_page(browser, url, started)
-                    first.setdefault("hello world: first request → page ready", []).append(request)
-                    first.setdefault("hello world: server start → page ready", []).append(total)
+                    page = _timed_first_page(browser, url, started, first, "hello world", "page")
                     _floor_changes(page, times, "hello world (Streamlit's floor)")
                     page.close()
                 # the app's shell: a page that draws nothing
@@ -339,12 +348,7 @@ def browser_times(
                         page.close()
                 started = time.perf_counter()
                 with streamlit_server(app=app, quiet=True, cwd=cwd) as url:
-                    first.setdefault("app: server start → health answers", []).append(
-                        time.perf_counter() - started
-                    )
-                    page, request, total = _first_page(browser, url, started)
-                    first.setdefault("app: first request → Study page ready", []).append(request)
-                    first.setdefault("app: server start → Study page ready", []).append(total)
+                    page = _timed_first_page(browser, url, started, first, "app", "Study page")
                     # Explore first: a page other than Study waits for the background warm-up
                     # (ui/warmup.py), so nothing below competes with it
                     _open(page, "Explore")
