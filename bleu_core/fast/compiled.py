@@ -34,11 +34,13 @@ from functools import cache
 MIN_WORK = 20_000_000
 
 
+def disabled() -> bool:
+    """True when ``BLEU_STUDY_NO_NUMBA`` (any value but empty or ``0``) switches the compiled kernels off."""
+    return os.environ.get("BLEU_STUDY_NO_NUMBA", "") not in ("", "0")
+
+
 @cache
-def available() -> bool:
-    """True when numba can be imported and is not disabled by ``BLEU_STUDY_NO_NUMBA``."""
-    if os.environ.get("BLEU_STUDY_NO_NUMBA", "") not in ("", "0"):
-        return False
+def _importable() -> bool:
     try:
         import numba  # noqa: F401
     except ImportError:  # pragma: no cover - numba is a dependency; kept for odd platforms
@@ -46,15 +48,18 @@ def available() -> bool:
     return True
 
 
+def available() -> bool:
+    """True when numba can be imported and the kernels are not switched off."""
+    return not disabled() and _importable()
+
+
 def use_compiled(work: int, force: bool | None = None) -> bool:
     """Whether to run a compiled kernel on ``work`` units (``force`` = ``True``/``False`` decides outright)."""
     if force is not None:
         return force
-    if os.environ.get("BLEU_STUDY_NO_NUMBA", "") not in ("", "0"):
+    if disabled():
         return False
-    if loaded():
-        return True
-    return work >= MIN_WORK and available()
+    return loaded() or (work >= MIN_WORK and _importable())
 
 
 def loaded() -> bool:
