@@ -91,6 +91,6 @@ render_settings(list(study.references) if study is not None else [])
 # own threads, and the speed of a real server's first page is what this is for.
 if navigation.url_path != "":  # not the default page (Study)
     warmup.wait()
-elif not st.get_option("global.appTest"):
+elif not context.under_app_test():
     warmup.start()  # once per process; it lets the browser draw this page first
 navigation.run()

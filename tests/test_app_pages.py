@@ -245,14 +245,38 @@ def test_settings_change_rescores_without_recounting(monkeypatch):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(ui.cache, "compute_system_statistics", counting)
-    ui.cache.system_statistics.clear()
+    ui.cache.STATISTICS.clear()
     at = start("corpus")
-    assert calls == [4]
+    assert calls == [
+        10
+    ]  # ui.context.STATISTICS_ORDER: the highest max order 9, +1 for smoothing 5/7
     set_option(at, K.OPT_SMOOTH, "none")
     set_option(at, K.OPT_REF_LENGTH, "shortest")
-    set_option(at, K.OPT_MAX_ORDER, 2)  # a column slice of the order-4 statistics
-    assert calls == [4]
-    set_option(at, K.OPT_MAX_ORDER, 5)
-    set_option(at, K.OPT_MAX_ORDER, 4)
-    assert calls == [4, 5]
+    set_option(at, K.OPT_MAX_ORDER, 2)  # a column slice of the order-10 statistics
+    set_option(at, K.OPT_MAX_ORDER, 9)
+    set_option(at, K.OPT_SMOOTH, "chen-cherry-5")  # needs order N+1 = 10: still a slice
+    assert calls == [10]
+    set_option(at, K.OPT_TOKENIZE, "char")  # a new tokenizer is counted (not ahead under AppTest)
+    set_option(at, K.OPT_TOKENIZE, "13a")
+    assert calls == [10, 10]
     assert not at.exception
+
+
+def test_no_background_work_under_apptest(monkeypatch):
+    """AppTest runs start neither the warm-up nor counting ahead (ui.context.under_app_test).
+
+    ``st.get_option("global.appTest")`` answers False under AppTest (it patches ``streamlit.config``
+    only): app.py used to start the warm-up in test processes.
+    """
+    import ui.cache
+    from ui import warmup
+
+    started = []
+    monkeypatch.setattr(warmup, "start", lambda *a, **k: started.append("warm-up"))
+    monkeypatch.setattr(ui.cache, "count_ahead", lambda *a, **k: started.append("ahead"))
+    ui.cache.STATISTICS.clear()
+    at = start()
+    at.switch_page("pages/corpus.py")
+    at.run()
+    set_option(at, K.OPT_TOKENIZE, "intl")
+    assert started == []

@@ -32,9 +32,9 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``current_scores()``           :class:`ui.context.Scores`: ``stats`` (systems × segments × F array, cached),
                                ``corpus`` and ``sentence`` (:class:`bleu_core.score.BleuArrays`), ``systems``,
                                ``options``, ``signature``, ``references``.
-``study_statistics(study, key, refs, options)``  the cached :class:`ui.cache.SystemStatistics`
-                               (``per_system[name]`` is a :class:`bleu_core.statistics.SegmentStatistics`
-                               for :mod:`bleu_core.stats`) and the array cut to the options' order.
+``study_statistics(study, key, refs, options)``  the stored :class:`ui.cache.SystemStatistics` (read-only
+                               arrays shared by all sessions, counted to order 10) and the array cut to the
+                               options' order.
 ``signature_caption(sig)``     a caption ``BLEU signature: `…```.
 ``show_chart(chart, name)``    the altair chart (drawn as ``st.altair_chart`` would, without re-validating the spec on
                                every run) + PNG/SVG downloads (rendered lazily with vl-convert). ``stable=True``:

@@ -1,16 +1,17 @@
 """Cached adapters between the app and :mod:`bleu_core`.
 
 Every function here is a plain function wrapped in ``st.cache_data`` (or ``st.cache_resource`` for the
-read-only demo studies): inputs are hashable, nothing inside calls ``st.*``. A study is passed twice: as a
+read-only demo studies), except the statistics (below): inputs are hashable, nothing inside calls ``st.*``. A study is passed twice: as a
 short hashable ``study_key`` (``"demo:ted-en-de"``, ``"upload:<sha256>"``) that Streamlit hashes, and as
 ``_study`` (leading underscore: not hashed) that the function reads.
 
 What is cached on what:
 
-* statistics: per (study, reference streams, tokenizer, lowercase, statistics order). Changing the weights,
-  the smoothing or the brevity-penalty policy only re-scores the cached arrays (microseconds with
-  :func:`bleu_core.score.bleu_from_stats`); changing the tokenizer or the max order recomputes statistics
-  once, and switching back is a cache hit.
+* statistics: per (study, reference streams, tokenizer, lowercase), counted to order 10, in a store of
+  their own (:data:`STATISTICS`, not ``st.cache_data``: shared without copying, and filled ahead of time
+  for the other tokenizers by :func:`count_ahead`). Changing the weights, the smoothing, the
+  brevity-penalty policy or the max order only re-scores the stored arrays (microseconds with
+  :func:`bleu_core.score.bleu_from_stats`); a new tokenizer is counted once, usually before it is chosen.
 * match provenance of one segment (per system), human scores (segment matrices, system means, rater
   groups), chart images.
 """
@@ -19,7 +20,9 @@ from __future__ import annotations
 
 import hashlib
 import tempfile
+import threading
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +31,13 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError, InputError
 from bleu_core.matches import match_provenance
-from bleu_core.statistics import SegmentStatistics, compute_system_statistics
+from bleu_core.statistics import compute_system_statistics
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
+from bleu_core.tokenizers import TOKENIZER_NAMES
+
+from .prefetch import Prefetcher, ResultStore
+from .prefetch import disabled as prefetch_disabled
 
 
 @dataclass(frozen=True)
@@ -39,16 +46,15 @@ class SystemStatistics:
 
     Attributes:
         systems: system names, in the study's order.
-        array: float64 array of shape ``(systems, segments, 4 + 2N)``; ``array[i]`` is system i's
-            :attr:`SegmentStatistics.array`.
-        per_system: the :class:`SegmentStatistics` of each system (for :mod:`bleu_core.stats`).
+        array: float64 array of shape ``(systems, segments, 4 + 2N)``, read-only (shared by all sessions);
+            ``array[i]`` is system i's :attr:`bleu_core.statistics.SegmentStatistics.array`.
         references: names of the reference streams used.
-        max_order: N of the statistics (may exceed the options' max order: Chen & Cherry 5/7 need N+1).
+        max_order: N of the statistics (the app counts N = 10 whatever the options' max order: a lower
+            order is a column slice, see :func:`ui.context.truncate_order`).
     """
 
     systems: tuple[str, ...]
     array: np.ndarray
-    per_system: dict[str, SegmentStatistics]
     references: tuple[str, ...]
     max_order: int
 
@@ -56,27 +62,98 @@ class SystemStatistics:
         return self.systems.index(system)
 
 
-@st.cache_data(max_entries=24, show_spinner="Counting n-grams…")
-def system_statistics(
-    study_key: str,
-    _study: Study,
-    references: tuple[str, ...],
-    tokenize: str,
-    lowercase: bool,
-    max_order: int,
+STATISTICS = ResultStore(max_entries=24)
+"""Statistics by (study key, references, tokenizer, lowercase, order), shared by all sessions."""
+
+PREFETCHER = Prefetcher(STATISTICS)
+
+COUNT_AHEAD_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "none", "paper", "zh")
+"""The tokenizers counted ahead, in this order (``zh`` last: it tokenises line by line, the slowest)."""
+
+COUNT_AHEAD_MAX_CHARACTERS = 10_000_000
+"""Larger studies are counted only when asked for (~0.4 s a tokenizer at this size: not worth guessing)."""
+
+
+def _count_statistics(
+    study: Study, references: tuple[str, ...], tokenize: str, lowercase: bool, max_order: int
 ) -> SystemStatistics:
-    """Sufficient statistics of every system of the study (one batched pass over all outputs)."""
-    systems = tuple(_study.systems)
-    refs = [_study.references[name] for name in references]
-    per_system = compute_system_statistics(
-        {name: _study.systems[name] for name in systems},
+    systems = tuple(study.systems)
+    refs = [study.references[name] for name in references]
+    counted = compute_system_statistics(
+        {name: study.systems[name] for name in systems},
         refs,
         max_order=max_order,
         tokenize=tokenize,
         lowercase=lowercase,
     )
-    array = np.stack([per_system[name].array for name in systems])
-    return SystemStatistics(systems, array, per_system, tuple(references), max_order)
+    array = np.stack([counted[name].array for name in systems])
+    array.flags.writeable = False  # shared by every session: nobody may change it
+    return SystemStatistics(systems, array, tuple(references), max_order)
+
+
+def _statistics_key(
+    study_key: str, references: tuple[str, ...], tokenize: str, lowercase: bool, max_order: int
+) -> tuple[str, tuple[str, ...], str, bool, int]:
+    return (study_key, tuple(references), tokenize, bool(lowercase), int(max_order))
+
+
+def system_statistics(
+    study_key: str,
+    study: Study,
+    references: tuple[str, ...],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+) -> SystemStatistics:
+    """Sufficient statistics of every system of the study (one batched pass over all outputs).
+
+    Stored in :data:`STATISTICS` (shared, read-only arrays): the first caller counts, a caller asking while
+    the statistics are being counted (by a page or ahead, see :func:`count_ahead`) waits for them.
+    """
+    key = _statistics_key(study_key, references, tokenize, lowercase, max_order)
+    return STATISTICS.get(
+        key, partial(_count_statistics, study, tuple(references), tokenize, lowercase, max_order)
+    )
+
+
+def statistics_ready(
+    study_key: str, references: tuple[str, ...], tokenize: str, lowercase: bool, max_order: int
+) -> bool:
+    """Whether :func:`system_statistics` of these settings is stored already."""
+    return STATISTICS.ready(_statistics_key(study_key, references, tokenize, lowercase, max_order))
+
+
+def count_ahead(
+    study_key: str, study: Study, references: tuple[str, ...], lowercase: bool, max_order: int
+) -> threading.Event | None:
+    """Count the study's statistics under the other tokenizers in the background (see :mod:`ui.prefetch`).
+
+    Returns the prefetcher's idle event, or None when nothing was scheduled: switched off
+    (``BLEU_STUDY_NO_PREFETCH=1``) or the study has more than :data:`COUNT_AHEAD_MAX_CHARACTERS`.
+    """
+    if prefetch_disabled() or study_characters(study) > COUNT_AHEAD_MAX_CHARACTERS:
+        return None
+    jobs = [
+        (
+            _statistics_key(study_key, references, name, lowercase, max_order),
+            partial(_count_statistics, study, tuple(references), name, lowercase, max_order),
+        )
+        for name in COUNT_AHEAD_TOKENIZERS
+        if name in TOKENIZER_NAMES
+    ]
+    return PREFETCHER.schedule(jobs)
+
+
+def study_characters(study: Study) -> int:
+    """Characters in the study's system outputs and references (what counting statistics reads).
+
+    >>> from bleu_core.study.model import Segment
+    >>> study = Study("toy", (Segment("1"), Segment("2")), {"ref": ["ab", "c"]}, {"A": ["abc", None]})
+    >>> study_characters(study)
+    6
+    """
+    streams = [*study.systems.values(), *study.references.values()]
+    return sum(len(text) for stream in streams for text in stream if text)
 
 
 @st.cache_data(max_entries=512, show_spinner=False)

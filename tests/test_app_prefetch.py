@@ -1,0 +1,166 @@
+"""The statistics store and counting ahead (ui.prefetch, ui.cache.count_ahead): computed once, shared, read-only."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+import pytest
+
+from ui import cache, prefetch
+from ui.prefetch import Prefetcher, ResultStore
+
+
+def test_store_rejects_an_empty_size():
+    with pytest.raises(ValueError, match="max_entries must be at least 1, not 0"):
+        ResultStore(0)
+
+
+def test_concurrent_callers_share_one_computation():
+    store = ResultStore(4)
+    started, release = threading.Event(), threading.Event()
+    calls = []
+
+    def slow():
+        calls.append(1)
+        started.set()
+        release.wait(5)
+        return object()
+
+    results = []
+    first = threading.Thread(target=lambda: results.append(store.get("k", slow)))
+    first.start()
+    assert started.wait(5)
+    second = threading.Thread(target=lambda: results.append(store.get("k", slow)))
+    second.start()
+    time.sleep(0.05)
+    assert not store.ready("k") and len(results) == 0  # the second caller waits for the first
+    release.set()
+    first.join(5)
+    second.join(5)
+    assert len(calls) == 1 and len(results) == 2 and results[0] is results[1]
+
+
+def test_a_failure_reaches_every_waiting_caller_and_is_not_stored():
+    store = ResultStore(4)
+    started, release = threading.Event(), threading.Event()
+
+    def failing():
+        started.set()
+        release.wait(5)
+        raise RuntimeError("tokenizer missing")
+
+    errors = []
+
+    def ask():
+        try:
+            store.get("k", failing)
+        except RuntimeError as err:
+            errors.append(str(err))
+
+    threads = [threading.Thread(target=ask)]
+    threads[0].start()
+    assert started.wait(5)
+    threads.append(threading.Thread(target=ask))
+    threads[1].start()
+    time.sleep(0.05)
+    release.set()
+    for t in threads:
+        t.join(5)
+    assert errors == ["tokenizer missing", "tokenizer missing"]
+    assert not store.ready("k") and store.get("k", lambda: 7) == 7
+
+
+def test_least_recently_used_entry_is_evicted():
+    store = ResultStore(2)
+    store.get("a", lambda: 1)
+    store.get("b", lambda: 2)
+    store.get("a", lambda: 0)  # "a" used again: "b" is now the oldest
+    store.get("c", lambda: 3)
+    assert (store.ready("a"), store.ready("b"), store.ready("c"), len(store)) == (
+        True,
+        False,
+        True,
+        2,
+    )
+
+
+def test_prefetcher_skips_stored_keys_and_survives_failures(caplog):
+    store = ResultStore(8)
+    store.get("done", lambda: "kept")
+    ran = []
+
+    def job(name):
+        def run():
+            ran.append(name)
+            if name == "bad":
+                raise ValueError("no such tokenizer")
+            return name
+
+        return run
+
+    idle = Prefetcher(store).schedule([(k, job(k)) for k in ("done", "bad", "x", "y")])
+    assert idle.wait(5)
+    assert ran == ["bad", "x", "y"]
+    assert store.get("done", lambda: "recounted") == "kept"
+    assert store.ready("x") and store.ready("y") and not store.ready("bad")
+    assert "counting ahead failed for 'bad'" in caplog.text
+
+
+def test_a_new_schedule_replaces_the_jobs_not_started():
+    store = ResultStore(8)
+    prefetcher = Prefetcher(store)
+    started, release = threading.Event(), threading.Event()
+    ran = []
+
+    def blocking():
+        started.set()
+        release.wait(5)
+        ran.append("first")
+
+    prefetcher.schedule([("first", blocking), ("old", lambda: ran.append("old"))])
+    assert started.wait(5)
+    idle = prefetcher.schedule([("new", lambda: ran.append("new"))])
+    release.set()
+    assert idle.wait(5)
+    assert ran == ["first", "new"]
+
+
+def test_switch_turns_counting_ahead_off(monkeypatch):
+    from bleu_core.study.demo import load_demo
+
+    study = load_demo("ted-en-de")
+    monkeypatch.setenv(prefetch.SWITCH, "1")
+    assert cache.count_ahead("test:off", study, ("ref",), False, 10) is None
+    monkeypatch.setenv(prefetch.SWITCH, "0")
+    assert not prefetch.disabled()
+
+
+def test_large_studies_are_not_counted_ahead(monkeypatch):
+    from bleu_core.study.demo import load_demo
+
+    study = load_demo("ted-en-de")
+    monkeypatch.delenv(prefetch.SWITCH, raising=False)
+    monkeypatch.setattr(cache, "COUNT_AHEAD_MAX_CHARACTERS", cache.study_characters(study) - 1)
+    assert cache.count_ahead("test:large", study, tuple(study.references), False, 10) is None
+
+
+def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypatch):
+    """The statistics counted ahead equal those counted on demand, and are read-only (shared)."""
+    from bleu_core.study.demo import load_demo
+
+    study = load_demo("ted-en-de")
+    refs = tuple(study.references)
+    monkeypatch.delenv(prefetch.SWITCH, raising=False)
+    monkeypatch.setattr(cache, "COUNT_AHEAD_TOKENIZERS", ("intl", "char", "no-such-tokenizer"))
+    idle = cache.count_ahead("test:ahead", study, refs, True, 5)
+    assert idle is not None and idle.wait(60)
+    assert cache.statistics_ready("test:ahead", refs, "char", True, 5)
+    assert not cache.statistics_ready("test:ahead", refs, "13a", True, 5)
+    ahead = cache.system_statistics("test:ahead", study, refs, "char", True, 5)
+    fresh = cache._count_statistics(study, refs, "char", True, 5)
+    assert ahead.systems == tuple(study.systems) and ahead.max_order == 5
+    np.testing.assert_array_equal(ahead.array, fresh.array)
+    with pytest.raises(ValueError, match="read-only"):
+        ahead.array[0, 0, 0] = 1.0
