@@ -9,7 +9,7 @@ import streamlit as st
 from ui import cache, current_scores, signature_caption
 from ui import state as K
 from ui.frames import browse_frame, ngram_frame, segment_frame
-from ui.html import STYLE, comparison_table, legend_html, plain_html, segment_block
+from ui.html import comparison_table, segment_block, texts_block
 
 PAGE_SIZE = 25
 SORTS = {
@@ -124,7 +124,7 @@ refs = [
 ]
 ref_names = [r for r, _ in refs]
 texts = ([("source", segment.source)] if segment.source else []) + refs
-st.html(STYLE + legend_html() + "".join(plain_html(text, label=label) for label, text in texts))
+st.html(texts_block(texts))  # the page's style sheets: this block ignores the settings
 
 shown_systems = systems or list(study.systems)
 all_matches = cache.segment_matches_of_systems(
@@ -155,7 +155,7 @@ for name in shown_systems:
         }
     )
 entries.sort(key=lambda e: -e["bleu"])
-st.html(comparison_table(entries, order, ref_names, criteria))
+st.html(comparison_table(entries, order, ref_names, criteria, style=False))
 signature_caption(scores.signature)
 
 # ---- one system's n-grams against the references ---------------------------------------------------
@@ -182,4 +182,7 @@ picked = [r for r in (grams.selection.rows if grams is not None else []) if r < 
 if picked:
     selected = tuple(ngrams.iloc[picked[0]]["n-gram"].split(" "))
 with right:
-    st.html(segment_block(focus_entry["matches"], order, ref_names, system=pick, selected=selected))
+    block = segment_block(
+        focus_entry["matches"], order, ref_names, system=pick, selected=selected, style=False
+    )
+    st.html(block)

@@ -164,3 +164,12 @@ def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypa
     np.testing.assert_array_equal(ahead.array, fresh.array)
     with pytest.raises(ValueError, match="read-only"):
         ahead.array[0, 0, 0] = 1.0
+
+
+def test_jobs_start_after_the_delay():
+    store = ResultStore(4)
+    started = []
+    t0 = time.monotonic()
+    idle = Prefetcher(store).schedule([("k", lambda: started.append(time.monotonic()))], delay=0.2)
+    assert idle.wait(5)
+    assert started and started[0] - t0 >= 0.2

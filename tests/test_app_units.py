@@ -23,7 +23,14 @@ from ui import cache, state
 from ui.context import truncate_order
 from ui.export import build_zip, frame_to_latex, reproducible_zip, settings_record, study_digest
 from ui.frames import corpus_frame, normalised_frame, segment_frame, system_human_scores
-from ui.html import comparison_table, hypothesis_html, reference_html, segment_block
+from ui.html import (
+    STYLE,
+    comparison_table,
+    hypothesis_html,
+    reference_html,
+    segment_block,
+    texts_block,
+)
 from ui.relate import linear_fit, segment_correlation
 from ui.settings import options_from_state
 from ui.teach import examples_from_study, walkthrough
@@ -132,6 +139,21 @@ def test_token_styles_follow_match_status():
     assert html.count("bs-matched") == 2
     assert html.count("bs-clipped") == 5
     assert "r1 ×2, r2 ×1; clip count 2" in html
+
+
+def test_table_tokens_carry_titles_and_blocks_can_leave_styles_out():
+    m = match_provenance('the "cat" <sat>', ["the cat sat"], max_order=1)
+    entry = {"system": "A", "human": False, "matches": m, "bleu": 1.0, "counts": [(1, 2)]}
+    entry |= {"bp": 1.0, "scores": {}}
+    table = comparison_table([entry], 1, ["ref"], style=False)
+    assert "<style" not in table and "bs-pop" not in table and "tabindex" not in table
+    assert 'title="“the” (matched)\n  in: ref ×1; clip count 1"' in table
+    assert "&quot;" in table and "&lt;" in table and "<sat>" not in table
+    assert comparison_table([entry], 1, ["ref"]).count("<style>") == 2  # STYLE + TABLE_STYLE
+    assert "<style" not in segment_block(m, 1, ["ref"], style=False)
+    assert segment_block(m, 1, ["ref"]).startswith(STYLE)
+    block = texts_block([("source", "<b>Quelle</b>"), ("ref", None)])
+    assert block.count("<style>") == 2 and "&lt;b&gt;Quelle" in block and "(none)" in block
 
 
 # ------------------------------------------------------------------ teaching numbers (BLEU paper, section 2)

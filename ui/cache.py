@@ -70,6 +70,9 @@ PREFETCHER = Prefetcher(STATISTICS)
 COUNT_AHEAD_TOKENIZERS: tuple[str, ...] = ("13a", "intl", "char", "none", "paper", "zh")
 """The tokenizers counted ahead, in this order (``zh`` last: it tokenises line by line, the slowest)."""
 
+COUNT_AHEAD_DELAY_S = 0.3
+"""Seconds between a page asking for statistics and counting ahead (the page finishes drawing first)."""
+
 COUNT_AHEAD_MAX_CHARACTERS = 10_000_000
 """Larger studies are counted only when asked for (~0.4 s a tokenizer at this size: not worth guessing)."""
 
@@ -141,7 +144,7 @@ def count_ahead(
         for name in COUNT_AHEAD_TOKENIZERS
         if name in TOKENIZER_NAMES
     ]
-    return PREFETCHER.schedule(jobs)
+    return PREFETCHER.schedule(jobs, delay=COUNT_AHEAD_DELAY_S)
 
 
 def study_characters(study: Study) -> int:

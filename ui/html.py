@@ -16,6 +16,17 @@ are marked too.
 
 >>> print(token_span("<b>", "matched", "tip & more"))
 <span class="bs-tok bs-matched" tabindex="0">&lt;b&gt;<span class="bs-pop">tip &amp; more</span></span>
+
+Where many hypotheses are shown at once (Explore's table of every system), the same text is the token's
+``title`` (the browser's own tooltip): one element a token instead of two, which the browser re-draws
+faster after a settings change (the ``char`` tokenizer makes ~1,900 tokens for 15 systems).
+
+>>> print(token_span("<b>", "matched", 'say "hi"', popup=False))
+<span class="bs-tok bs-matched" title="say &quot;hi&quot;">&lt;b&gt;</span>
+
+A page showing several blocks puts :data:`STYLE` and :data:`TABLE_STYLE` once in a block that does not
+change with the settings and builds the others with ``style=False``: a ``<style>`` element in a block that is
+re-drawn makes the browser re-style the whole page.
 """
 
 from __future__ import annotations
@@ -49,6 +60,17 @@ STYLE = """
 .bs-label { font-size: 0.8rem; color: #666; margin-bottom: -0.2rem; }
 </style>
 """
+
+
+TABLE_STYLE = (
+    "<style>.bs-table{border-collapse:collapse;width:100%;font-size:0.95rem}"
+    ".bs-table th{font-weight:600;text-align:left;border-bottom:2px solid #ccc;padding:0.3rem}"
+    ".bs-table td{border-bottom:1px solid #eee;padding:0.25rem 0.3rem;vertical-align:top}"
+    ".bs-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+    ".bs-sys{white-space:nowrap;font-weight:600}.bs-table .bs-seg{margin:0}"
+    ".bs-table td:nth-child(2){width:55%}</style>"
+)
+"""Style of :func:`comparison_table`."""
 
 
 @dataclass(frozen=True)
@@ -121,9 +143,14 @@ def ngram_rows(matches: Any, order: int) -> list[NgramRow]:
     return [NgramRow(*row) for row in rows.values()]
 
 
-def token_span(text: str, status: str, tooltip: str, *, selected: bool = False) -> str:
-    """One token as a styled span with a hover/focus pop-up (both escaped)."""
+def token_span(
+    text: str, status: str, tooltip: str, *, selected: bool = False, popup: bool = True
+) -> str:
+    """One token as a styled span with a hover/focus pop-up, or a ``title`` tooltip (both escaped)."""
     cls = f"bs-tok bs-{status}" + (" bs-sel" if selected else "")
+    if not popup:
+        tip = f' title="{html.escape(tooltip)}"' if tooltip else ""
+        return f'<span class="{cls}"{tip}>{html.escape(text)}</span>'
     pop = f'<span class="bs-pop">{html.escape(tooltip)}</span>' if tooltip else ""
     return f'<span class="{cls}" tabindex="0">{html.escape(text)}{pop}</span>'
 
@@ -147,8 +174,12 @@ def hypothesis_html(
     reference_names: Sequence[str],
     *,
     selected: tuple[str, ...] | None = None,
+    popups: bool = True,
 ) -> str:
-    """The hypothesis with tokens styled by the status of the order-``order`` n-grams covering them."""
+    """The hypothesis with tokens styled by the status of the order-``order`` n-grams covering them.
+
+    ``popups=False``: the covering n-grams as each token's ``title`` (see :func:`token_span`).
+    """
     tokens = hypothesis_tokens(matches)
     covering: list[list[Occurrence]] = [[] for _ in tokens]
     selected_positions: set[int] = set()
@@ -163,7 +194,7 @@ def hypothesis_html(
         statuses = {o.status for o in occs}
         status = next((s for s in STATUSES if s in statuses), "none")
         tip = "\n".join(_describe(o, reference_names) for o in occs)
-        spans.append(token_span(token, status, tip, selected=i in selected_positions))
+        spans.append(token_span(token, status, tip, selected=i in selected_positions, popup=popups))
     if not spans:
         return '<div class="bs-seg bs-none"><em>(empty)</em></div>'
     return '<div class="bs-seg">' + " ".join(spans) + "</div>"
@@ -225,9 +256,10 @@ def segment_block(
     system: str | None = None,
     show_references: bool = True,
     selected: tuple[str, ...] | None = None,
+    style: bool = True,
 ) -> str:
-    """Style sheet, hypothesis and (optionally) references of one segment as one HTML block."""
-    parts = [STYLE]
+    """Style sheet (unless ``style=False``), hypothesis and (optionally) references of one segment."""
+    parts = [STYLE] if style else []
     if system is not None:
         parts.append(label_html(system))
     parts.append(hypothesis_html(matches, order, reference_names, selected=selected))
@@ -241,11 +273,24 @@ def segment_block(
     return "\n".join(parts)
 
 
-def plain_html(text: str | None, *, label: str | None = None) -> str:
-    """Untokenised text (a source sentence) in the same layout, escaped."""
+def plain_html(text: str | None, *, label: str | None = None, style: bool = True) -> str:
+    """Untokenised text (a source sentence) in the same layout, escaped; ``style=False``: no style sheet."""
     body = html.escape(text) if text else "<em>(none)</em>"
     head = label_html(label) if label else ""
-    return f'{STYLE}{head}<div class="bs-seg">{body}</div>'
+    return f'{STYLE if style else ""}{head}<div class="bs-seg">{body}</div>'
+
+
+def texts_block(texts: Sequence[tuple[str, str | None]]) -> str:
+    """The style sheets of a match-highlighting page, the legend, and labelled plain texts (source,
+    references), escaped: the block of a page that does not change with the BLEU settings, so the other
+    blocks can be built with ``style=False``.
+    """
+    return (
+        STYLE
+        + TABLE_STYLE
+        + legend_html()
+        + "".join(plain_html(text, label=label, style=False) for label, text in texts)
+    )
 
 
 def _fmt(value: float | None, spec: str = ".1f") -> str:
@@ -259,8 +304,13 @@ def comparison_table(
     order: int,
     reference_names: Sequence[str],
     criteria: Sequence[str] = (),
+    *,
+    style: bool = True,
 ) -> str:
     """One HTML table: each system's highlighted hypothesis beside its sentence-level numbers.
+
+    Tokens carry their n-grams as ``title`` tooltips (one element a token; see :func:`token_span`). With
+    ``style=False`` the style sheets (:data:`STYLE`, :data:`TABLE_STYLE`) are left to another block.
 
     ``entries`` hold ``system``, ``human`` (bool), ``matches`` (:class:`bleu_core.matches.SegmentMatches`),
     ``bleu`` (0-100), ``counts`` ([(matches, total)] per order), ``bp``, ``scores`` ({criterion: value}).
@@ -282,21 +332,12 @@ def comparison_table(
         )
         rows.append(
             f"<tr><td class='bs-sys'>{name}</td>"
-            f"<td>{hypothesis_html(e['matches'], order, reference_names)}</td>"
+            f"<td>{hypothesis_html(e['matches'], order, reference_names, popups=False)}</td>"
             f"<td class='bs-num'><b>{_fmt(e['bleu'])}</b></td>{counts}"
             f"<td class='bs-num'>{_fmt(e['bp'], '.3f')}</td>{crit}</tr>"
         )
-    table_style = (
-        "<style>.bs-table{border-collapse:collapse;width:100%;font-size:0.95rem}"
-        ".bs-table th{font-weight:600;text-align:left;border-bottom:2px solid #ccc;padding:0.3rem}"
-        ".bs-table td{border-bottom:1px solid #eee;padding:0.25rem 0.3rem;vertical-align:top}"
-        ".bs-num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
-        ".bs-sys{white-space:nowrap;font-weight:600}.bs-table .bs-seg{margin:0}"
-        ".bs-table td:nth-child(2){width:55%}</style>"
-    )
     return (
-        STYLE
-        + table_style
+        (STYLE + TABLE_STYLE if style else "")
         + "<table class='bs-table'><thead><tr><th>system</th><th>hypothesis (order "
         + str(int(order))
         + ")</th><th>BLEU</th>"

@@ -29,6 +29,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable
 from concurrent.futures import Future
@@ -122,15 +123,18 @@ class Prefetcher:
         self._idle = threading.Event()
         self._idle.set()
         self._thread: threading.Thread | None = None
+        self._not_before = 0.0
 
-    def schedule(self, jobs: Iterable[Job]) -> threading.Event:
-        """Replace the jobs not started yet by ``jobs`` (those already stored are skipped).
+    def schedule(self, jobs: Iterable[Job], delay: float = 0.0) -> threading.Event:
+        """Replace the jobs not started yet by ``jobs`` (those already stored are skipped), to start
+        ``delay`` seconds from now at the earliest (leaving the CPU to the page that asked first).
 
         Returns an event set whenever the thread has no job left (``.wait(timeout)`` for tests).
         """
         todo = [(key, compute) for key, compute in jobs if not self.store.ready(key)]
         with self._lock:
             self._jobs = todo
+            self._not_before = time.monotonic() + delay
             if todo:
                 self._idle.clear()
                 if self._thread is None:
@@ -143,10 +147,15 @@ class Prefetcher:
 
     def _next(self) -> Job:
         with self._lock:
-            while not self._jobs:
-                self._idle.set()
-                self._wake.wait()
-            return self._jobs.pop(0)
+            while True:
+                if not self._jobs:
+                    self._idle.set()
+                    self._wake.wait()
+                    continue
+                wait = self._not_before - time.monotonic()
+                if wait <= 0:
+                    return self._jobs.pop(0)
+                self._wake.wait(wait)  # a newer schedule wakes it early: look again
 
     def _run(self) -> None:
         while True:

@@ -112,8 +112,12 @@ def test_explore_shows_highlighted_ngrams(server, page):
     open_page(page, server, "explore")
     assert page.locator(".bs-matched").count() > 10
     assert page.locator(".bs-unmatched").count() > 0
-    token = page.locator(".bs-table .bs-matched").first
+    # every system's table: the n-grams as the token's title (the browser's tooltip)
+    assert "clip count" in page.locator(".bs-table .bs-matched").first.get_attribute("title")
+    # one system's block: a pop-up on hover
+    token = page.locator(".bs-seg .bs-matched:has(.bs-pop)").first
     token.hover()
+    assert token.locator(".bs-pop").is_visible()
     assert "clip count" in token.locator(".bs-pop").inner_text()
 
 
