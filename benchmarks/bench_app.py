@@ -314,6 +314,12 @@ def _page_changes(
         times.setdefault(f"{name} | max order, warm", []).append(
             _change_order(page, order, shows=order_shows(order))
         )
+    if name == "explore" and when == "counted ahead":
+        # char: five times more tokens to draw than 13a (~1,900 for 15 systems)
+        for tok in ("char", "13a", "char", "13a"):
+            times.setdefault(f"{name} | tokenizer 13a↔char (more tokens to draw)", []).append(
+                _change(page, "Tokenizer", tok, shows=tok_shows(tok))
+            )
 
 
 def _app_changes(browser, url: str, times: dict[str, list[float]], when: str) -> None:

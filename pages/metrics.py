@@ -10,7 +10,7 @@ from bleu_core.metrics.variants import VARIANTS
 from ui import charts_metrics as cm
 from ui import current_options, require_study, show_chart, table_downloads
 from ui import state as K
-from ui.cache_analysis import MET_BABYCH_ON, PAGE_DEFAULT_METRICS
+from ui.cache_analysis import PAGE_DEFAULT_METRICS
 from ui.metrics_page import explorer_grid, system_scores_table, williams_table
 
 st.title("Metrics compared")
@@ -143,7 +143,7 @@ with st.expander(
         "An n-gram counts its most salient word's weight when above 1, else 1. Correlations use machine "
         "systems only, as in the paper; stability is the standard deviation across references."
     )
-    if not st.toggle("Compute the tables (a few seconds on a large study)", key=MET_BABYCH_ON):
+    if not st.toggle("Compute the tables (a few seconds on a large study)", key=K.MET_BABYCH_ON):
         st.stop()
     tables = cm.babych_result(key, study, options.tokenize, options.lowercase)
     t1, t2, t3 = cm.babych_frames(tables)

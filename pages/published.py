@@ -19,6 +19,7 @@ from bleu_core.stats.system_table import is_human_column, parse_system_table, ta
 from bleu_core.textio import decode_text
 from ui import charts_published as cp
 from ui import show_chart, table_downloads
+from ui import state as K
 from ui.context import ensure_entrypoint
 from ui.html import md_escape as esc
 
@@ -29,16 +30,6 @@ EXAMPLE_NOTES = {
     "prints r = 0.5918 (BLEU–adequacy, p > 0.05) and r = 0.9807 (BLEU–fluency, p < 0.05).",
 }
 MAX_MB = 5  # the command line's limit for a system table
-# Widget keys of this page (pub_*); the criteria key carries a digest of the table so each table starts
-# from the default rule.
-SOURCE, EXAMPLE, UPLOAD, METHODS_KEY, CRITERIA, PAIRS = (
-    "pub_source",
-    "pub_example",
-    "pub_upload",
-    "pub_methods",
-    "pub_criteria",
-    "pub_pairs",
-)
 
 
 def stop_with(err: BleuStudyError) -> NoReturn:
@@ -54,9 +45,11 @@ st.write(
     "is correlated with every human criterion, exactly as `python -m bleu_core meta --system-scores "
     "TABLE.csv` does."
 )
-source = st.radio("Table", ["Bundled example", "Upload a file"], horizontal=True, key=SOURCE)
+source = st.radio("Table", ["Bundled example", "Upload a file"], horizontal=True, key=K.PUB_SOURCE)
 if source == "Bundled example":
-    example = st.selectbox("Example", sorted(p.name for p in EXAMPLES.glob("*.csv")), key=EXAMPLE)
+    example = st.selectbox(
+        "Example", sorted(p.name for p in EXAMPLES.glob("*.csv")), key=K.PUB_EXAMPLE
+    )
     name, data = f"data/examples/{example}", (EXAMPLES / example).read_bytes()
     if example in EXAMPLE_NOTES:
         st.caption(EXAMPLE_NOTES[example])
@@ -65,7 +58,7 @@ else:
         "CSV or TSV of system-level scores",
         type=["csv", "tsv", "txt"],
         max_upload_size=MAX_MB,
-        key=UPLOAD,
+        key=K.PUB_UPLOAD,
         help="Comma, tab or semicolon separated; header row first. NA, N/A, nan, - or an empty cell mark a "
         "missing value. At least 3 systems.",
     )
@@ -84,11 +77,11 @@ criteria = c1.multiselect(
     "Human criteria columns",
     list(table.columns),
     default=[c for c in table.columns if is_human_column(c)],
-    key=f"{CRITERIA}-{hashlib.sha256(data).hexdigest()[:12]}",
+    key=f"{K.PUB_CRITERIA_PREFIX}-{hashlib.sha256(data).hexdigest()[:12]}",
     help="Default: the command line's rule, columns named with a word such as adequacy, fluency, mqm, da, "
     "human or rating. Every other column is a metric.",
 )
-methods = c2.multiselect("Correlations", list(METHODS), default=list(METHODS), key=METHODS_KEY)
+methods = c2.multiselect("Correlations", list(METHODS), default=list(METHODS), key=K.PUB_METHODS)
 st.subheader("The table")
 st.dataframe(cp.table_frame(table), hide_index=True, width="content")
 st.caption(
@@ -137,7 +130,7 @@ st.subheader("Scatter plots")
 pairs = list(pearson)
 label = " vs ".join
 if len(pairs) > 6:
-    shown = st.multiselect("Pairs", pairs, default=pairs[:4], format_func=label, key=PAIRS)
+    shown = st.multiselect("Pairs", pairs, default=pairs[:4], format_func=label, key=K.PUB_PAIRS)
 else:
     shown = pairs
 for i, (metric, criterion) in enumerate(shown, start=1):

@@ -52,3 +52,21 @@ def test_first_page_imports_no_heavy_library():
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True
     )
     assert out.stdout.strip() == "", f"the first page pulled in: {out.stdout.strip()[:300]}"
+
+
+def test_session_state_keys_are_spelled_only_in_ui_state():
+    """Pages and UI helpers import their keys from ui/state.py; a literal key is a second owner."""
+    import re
+
+    literal = re.compile(r"""\bkey=["']|session_state(?:\.get\(|\.setdefault\(|\[)\s*["']""")
+    files = [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
+    offenders = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in files
+        if path.name != "state.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if literal.search(line)
+    ]
+    assert offenders == []
+    assert literal.search('st.toggle("x", key="met_babych_on")')  # the check itself can fail
+    assert literal.search("st.session_state.get('pub_source')")

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 from bleu_core.study import Study
 from bleu_core.study.demo import load_demo
 from ui import state as K
-from ui.cache_analysis import MET_BABYCH_ON, PAGE_DEFAULT_METRICS
+from ui.cache_analysis import PAGE_DEFAULT_METRICS
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "metrics.py")
 N_SEGMENTS = 40
@@ -59,7 +59,7 @@ def test_page_renders_every_section(study: Study) -> None:
     at.multiselect(key=K.MET_METRICS).set_value(
         ["BLEU", "chrF", "NIST", "PER", "recall (tf.idf)", "recall (S-score)", "F (tf.idf)"]
     )
-    at.toggle(key=MET_BABYCH_ON).set_value(True).run()
+    at.toggle(key=K.MET_BABYCH_ON).set_value(True).run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Metrics compared"
     subheaders = [s.value for s in at.subheader]

@@ -33,8 +33,8 @@ def run_page() -> AppTest:
 
 
 def upload(at: AppTest, name: str, text: str) -> AppTest:
-    at.radio(key="pub_source").set_value("Upload a file").run()
-    at.file_uploader(key="pub_upload").set_value((name, text.encode("utf-8"), "text/csv"))
+    at.radio(key=K.PUB_SOURCE).set_value("Upload a file").run()
+    at.file_uploader(key=K.PUB_UPLOAD).set_value((name, text.encode("utf-8"), "text/csv"))
     return at.run()
 
 

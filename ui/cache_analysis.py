@@ -25,13 +25,12 @@ from bleu_core.metrics.registry import MetricScores, get_metric, score_study
 from bleu_core.stats import block_bleu, bootstrap
 from bleu_core.study import Study
 
-MET_BABYCH_ON = "met_babych_on"
-"""Metrics page: compute Babych & Hartley's Tables 1-3 (several seconds on the TED demo)."""
+from . import state as K
 
 PAGE_DEFAULT_METRICS: tuple[str, ...] = ("BLEU", "chrF", "NIST", "PER")
 """Metrics page: the metrics ticked at first (the quick ones; the weighted and TER are a tick away)."""
 
-ON_DEMAND: dict[str, tuple[str, ...]] = {"metrics": (MET_BABYCH_ON,)}
+ON_DEMAND: dict[str, tuple[str, ...]] = {"metrics": (K.MET_BABYCH_ON,)}
 """Per page, the session keys of the toggles that switch on its on-demand sections."""
 
 

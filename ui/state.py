@@ -301,3 +301,23 @@ PERSISTENT_WIDGET_KEYS += [
     CORR_OTHER_METRIC,
     CORR_DRAWS,
 ]
+
+# --- published tables (pages/published.py) ------------------------------------------------------
+# Not kept across pages: a table chosen there starts afresh on the next visit.
+PUB_SOURCE: Final = "pub_source"
+"""Widget: bundled example or uploaded file."""
+PUB_EXAMPLE: Final = "pub_example"
+"""Widget: the bundled example table (file name under ``data/examples``)."""
+PUB_UPLOAD: Final = "pub_upload"
+"""Widget: the uploaded system table."""
+PUB_METHODS: Final = "pub_methods"
+"""Widget: the correlation methods shown."""
+PUB_CRITERIA_PREFIX: Final = "pub_criteria"
+"""Prefix of the criteria widget's key, followed by ``-`` and a digest of the table: each table starts
+from the default rule."""
+PUB_PAIRS: Final = "pub_pairs"
+"""Widget: the (metric, criterion) pairs drawn."""
+
+# --- metrics (pages/metrics.py) ------------------------------------------------------------------
+MET_BABYCH_ON: Final = "met_babych_on"
+"""Widget: compute Babych & Hartley's Tables 1-3 on the Metrics page (several seconds on the TED demo)."""
