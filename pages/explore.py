@@ -9,7 +9,7 @@ import streamlit as st
 from ui import cache, current_scores, signature_caption
 from ui import state as K
 from ui.frames import browse_frame, ngram_frame, segment_frame
-from ui.html import comparison_table, segment_block, texts_block
+from ui.html import browse_label, comparison_table, segment_block, texts_block
 
 PAGE_SIZE = 25
 SORTS = {
@@ -25,26 +25,34 @@ scores = current_scores()
 study, options = scores.study, scores.options
 criteria = list(study.criteria)
 
-# ---- browser controls ------------------------------------------------------------------------------
-with st.container(border=True):
-    c1, c2, c3 = st.columns([2, 2, 1])
-    systems = c1.multiselect(
+# ---- browser controls (in a pop-over: cheaper to re-draw, see ui.html.browse_label) ----------------
+sort_label = SORTS.get(st.session_state.get(K.EXPLORE_SORT), SORTS["BLEU"])
+label = browse_label(
+    systems=st.session_state.get(K.EXPLORE_SYSTEMS) or [],
+    n_systems=len(study.systems),
+    docs=st.session_state.get(K.EXPLORE_DOCS) or [],
+    bleu_range=tuple(st.session_state.get(K.EXPLORE_BLEU_RANGE) or (0.0, 100.0)),
+    search=st.session_state.get(K.EXPLORE_SEARCH) or "",
+    sort=sort_label,
+    descending=bool(st.session_state.get(K.EXPLORE_DESCENDING)),
+)
+with st.popover(label, icon=":material/filter_list:"):
+    systems = st.multiselect(
         "Systems", list(study.systems), key=K.EXPLORE_SYSTEMS, placeholder="all systems"
     )
-    docs = c2.multiselect(
+    docs = st.multiselect(
         "Documents", study.doc_ids(), key=K.EXPLORE_DOCS, placeholder="all documents"
     )
     criterion = (
-        c3.selectbox("Human criterion", criteria, key=K.EXPLORE_CRITERION) if criteria else None
+        st.selectbox("Human criterion", criteria, key=K.EXPLORE_CRITERION) if criteria else None
     )
-    c1, c2, c3, c4 = st.columns([2, 1, 2, 2])
     sort_keys = [k for k in SORTS if criterion or k not in ("disagreement", "human")]
     if st.session_state.get(K.EXPLORE_SORT) not in sort_keys:
         st.session_state[K.EXPLORE_SORT] = "BLEU"
-    sort = c1.selectbox("Sort by", sort_keys, format_func=SORTS.get, key=K.EXPLORE_SORT)
-    descending = c2.toggle("Descending", key=K.EXPLORE_DESCENDING)
-    low, high = c3.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
-    search = c4.text_input(
+    sort = st.selectbox("Sort by", sort_keys, format_func=SORTS.get, key=K.EXPLORE_SORT)
+    descending = st.toggle("Descending", key=K.EXPLORE_DESCENDING)
+    low, high = st.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
+    search = st.text_input(
         "Search text",
         key=K.EXPLORE_SEARCH,
         placeholder="segment id, or text in output, reference, source",

@@ -350,6 +350,40 @@ def comparison_table(
     )
 
 
+def browse_label(
+    *,
+    systems: Sequence[str],
+    n_systems: int,
+    docs: Sequence[str],
+    bleu_range: tuple[float, float],
+    search: str,
+    sort: str,
+    descending: bool,
+) -> str:
+    r"""The label of Explore's "Filter and sort" pop-over: the filters in force and the sort, user text escaped.
+
+    (The seven browse widgets sit in a pop-over: drawn on the page they cost 40-55 ms of every re-run in the
+    browser, see benchmarks/RESULTS-app.md.)
+
+    >>> browse_label(systems=[], n_systems=13, docs=[], bleu_range=(0.0, 100.0), search="",
+    ...              sort="sentence BLEU", descending=True)
+    'Filter and sort · all 13 systems · sorted by sentence BLEU ↓'
+    >>> print(browse_label(systems=["A"], n_systems=13, docs=["d1", "d2"], bleu_range=(20.0, 80.0),
+    ...                    search="*cat*", sort="segment order", descending=False))
+    Filter and sort · 1 of 13 systems · 2 documents · BLEU 20-80 · “\*cat\*” · sorted by segment order ↑
+    """
+    parts = [f"{len(systems)} of {n_systems} systems" if systems else f"all {n_systems} systems"]
+    if docs:
+        parts.append(f"{len(docs)} document{'s' if len(docs) != 1 else ''}")
+    low, high = bleu_range
+    if (low, high) != (0.0, 100.0):
+        parts.append(f"BLEU {low:g}-{high:g}")
+    if search.strip():
+        parts.append(f"“{md_escape(search.strip())}”")
+    parts.append(f"sorted by {sort} {'↓' if descending else '↑'}")
+    return " · ".join(["Filter and sort", *parts])
+
+
 _MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$:")
 
 
