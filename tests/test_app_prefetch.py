@@ -173,3 +173,29 @@ def test_jobs_start_after_the_delay():
     idle = Prefetcher(store).schedule([("k", lambda: started.append(time.monotonic()))], delay=0.2)
     assert idle.wait(5)
     assert started and started[0] - t0 >= 0.2
+
+
+def test_weight_bound_keeps_the_newest_and_spares_computations_under_way():
+    store = ResultStore(8, max_bytes=10, weigh=len)
+    started, release = threading.Event(), threading.Event()
+
+    def slow():
+        started.set()
+        release.wait(5)
+        return "s"
+
+    worker = threading.Thread(target=store.get, args=("slow", slow))
+    worker.start()
+    assert started.wait(5)
+    store.get("big", lambda: "b" * 25)  # heavier than the bound alone: kept, being the newest
+    assert store.ready("big") and store.weight == 25
+    store.get("small", lambda: "x")  # now "big" goes; "slow" (under way) is not touched
+    release.set()
+    worker.join(5)
+    assert not store.ready("big") and store.ready("small") and store.ready("slow")
+    assert store.weight == 2
+
+
+def test_statistics_store_is_bounded_by_bytes():
+    assert cache.STATISTICS.max_bytes == cache.STATISTICS_MAX_BYTES
+    assert cache.STATISTICS._weigh(cache.SystemStatistics((), np.zeros((2, 3, 24)), (), 10)) == 1152

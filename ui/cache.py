@@ -62,7 +62,13 @@ class SystemStatistics:
         return self.systems.index(system)
 
 
-STATISTICS = ResultStore(max_entries=24)
+STATISTICS_MAX_BYTES = 768 * 2**20
+"""What the stored statistics may take in all (the demo's take 1.5 MB apiece; 10 systems × 100k segments at
+order 10 take 190 MB)."""
+
+STATISTICS = ResultStore(
+    max_entries=24, max_bytes=STATISTICS_MAX_BYTES, weigh=lambda stats: stats.array.nbytes
+)
 """Statistics by (study key, references, tokenizer, lowercase, order), shared by all sessions."""
 
 PREFETCHER = Prefetcher(STATISTICS)

@@ -50,14 +50,59 @@ def disabled() -> bool:
 
 
 class ResultStore:
-    """A thread-safe least-recently-used store of results, each computed once even when asked for at once."""
+    """A thread-safe least-recently-used store of results, each computed once even when asked for at once.
 
-    def __init__(self, max_entries: int) -> None:
+    At most ``max_entries`` results, and at most ``max_bytes`` in all as ``weigh`` counts them (the newest
+    result is kept even when it alone weighs more): statistics of a large study take hundreds of MB apiece.
+
+    >>> store = ResultStore(8, max_bytes=10, weigh=len)
+    >>> store.get("a", lambda: "x" * 6), store.get("b", lambda: "y" * 3), store.ready("a")
+    ('xxxxxx', 'yyy', True)
+    >>> _ = store.get("c", lambda: "z" * 4)      # 6 + 3 + 4 > 10: the oldest goes
+    >>> store.ready("a"), store.ready("b"), store.ready("c"), store.weight
+    (False, True, True, 7)
+    """
+
+    def __init__(
+        self,
+        max_entries: int,
+        *,
+        max_bytes: int | None = None,
+        weigh: Callable[[Any], int] = lambda value: 0,
+    ) -> None:
         if max_entries < 1:
             raise ValueError(f"max_entries must be at least 1, not {max_entries}")
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._weigh = weigh
         self._entries: OrderedDict[Hashable, Future] = OrderedDict()
+        self._weights: dict[Hashable, int] = {}
         self._lock = threading.Lock()
+
+    @property
+    def weight(self) -> int:
+        """What the stored results weigh in all (``weigh`` of each)."""
+        with self._lock:
+            return sum(self._weights.values())
+
+    def _drop(self, key: Hashable) -> None:
+        del self._entries[key]
+        self._weights.pop(key, None)
+
+    def _settle(self, key: Hashable, future: Future, value: Any) -> None:
+        """Record the weight of a new result and evict the oldest others beyond ``max_bytes``."""
+        weight = self._weigh(value)
+        with self._lock:
+            if self._entries.get(key) is not future:
+                return  # cleared or evicted meanwhile
+            self._weights[key] = weight
+            if self.max_bytes is None:
+                return
+            for old in list(self._entries):
+                if sum(self._weights.values()) <= self.max_bytes:
+                    break
+                if old != key and old in self._weights:  # never one still being computed
+                    self._drop(old)
 
     def _claim(self, key: Hashable) -> tuple[Future, bool]:
         """The future of ``key`` and whether the caller must compute it (it was not there)."""
@@ -69,7 +114,7 @@ class ResultStore:
             future = Future()
             self._entries[key] = future
             while len(self._entries) > self.max_entries:
-                self._entries.popitem(last=False)
+                self._drop(next(iter(self._entries)))
             return future, True
 
     def get(self, key: Hashable, compute: Callable[[], Any]) -> Any:
@@ -88,13 +133,15 @@ class ResultStore:
         future, mine = self._claim(key)
         if mine:
             try:
-                future.set_result(compute())
+                value = compute()
             except BaseException as err:
                 with self._lock:
                     if self._entries.get(key) is future:
-                        del self._entries[key]
+                        self._drop(key)
                 future.set_exception(err)
                 raise
+            self._settle(key, future, value)
+            future.set_result(value)
         return future.result()
 
     def ready(self, key: Hashable) -> bool:
@@ -107,6 +154,7 @@ class ResultStore:
         """Forget every result (computations under way finish for their waiting callers only)."""
         with self._lock:
             self._entries.clear()
+            self._weights.clear()
 
     def __len__(self) -> int:
         return len(self._entries)
