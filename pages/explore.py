@@ -26,14 +26,16 @@ study, options = scores.study, scores.options
 criteria = list(study.criteria)
 
 # ---- browser controls (in a pop-over: cheaper to re-draw, see ui.html.browse_label) ----------------
-sort_label = SORTS.get(st.session_state.get(K.EXPLORE_SORT), SORTS["BLEU"])
+sort_keys = [k for k in SORTS if criteria or k not in ("disagreement", "human")]
+if st.session_state.get(K.EXPLORE_SORT) not in sort_keys:
+    st.session_state[K.EXPLORE_SORT] = "BLEU"
 label = browse_label(
     systems=st.session_state.get(K.EXPLORE_SYSTEMS) or [],
     n_systems=len(study.systems),
     docs=st.session_state.get(K.EXPLORE_DOCS) or [],
     bleu_range=tuple(st.session_state.get(K.EXPLORE_BLEU_RANGE) or (0.0, 100.0)),
     search=st.session_state.get(K.EXPLORE_SEARCH) or "",
-    sort=sort_label,
+    sort=SORTS[st.session_state[K.EXPLORE_SORT]],
     descending=bool(st.session_state.get(K.EXPLORE_DESCENDING)),
 )
 with st.popover(label, icon=":material/filter_list:"):
@@ -46,9 +48,6 @@ with st.popover(label, icon=":material/filter_list:"):
     criterion = (
         st.selectbox("Human criterion", criteria, key=K.EXPLORE_CRITERION) if criteria else None
     )
-    sort_keys = [k for k in SORTS if criterion or k not in ("disagreement", "human")]
-    if st.session_state.get(K.EXPLORE_SORT) not in sort_keys:
-        st.session_state[K.EXPLORE_SORT] = "BLEU"
     sort = st.selectbox("Sort by", sort_keys, format_func=SORTS.get, key=K.EXPLORE_SORT)
     descending = st.toggle("Descending", key=K.EXPLORE_DESCENDING)
     low, high = st.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)

@@ -141,6 +141,20 @@ def test_explore_page_highlights_and_changes_order():
     assert "tok:char" in captions(at)
 
 
+def test_explore_filters_sit_in_a_popover_labelled_with_them():
+    at = start("explore")
+    label = at.get("popover")[0].proto.popover.label
+    assert label == "Filter and sort · all 13 systems · sorted by BLEU vs human disagreement ↓"
+    at.multiselect(key=K.EXPLORE_SYSTEMS).set_value(["Nemo"]).run()
+    at.text_input(key=K.EXPLORE_SEARCH).set_value("Million").run()
+    label = at.get("popover")[0].proto.popover.label
+    assert (
+        label
+        == "Filter and sort · 1 of 13 systems · “Million” · sorted by BLEU vs human disagreement ↓"
+    )
+    assert set(at.dataframe[0].value["system"]) == {"Nemo"}
+
+
 def test_explore_page_escapes_user_text():
     at = start("explore", xss_study())
     at.session_state[K.EXPLORE_SEGMENT] = "2"

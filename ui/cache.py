@@ -1,9 +1,9 @@
 """Cached adapters between the app and :mod:`bleu_core`.
 
 Every function here is a plain function wrapped in ``st.cache_data`` (or ``st.cache_resource`` for the
-read-only demo studies), except the statistics (below): inputs are hashable, nothing inside calls ``st.*``. A study is passed twice: as a
-short hashable ``study_key`` (``"demo:ted-en-de"``, ``"upload:<sha256>"``) that Streamlit hashes, and as
-``_study`` (leading underscore: not hashed) that the function reads.
+read-only demo studies), except the statistics (below): inputs are hashable, nothing inside calls ``st.*``.
+A study is passed twice: as a short hashable ``study_key`` (``"demo:ted-en-de"``, ``"upload:<sha256>"``)
+that Streamlit hashes, and as ``_study`` (leading underscore: not hashed) that the function reads.
 
 What is cached on what:
 
@@ -100,6 +100,19 @@ def _count_statistics(
     return SystemStatistics(systems, array, tuple(references), max_order)
 
 
+def _statistics_job(
+    study_key: str,
+    study: Study,
+    references: tuple[str, ...],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+) -> tuple[tuple[str, tuple[str, ...], str, bool, int], partial[SystemStatistics]]:
+    """The store's key for these settings and the function that counts them."""
+    key = _statistics_key(study_key, references, tokenize, lowercase, max_order)
+    return key, partial(_count_statistics, study, key[1], tokenize, lowercase, max_order)
+
+
 def _statistics_key(
     study_key: str, references: tuple[str, ...], tokenize: str, lowercase: bool, max_order: int
 ) -> tuple[str, tuple[str, ...], str, bool, int]:
@@ -119,9 +132,8 @@ def system_statistics(
     Stored in :data:`STATISTICS` (shared, read-only arrays): the first caller counts, a caller asking while
     the statistics are being counted (by a page or ahead, see :func:`count_ahead`) waits for them.
     """
-    key = _statistics_key(study_key, references, tokenize, lowercase, max_order)
     return STATISTICS.get(
-        key, partial(_count_statistics, study, tuple(references), tokenize, lowercase, max_order)
+        *_statistics_job(study_key, study, references, tokenize, lowercase, max_order)
     )
 
 
@@ -143,10 +155,7 @@ def count_ahead(
     if prefetch_disabled() or study_characters(study) > COUNT_AHEAD_MAX_CHARACTERS:
         return None
     jobs = [
-        (
-            _statistics_key(study_key, references, name, lowercase, max_order),
-            partial(_count_statistics, study, tuple(references), name, lowercase, max_order),
-        )
+        _statistics_job(study_key, study, references, name, lowercase, max_order)
         for name in COUNT_AHEAD_TOKENIZERS
         if name in TOKENIZER_NAMES
     ]
