@@ -1,6 +1,6 @@
 """bleu-study: the Streamlit app. Run with ``make run`` or ``streamlit run app.py``.
 
-This entry point sets up the session (every key in :mod:`ui.state`), opens the demo study on first start,
+This entry point sets up the session (every key in :mod:`ui.app.state`), opens the demo study on first start,
 draws the shared sidebar (the study in use and the BLEU settings, which persist across pages) and hands
 over to the page chosen in the navigation. Pages live in ``pages/``; a page of another area is listed only
 when its file exists.
@@ -15,10 +15,10 @@ import streamlit as st
 st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", layout="wide")
 
 from bleu_core.errors import BleuStudyError  # noqa: E402
-from ui import context, warmup  # noqa: E402
-from ui import state as K  # noqa: E402
-from ui.html import md_escape  # noqa: E402
-from ui.settings import render_settings  # noqa: E402
+from ui.app import context, warmup  # noqa: E402
+from ui.app import state as K  # noqa: E402
+from ui.app.markup import md_escape  # noqa: E402
+from ui.app.settings import render_settings  # noqa: E402
 
 PAGES_DIR = Path(__file__).parent / "pages"
 
@@ -86,7 +86,7 @@ with st.sidebar:
 render_settings(list(study.references) if study is not None else [])
 
 # The heavy libraries (pandas, altair, scipy) load in a background thread started by the first run of
-# the Study page, which needs none of them (ui.warmup); any other page first waits for that thread to
+# the Study page, which needs none of them (ui.app.warmup); any other page first waits for that thread to
 # finish, so no page imports at the same time as it. Not under AppTest: a test process imports in its
 # own threads, and the speed of a real server's first page is what this is for.
 if navigation.url_path != "":  # not the default page (Study)

@@ -15,7 +15,7 @@ Measures, and writes to ``benchmarks/RESULTS-app.md``:
    Each is measured the *first time* a value is chosen and *warm* (switching back to values seen
    before). The app counts statistics to order 10 once per tokenizer (a max order is a column slice)
    and, once a page has scored the study, counts the other tokenizers in the background
-   (``ui/prefetch.py``). So a first tokenizer change is measured twice in the browser, on two servers:
+   (``ui/app/prefetch.py``). So a first tokenizer change is measured twice in the browser, on two servers:
    *counted now* (``BLEU_STUDY_NO_PREFETCH=1``: the statistics are counted during the re-run) and
    *counted ahead* (the app as shipped; the change comes 2 s after the page was shown, as a user's
    would). AppTest runs never count ahead: their first tokenizer change is always *counted now*.
@@ -62,9 +62,9 @@ def script_times(repeats: int) -> dict[str, list[float]]:
     """Page-script run times (seconds) under AppTest after settings changes."""
     from streamlit.testing.v1 import AppTest
 
-    import ui.cache
-    from ui import state as K
-    from ui import warmup
+    import ui.app.cache
+    from ui.app import state as K
+    from ui.app import warmup
 
     # as in the server after its background warm-up: libraries imported, compiled kernels loaded
     warmup.start(delay=0.0, freeze=False)
@@ -73,9 +73,9 @@ def script_times(repeats: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for page in ("explore", "bleu_vs_human"):
         for _ in range(repeats):
-            ui.cache.STATISTICS.clear()
-            ui.cache.segment_matches.clear()
-            ui.cache.segment_matches_of_systems.clear()
+            ui.app.cache.STATISTICS.clear()
+            ui.app.cache.segment_matches.clear()
+            ui.app.cache.segment_matches_of_systems.clear()
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
             at.run()
             at.switch_page(f"pages/{page}.py")
@@ -330,7 +330,7 @@ def _app_changes(browser, url: str, times: dict[str, list[float]], when: str) ->
     page.goto(url)
     page.wait_for_selector('[data-testid="stMetric"]', timeout=60_000)
     wait_app_idle(page)
-    # Explore first: a page other than Study waits for the background warm-up (ui/warmup.py),
+    # Explore first: a page other than Study waits for the background warm-up (ui/app/warmup.py),
     # so nothing below competes with it
     _open(page, "Explore")
     _page_changes(page, times, "explore", "intl", 5, when)

@@ -7,7 +7,7 @@ randomisation trials, seed 12345):
 * **first**: every ``st.cache_data`` cache cleared before the run (what a user sees on opening the page
   right after opening the study; the engine statistics are counted too);
 * **new process**: the first run in a fresh Python process (also pays for importing scipy, pandas,
-  altair and the page's modules; in the app, ``ui.warmup`` imports part of that in the background);
+  altair and the page's modules; in the app, ``ui.app.warmup`` imports part of that in the background);
 * **second**: the same page run again in a new session with the caches kept (a re-visit, or a widget
   change that keeps the cached results).
 
@@ -50,7 +50,7 @@ def _demo() -> object:
 
 def _session(page: str, full: bool) -> dict[str, object]:
     """Session state of a user with the TED demo open (and, with ``full``, every on-demand section on)."""
-    from ui import state as K
+    from ui.app import state as K
 
     state: dict[str, object] = {}
     K.init_state(state)
@@ -62,7 +62,7 @@ def _session(page: str, full: bool) -> dict[str, object]:
 
 def _on_demand_keys(page: str) -> dict[str, object]:
     """Session keys that switch on every section a page computes only when asked."""
-    from ui.cache_analysis import ON_DEMAND
+    from ui.app.analysis_cache import ON_DEMAND
 
     return dict.fromkeys(ON_DEMAND.get(page, ()), True)
 

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, current_scores, show_chart, signature_caption, table_downloads
-from ui import state as K
-from ui.charts import normalised_chart, regression_scatter, segment_density
-from ui.frames import binned_counts, fit_line, normalised_frame, records_frame, system_points
-from ui.html import md_escape
-from ui.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
+from ui import current_scores, show_chart, signature_caption, table_downloads
+from ui.analysis.charts import normalised_chart, regression_scatter, segment_density
+from ui.analysis.frames import binned_counts, fit_line, normalised_frame, system_points
+from ui.analysis.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
+from ui.app import cache
+from ui.app import state as K
+from ui.app.frames import records_frame
+from ui.app.markup import md_escape
 
 st.title("BLEU vs human judgment")
 st.write(

@@ -3,7 +3,7 @@
 A campaign is the BLEU paper's human evaluation (§4) for a class or a lab: a seeded random sample of segments,
 each paired with the translations of the chosen systems, in one fixed order that disperses the translations of
 the same source; judges rate each from 1 (very bad) to 5 (very good). The organiser key shown at creation is
-needed for everything on the "Manage" tab. Forms: :mod:`ui.campaign_forms`; tables: :mod:`ui.campaign_views`.
+needed for everything on the "Manage" tab. Forms: :mod:`ui.campaigns.forms`; tables: :mod:`ui.campaigns.views`.
 """
 
 from __future__ import annotations
@@ -13,18 +13,18 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bleu_core.campaigns import Campaign, StoredRating, agreement_report, display_database_url
 from bleu_core.errors import BleuStudyError
-from ui import campaign_forms as forms
-from ui import state as K
-from ui.campaign_db import open_store
-from ui.campaign_session import forget_campaign, remember_campaign, use_ratings_in_study
-from ui.campaign_views import (
+from ui.app import state as K
+from ui.app.context import current_study
+from ui.campaigns import forms
+from ui.campaigns.db import open_store
+from ui.campaigns.session import forget_campaign, remember_campaign, use_ratings_in_study
+from ui.campaigns.views import (
     ratings_download,
     show_agreement,
     show_created_notice,
     show_progress,
     show_summary,
 )
-from ui.context import current_study
 
 ALL_JUDGES = "all judges"
 MAX_AGREEMENT_RESAMPLES = 1000

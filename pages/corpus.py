@@ -5,9 +5,10 @@ from __future__ import annotations
 import streamlit as st
 
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui import state as K
-from ui.charts import corpus_bars
-from ui.frames import corpus_frame, system_human_scores
+from ui.analysis.charts import corpus_bars
+from ui.analysis.frames import corpus_frame
+from ui.app import state as K
+from ui.app.frames import system_human_scores
 
 st.title("Corpus BLEU")
 st.write(

@@ -18,11 +18,12 @@ from bleu_core.stats.meta import (
     system_correlations,
 )
 from bleu_core.stats.systems import stack_systems
-from ui import cache, current_scores, show_chart, signature_caption, table_downloads
-from ui import charts_metrics as cm
-from ui import state as K
-from ui.charts_stats import interval_chart, subset_chart
-from ui.frames_stats import correlation_rows, subset_frames
+from ui import current_scores, show_chart, signature_caption, table_downloads
+from ui.analysis.stats_charts import interval_chart, subset_chart
+from ui.analysis.stats_frames import correlation_rows, subset_frames
+from ui.app import cache
+from ui.app import state as K
+from ui.metrics import charts as cm
 
 SEGMENT_METHODS = (
     ("pearson", "none"),

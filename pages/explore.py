@@ -6,10 +6,11 @@ import math
 
 import streamlit as st
 
-from ui import cache, current_scores, signature_caption
-from ui import state as K
-from ui.frames import browse_frame, ngram_frame, segment_frame
-from ui.html import browse_label, comparison_table, segment_block, texts_block
+from ui import current_scores, signature_caption
+from ui.app import cache
+from ui.app import state as K
+from ui.explore.frames import browse_frame, ngram_frame, segment_frame
+from ui.explore.highlight import browse_label, comparison_table, segment_block, texts_block
 
 PAGE_SIZE = 25
 SORTS = {
@@ -25,7 +26,7 @@ scores = current_scores()
 study, options = scores.study, scores.options
 criteria = list(study.criteria)
 
-# ---- browser controls (in a pop-over: cheaper to re-draw, see ui.html.browse_label) ----------------
+# ---- browser controls (in a pop-over: cheaper to re-draw, see ui.explore.highlight.browse_label) ----------------
 sort_keys = [k for k in SORTS if criteria or k not in ("disagreement", "human")]
 if st.session_state.get(K.EXPLORE_SORT) not in sort_keys:
     st.session_state[K.EXPLORE_SORT] = "BLEU"

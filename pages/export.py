@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import cache, current_scores, file_stem, signature_caption
-from ui import state as K
-from ui.charts import corpus_bars, normalised_chart, regression_scatter
-from ui.export import reproducible_zip, settings_record
-from ui.frames import corpus_frame, normalised_frame, records_frame, system_human_scores
-from ui.relate import describe_fit, linear_fit
+from ui import current_scores, file_stem, signature_caption
+from ui.analysis.charts import corpus_bars, normalised_chart, regression_scatter
+from ui.analysis.frames import corpus_frame, normalised_frame
+from ui.analysis.relate import describe_fit, linear_fit
+from ui.app import cache
+from ui.app import state as K
+from ui.app.export import reproducible_zip, settings_record
+from ui.app.frames import records_frame, system_human_scores
 
 st.title("Reproducible export")
 st.write(

@@ -8,9 +8,9 @@ import streamlit as st
 from bleu_core.errors import BleuStudyError
 from bleu_core.stats import judge_comparisons
 from ui import require_study, show_chart, table_downloads
-from ui import state as K
-from ui.charts_stats import judges_chart
-from ui.frames import rater_groups
+from ui.analysis.stats_charts import judges_chart
+from ui.app import state as K
+from ui.app.frames import rater_groups
 
 st.title("Human judges, pair by pair")
 st.write(

@@ -6,18 +6,15 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from bleu_core.signature import make_signature
-from ui import cache, current_options, current_scores, current_study, signature_caption
-from ui import state as K
-from ui.charts import precision_bars
-from ui.frames import (
-    corpus_vs_sentence_frame,
-    ngram_frame,
-    precisions_frame,
-    records_frame,
-    tokens_frame,
-)
-from ui.html import STYLE, legend_html, md_escape, segment_block
-from ui.teach import bp_formula, examples_from_study, smoothing_rows, walkthrough
+from ui import current_options, current_scores, current_study, signature_caption
+from ui.app import cache
+from ui.app import state as K
+from ui.app.frames import records_frame
+from ui.app.markup import STYLE, md_escape
+from ui.explore.charts import precision_bars
+from ui.explore.frames import corpus_vs_sentence_frame, ngram_frame, precisions_frame, tokens_frame
+from ui.explore.highlight import legend_html, segment_block
+from ui.explore.teach import bp_formula, examples_from_study, smoothing_rows, walkthrough
 
 st.title("Learn BLEU")
 st.write(

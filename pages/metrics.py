@@ -7,11 +7,11 @@ import streamlit as st
 
 from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
 from bleu_core.metrics.variants import VARIANTS
-from ui import charts_metrics as cm
 from ui import current_options, require_study, show_chart, table_downloads
-from ui import state as K
-from ui.cache_analysis import PAGE_DEFAULT_METRICS
-from ui.metrics_page import explorer_grid, system_scores_table, williams_table
+from ui.app import state as K
+from ui.app.analysis_cache import PAGE_DEFAULT_METRICS
+from ui.metrics import charts as cm
+from ui.metrics.panels import explorer_grid, system_scores_table, williams_table
 
 st.title("Metrics compared")
 st.write(

@@ -17,11 +17,11 @@ from bleu_core.errors import BleuStudyError
 from bleu_core.stats.correlation import METHODS
 from bleu_core.stats.system_table import is_human_column, parse_system_table, table_correlations
 from bleu_core.textio import decode_text
-from ui import charts_published as cp
 from ui import show_chart, table_downloads
-from ui import state as K
-from ui.context import ensure_entrypoint
-from ui.html import md_escape as esc
+from ui.app import state as K
+from ui.app.context import ensure_entrypoint
+from ui.app.markup import md_escape as esc
+from ui.metrics import published_charts as cp
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
 EXAMPLE_NOTES = {

@@ -3,7 +3,7 @@
 As in the BLEU paper's §4, every judge sees the same items in the same shuffled order and rates each translation
 from 1 (very bad) to 5 (very good). Everything is saved in the campaign database the moment it is submitted;
 the page keeps only who the judge is (and puts the resume code in the URL, so a reload continues).
-Signing in: :mod:`ui.judge_access`; the rating screen and its keyboard controls: :mod:`ui.rating_widgets`.
+Signing in: :mod:`ui.campaigns.judge_access`; the rating screen and its keyboard controls: :mod:`ui.campaigns.rating_widgets`.
 """
 
 from __future__ import annotations
@@ -12,16 +12,16 @@ import streamlit as st
 
 from bleu_core.campaigns import JudgeSession
 from bleu_core.errors import BleuStudyError
-from ui import state as K
-from ui.context import ensure_entrypoint
-from ui.judge_access import (
+from ui.app import state as K
+from ui.app.context import ensure_entrypoint
+from ui.campaigns.judge_access import (
     current_session,
     join_or_resume,
     resume_from_address,
     sign_out,
     signed_in,
 )
-from ui.rating_widgets import (
+from ui.campaigns.rating_widgets import (
     finished_choice,
     judge_header,
     keyboard_controls,

@@ -8,10 +8,10 @@ import streamlit as st
 from bleu_core.errors import BleuStudyError
 from bleu_core.stats import approximate_randomization
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui import state as K
-from ui.cache_analysis import cached_blocks, cached_bootstrap
-from ui.charts_stats import block_chart, histogram, interval_chart, verdict_matrix
-from ui.frames_stats import block_frames, comparisons_frame, intervals_frame, matrix_frame
+from ui.analysis.stats_charts import block_chart, histogram, interval_chart, verdict_matrix
+from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
+from ui.app import state as K
+from ui.app.analysis_cache import cached_blocks, cached_bootstrap
 
 
 @st.cache_data(max_entries=8, show_spinner="Randomising…")

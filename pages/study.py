@@ -8,10 +8,10 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from bleu_core.study import demo
-from ui import cache, context
-from ui import state as K
-from ui.html import markdown_table, md_escape
-from ui.overview import study_overview
+from ui.app import cache, context
+from ui.app import state as K
+from ui.app.markup import markdown_table, md_escape
+from ui.study.overview import study_overview
 
 context.ensure_entrypoint()
 st.title("Study")

@@ -1,6 +1,6 @@
 """The app's charts: valid Vega-Lite, drawn as Streamlit would draw them, stable across re-runs.
 
-``ui.context.show_chart`` skips altair's per-call schema validation (20-60 ms per chart on every re-run),
+``ui.app.context.show_chart`` skips altair's per-call schema validation (20-60 ms per chart on every re-run),
 so the validation happens here, once per chart builder; and the spec it sends must be the one
 ``st.altair_chart`` would send.
 """
@@ -14,15 +14,10 @@ import pandas as pd
 import pytest
 from streamlit.elements.vega_charts import _convert_altair_to_vega_lite_spec
 
-from ui.charts import (
-    corpus_bars,
-    normalised_chart,
-    precision_bars,
-    regression_scatter,
-    segment_density,
-)
-from ui.context import vega_lite_spec
-from ui.frames import binned_counts, fit_line, normalised_frame
+from ui.analysis.charts import corpus_bars, normalised_chart, regression_scatter, segment_density
+from ui.analysis.frames import binned_counts, fit_line, normalised_frame
+from ui.app.context import vega_lite_spec
+from ui.explore.charts import precision_bars
 
 
 def _systems(seed: int) -> pd.DataFrame:

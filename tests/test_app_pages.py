@@ -20,7 +20,7 @@ from bleu_core.options import BleuOptions
 from bleu_core.signature import make_signature
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
-from ui import state as K
+from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[1]
 XSS_SCRIPT = "<script>alert(1)</script>"
@@ -249,21 +249,21 @@ def test_bad_weights_show_a_warning_and_fall_back():
 
 
 def test_settings_change_rescores_without_recounting(monkeypatch):
-    import ui.cache
+    import ui.app.cache
 
     calls = []
-    real = ui.cache.compute_system_statistics
+    real = ui.app.cache.compute_system_statistics
 
     def counting(*args, **kwargs):
         calls.append(kwargs.get("max_order"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(ui.cache, "compute_system_statistics", counting)
-    ui.cache.STATISTICS.clear()
+    monkeypatch.setattr(ui.app.cache, "compute_system_statistics", counting)
+    ui.app.cache.STATISTICS.clear()
     at = start("corpus")
     assert calls == [
         10
-    ]  # ui.context.STATISTICS_ORDER: the highest max order 9, +1 for smoothing 5/7
+    ]  # ui.app.context.STATISTICS_ORDER: the highest max order 9, +1 for smoothing 5/7
     set_option(at, K.OPT_SMOOTH, "none")
     set_option(at, K.OPT_REF_LENGTH, "shortest")
     set_option(at, K.OPT_MAX_ORDER, 2)  # a column slice of the order-10 statistics
@@ -277,18 +277,18 @@ def test_settings_change_rescores_without_recounting(monkeypatch):
 
 
 def test_no_background_work_under_apptest(monkeypatch):
-    """AppTest runs start neither the warm-up nor counting ahead (ui.context.under_app_test).
+    """AppTest runs start neither the warm-up nor counting ahead (ui.app.context.under_app_test).
 
     ``st.get_option("global.appTest")`` answers False under AppTest (it patches ``streamlit.config``
     only): app.py used to start the warm-up in test processes.
     """
-    import ui.cache
-    from ui import warmup
+    import ui.app.cache
+    from ui.app import warmup
 
     started = []
     monkeypatch.setattr(warmup, "start", lambda *a, **k: started.append("warm-up"))
-    monkeypatch.setattr(ui.cache, "count_ahead", lambda *a, **k: started.append("ahead"))
-    ui.cache.STATISTICS.clear()
+    monkeypatch.setattr(ui.app.cache, "count_ahead", lambda *a, **k: started.append("ahead"))
+    ui.app.cache.STATISTICS.clear()
     at = start()
     at.switch_page("pages/corpus.py")
     at.run()

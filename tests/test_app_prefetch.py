@@ -1,4 +1,4 @@
-"""The statistics store and counting ahead (ui.prefetch, ui.cache.count_ahead): computed once, shared, read-only."""
+"""The statistics store and counting ahead (ui.app.prefetch, ui.app.cache.count_ahead): computed once, shared, read-only."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pytest
 
-from ui import cache, prefetch
-from ui.prefetch import Prefetcher, ResultStore
+from ui.app import cache, prefetch
+from ui.app.prefetch import Prefetcher, ResultStore
 
 
 def test_store_rejects_an_empty_size():

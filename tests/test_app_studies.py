@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
-from ui import state as K
+from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[1]
 

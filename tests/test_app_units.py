@@ -19,21 +19,23 @@ from bleu_core.matches import match_provenance
 from bleu_core.options import BleuOptions
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
-from ui import cache, state
-from ui.context import truncate_order
-from ui.export import build_zip, frame_to_latex, reproducible_zip, settings_record, study_digest
-from ui.frames import corpus_frame, normalised_frame, segment_frame, system_human_scores
-from ui.html import (
-    STYLE,
+from ui.analysis.frames import corpus_frame, normalised_frame
+from ui.analysis.relate import linear_fit, segment_correlation
+from ui.app import cache, state
+from ui.app.context import truncate_order
+from ui.app.export import build_zip, frame_to_latex, reproducible_zip, settings_record, study_digest
+from ui.app.frames import system_human_scores
+from ui.app.markup import STYLE
+from ui.app.settings import options_from_state
+from ui.explore.frames import segment_frame
+from ui.explore.highlight import (
     comparison_table,
     hypothesis_html,
     reference_html,
     segment_block,
     texts_block,
 )
-from ui.relate import linear_fit, segment_correlation
-from ui.settings import options_from_state
-from ui.teach import examples_from_study, walkthrough
+from ui.explore.teach import examples_from_study, walkthrough
 
 XSS_SCRIPT = "<script>alert(1)</script>"
 XSS_IMG = '<img src=x onerror="alert(2)">'
@@ -366,7 +368,7 @@ def test_broken_upload_raises_a_clear_error():
 def test_browse_frame_filters_searches_and_sorts():
     from bleu_core.score import bleu_from_stats
     from bleu_core.statistics import compute_statistics
-    from ui.frames import browse_frame
+    from ui.explore.frames import browse_frame
 
     study = _tiny_study()
     opts = BleuOptions(max_order=2)
@@ -426,7 +428,7 @@ def test_cached_human_scores_equal_the_frames():
 def test_segment_pairs_equal_the_segment_frame_rows():
     from bleu_core.score import bleu_from_stats
     from bleu_core.statistics import compute_statistics
-    from ui.relate import segment_pairs
+    from ui.analysis.relate import segment_pairs
 
     study = _tiny_study()
     stacked = np.stack(
@@ -446,11 +448,11 @@ def test_segment_pairs_equal_the_segment_frame_rows():
 
 
 def test_the_warm_up_loaders_exist():
-    # ui.warmup calls these after its imports (the engine's compiled kernels): a rename in the engine
+    # ui.app.warmup calls these after its imports (the engine's compiled kernels): a rename in the engine
     # would only log a warning there, so it is caught here
     import importlib
 
-    from ui import warmup
+    from ui.app import warmup
 
     for target in warmup.LOADERS:
         module, _, function = target.partition(":")

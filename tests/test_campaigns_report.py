@@ -1,6 +1,6 @@
 """The organiser's agreement report (bleu_core.campaigns.report), the organiser's form choices
 (bleu_core.campaigns.planning.split_names / criteria_from_choices), and the tables the Campaigns page draws from
-the report (ui.frames_campaigns)."""
+the report (ui.campaigns.frames)."""
 
 from __future__ import annotations
 
@@ -17,13 +17,8 @@ from bleu_core.campaigns import (
     criteria_from_choices,
     split_names,
 )
-from ui.campaign_session import campaign_study_key
-from ui.frames_campaigns import (
-    agreement_frame,
-    calibration_frame,
-    pairwise_frames,
-    progress_frame,
-)
+from ui.campaigns.frames import agreement_frame, calibration_frame, pairwise_frames, progress_frame
+from ui.campaigns.session import campaign_study_key
 
 T = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
 # Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", section C: 4 observers, 12 units, None =

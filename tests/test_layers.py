@@ -37,7 +37,7 @@ def test_pages_stay_small():
 
 def test_first_page_imports_no_heavy_library():
     # The Study page is the first page after a server start: pandas, altair and scipy load in the
-    # background afterwards (ui.warmup), so they must not be imported by app.py or the Study page.
+    # background afterwards (ui.app.warmup), so they must not be imported by app.py or the Study page.
     code = (
         "import sys\n"
         "from streamlit.testing.v1 import AppTest\n"
@@ -55,11 +55,11 @@ def test_first_page_imports_no_heavy_library():
 
 
 def test_session_state_keys_are_spelled_only_in_ui_state():
-    """Pages and UI helpers import their keys from ui/state.py; a literal key is a second owner."""
+    """Pages and UI helpers import their keys from ui/app/state.py; a literal key is a second owner."""
     import re
 
     literal = re.compile(r"""\bkey=["']|session_state(?:\.get\(|\.setdefault\(|\[)\s*["']""")
-    files = [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").glob("*.py")]
+    files = [ROOT / "app.py", *(ROOT / "pages").glob("*.py"), *(ROOT / "ui").rglob("*.py")]
     offenders = [
         f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
         for path in files

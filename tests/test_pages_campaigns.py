@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.campaigns import CampaignError, CampaignStore, plan_from_study
 from bleu_core.study.model import Segment, Study
-from ui import state as K
+from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[1]
 HOSTILE = "<script>alert('x')</script>"

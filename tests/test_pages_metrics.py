@@ -10,8 +10,8 @@ from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Study
 from bleu_core.study.demo import load_demo
-from ui import state as K
-from ui.cache_analysis import PAGE_DEFAULT_METRICS
+from ui.app import state as K
+from ui.app.analysis_cache import PAGE_DEFAULT_METRICS
 
 PAGE = str(Path(__file__).resolve().parents[1] / "pages" / "metrics.py")
 N_SEGMENTS = 40
@@ -111,7 +111,7 @@ def test_williams_test_and_metric_choice(study: Study) -> None:
 
 def test_williams_frame_orients_error_metrics(study: Study) -> None:
     from bleu_core.metrics.registry import score_study
-    from ui.charts_metrics import williams_frame
+    from ui.metrics.charts import williams_frame
 
     scores = score_study(study, ["BLEU", "PER"])
     human_seg = study.segment_scores("mqm")

@@ -15,7 +15,7 @@ from scipy import stats as sps
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.stats.system_table import parse_system_table
-from ui import state as K
+from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "pages" / "published.py"
@@ -44,7 +44,7 @@ def correlations(at: AppTest):
 
 
 def shown(text: str) -> str:
-    """What a markdown element displays: backslash escapes (ui.html.md_escape) removed."""
+    """What a markdown element displays: backslash escapes (ui.app.markup.md_escape) removed."""
     return re.sub(r"\\(.)", r"\1", text)
 
 

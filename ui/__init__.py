@@ -1,16 +1,16 @@
 """The Streamlit app's building blocks (``bleu_core`` stays free of streamlit and pandas).
 
-Modules
--------
-``ui.state``     every session-state key (constants), their defaults, :func:`ui.state.init_state`.
-``ui.settings``  the sidebar's BLEU settings → :class:`bleu_core.options.BleuOptions`.
-``ui.cache``     ``st.cache_data`` adapters: statistics per (study, references, tokenizer, lowercase, order),
-                 match provenance, human score matrices, chart images, uploaded studies.
-``ui.context``   helpers every page uses (below).
-``ui.frames``    study / scores → pandas DataFrames (pandas lives only here).
-``ui.charts``    altair charts (pure: DataFrame in, chart out).
-``ui.html``      escaped HTML for n-gram match highlighting.
-``ui.export``    CSV, LaTeX, PNG/SVG and the reproducible zip.
+Rooms (one sub-package per area of the navigation; a page imports its room and ``ui.app`` only)
+-------------------------------------------------------------------------------------------------
+``ui.app``        shared by every page: session-state keys, sidebar settings, caches and the statistics
+                  store, warm-up, export, shared frames and markup. Imports no other room.
+``ui.study``      the Study page (overview of the open study).
+``ui.explore``    Explore and Learn BLEU: match highlighting, browse table, the paper's worked examples.
+``ui.analysis``   Corpus, BLEU vs human, Significance, Judges, Correlation, Export: frames and charts.
+``ui.metrics``    Metrics and Published tables.
+``ui.campaigns``  Campaigns and Rate translations.
+
+Each room's ``__init__`` lists its modules and what it may import; ``tests/test_ui_rooms.py`` checks it.
 
 Helpers for page authors (``from ui import ...``)
 -------------------------------------------------
@@ -20,7 +20,7 @@ A page is a short script: read widgets, call the core, render. Typical page::
     from ui import current_scores, show_chart, signature_caption, table_downloads
 
     scores = current_scores()              # the open study scored under the sidebar settings
-    st.dataframe(frame)                    # build frames with ui.frames
+    st.dataframe(frame)                    # build frames with ui.analysis.frames
     signature_caption(scores.signature)    # show the signature with every score
     table_downloads(frame, "my table")     # CSV + LaTeX buttons (and listed in the export zip)
     show_chart(chart, "my chart")          # altair chart + PNG/SVG buttons (and listed in the export zip)
@@ -29,10 +29,10 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``require_study()``            the open study, or stop the page with a hint to open one.
 ``current_options()``          the :class:`BleuOptions` of the sidebar.
 ``current_references(study)``  reference streams chosen in the sidebar (all by default).
-``current_scores()``           :class:`ui.context.Scores`: ``stats`` (systems × segments × F array, cached),
+``current_scores()``           :class:`ui.app.context.Scores`: ``stats`` (systems × segments × F array, cached),
                                ``corpus`` and ``sentence`` (:class:`bleu_core.score.BleuArrays`), ``systems``,
                                ``options``, ``signature``, ``references``.
-``study_statistics(study, key, refs, options)``  the stored :class:`ui.cache.SystemStatistics` (read-only
+``study_statistics(study, key, refs, options)``  the stored :class:`ui.app.cache.SystemStatistics` (read-only
                                arrays shared by all sessions, counted to order 10) and the array cut to the
                                options' order.
 ``signature_caption(sig)``     a caption ``BLEU signature: `…```.
@@ -45,15 +45,15 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``ensure_entrypoint()``         call first on a page that touches session state before any helper above: a
                                deep link on a fresh server runs the page without app.py; this re-runs it.
 ``open_study(...)``, ``open_demo(name)``  make a study the open one (call from a widget callback).
-``ui.html.md_escape(text)``    escape user text (study, system, criterion names) put into markdown.
-``ui.html`` escapes everything it renders; never build HTML from user text without ``html.escape``.
-Seed and resample count of resampling procedures: ``st.session_state[ui.state.SEED]`` and
-``[ui.state.N_RESAMPLES]`` (the export zip records them).
+``ui.app.markup.md_escape(text)``    escape user text (study, system, criterion names) put into markdown.
+``ui.explore.highlight`` escapes everything it renders; never build HTML from user text without ``html.escape``.
+Seed and resample count of resampling procedures: ``st.session_state[ui.app.state.SEED]`` and
+``[ui.app.state.N_RESAMPLES]`` (the export zip records them).
 """
 
 from __future__ import annotations
 
-from .context import (
+from ui.app.context import (
     Scores,
     chart_downloads,
     current_options,

@@ -257,7 +257,7 @@ def test_export_zip_downloads_with_tables_charts_and_settings(server, page):
 
 def test_deep_link_as_the_first_request_of_a_fresh_server(browser):
     # With a pages/ folder, Streamlit serves the first request of a new server in its legacy multipage
-    # mode; a deep link then runs the page without app.py (ui.context.ensure_entrypoint re-runs it).
+    # mode; a deep link then runs the page without app.py (ui.app.context.ensure_entrypoint re-runs it).
     with streamlit_server() as url:
         context = browser.new_context(viewport={"width": 1400, "height": 1400})
         pg = context.new_page()
@@ -289,7 +289,7 @@ def _choose_tokenizer(page, name: str) -> None:
 
 
 def test_bleu_vs_human_charts_are_updated_in_place_and_show_the_new_scores(server, browser):
-    # The page's charts keep their spec when only the numbers change (ui.context.show_chart,
+    # The page's charts keep their spec when only the numbers change (ui.app.context.show_chart,
     # stable=True): the browser swaps their data instead of building them again. What it draws must
     # be what a fresh page draws with the same settings.
     marks = '[data-testid="stVegaLiteChart"] svg.marks'

@@ -1,7 +1,7 @@
 """How a judge gets in on the Rate translations page: join a campaign with its code, resume with a resume code
 (typed, or in the page's address), sign out.
 
-Who the judge is lives in ``st.session_state`` (:data:`ui.state.RATE_CODE`, :data:`~ui.state.RATE_TOKEN`) and in
+Who the judge is lives in ``st.session_state`` (:data:`ui.app.state.RATE_CODE`, :data:`~ui.app.state.RATE_TOKEN`) and in
 the address (``?resume=<code>-<token>``), so a reload or a closed tab continues where the judge was; everything
 else (position, ratings) is in the campaign database.
 """
@@ -14,9 +14,9 @@ import streamlit as st
 
 from bleu_core.campaigns import Campaign, CampaignStore, JudgeSession
 from bleu_core.errors import BleuStudyError
-from ui import state as K
-from ui.campaign_db import open_store
-from ui.html import STYLE, label_html
+from ui.app import state as K
+from ui.app.markup import STYLE, label_html
+from ui.campaigns.db import open_store
 
 #: Query parameters: the judge's resume code, and the campaign code of an organiser's link (``/rate?campaign=``).
 RESUME_PARAM = "resume"

@@ -1,6 +1,6 @@
 """Metric comparison page helpers: cached computations, DataFrames and altair charts.
 
-The cached functions follow :mod:`ui.cache`'s convention: a hashable ``study_key`` is hashed, the study itself
+The cached functions follow :mod:`ui.app.cache`'s convention: a hashable ``study_key`` is hashed, the study itself
 is passed as ``_study`` and not hashed; nothing inside calls ``st.*`` other than the cache decorator.
 """
 
@@ -24,7 +24,7 @@ from bleu_core.stats.compare import compare_correlations
 from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
 from bleu_core.study import Study
-from ui import cache_analysis
+from ui.app import analysis_cache as cache_analysis
 
 #: Column formats of the correlation table (p-values in scientific notation, coefficients to 3 decimals).
 CORRELATION_COLUMNS = {
@@ -44,7 +44,7 @@ CORRELATION_COLUMNS = {
 def metric_scores(
     study_key: str, study: Study, metrics: tuple[str, ...], tokenize: str, lowercase: bool
 ) -> dict[str, MetricScores]:
-    """Every metric's scores, cached per metric (see :func:`ui.cache_analysis.metric_scores`)."""
+    """Every metric's scores, cached per metric (see :func:`ui.app.analysis_cache.metric_scores`)."""
     return cache_analysis.metric_scores(study_key, study, metrics, tokenize, lowercase)
 
 

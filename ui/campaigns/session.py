@@ -1,7 +1,7 @@
 """What the Campaigns page remembers between runs (``st.session_state``): the campaign the organiser has open,
 the organiser key of a campaign just created (shown once), and the open study once it holds a campaign's ratings.
 
-The keys themselves are declared in :mod:`ui.state` (section "Campaigns page").
+The keys themselves are declared in :mod:`ui.app.state` (section "Campaigns page").
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from bleu_core.campaigns import (
     study_criterion_name,
 )
 from bleu_core.study.model import Study
-from ui import state as K
+from ui.app import state as K
 
 #: Marks the part of the study key that names the campaign whose ratings the study holds.
 CAMPAIGN_KEY_MARK = "|campaign:"
@@ -27,7 +27,7 @@ CAMPAIGN_KEY_MARK = "|campaign:"
 def remember_campaign(code: str, key: str, *, tab: str, new: bool = False) -> None:
     """Keep *code* and its organiser *key* for this browser session and open *tab* on the next run.
 
-    A *new* campaign's key is also kept to be shown once (:data:`ui.state.CAMP_NEW_KEY`) and pre-fills the
+    A *new* campaign's key is also kept to be shown once (:data:`ui.app.state.CAMP_NEW_KEY`) and pre-fills the
     "open a campaign" form.
     """
     state = st.session_state

@@ -20,10 +20,9 @@ from bleu_core.score import BleuArrays, bleu_from_stats
 from bleu_core.signature import make_signature
 from bleu_core.statistics import N_LENGTH_COLUMNS
 from bleu_core.study import Study
-
-from . import cache
-from . import state as K
-from .settings import options_from_state
+from ui.app import cache
+from ui.app import state as K
+from ui.app.settings import options_from_state
 
 DEFAULT_DEMO = "ted-en-de"
 STATISTICS_ORDER = MAX_ORDER_LIMIT + 1
@@ -134,7 +133,7 @@ def study_statistics(
     """Statistics for these settings and the array cut to the options' statistics order.
 
     When the tokenizer, lowercasing or references were new (statistics counted now), the other tokenizers
-    are counted in the background (:func:`ui.cache.count_ahead`; not under AppTest) so that the next
+    are counted in the background (:func:`ui.app.cache.count_ahead`; not under AppTest) so that the next
     tokenizer change finds its statistics ready.
     """
     order = options.statistics_order
@@ -307,7 +306,7 @@ def show_chart(chart: Any, name: str, *, stable: bool = False, subtitle: bool = 
 
 def table_downloads(frame: Any, name: str, *, caption: str = "") -> None:
     """CSV and LaTeX download buttons for a pandas DataFrame (registered for the export zip too)."""
-    from .export import frame_to_csv, frame_to_latex
+    from ui.app.export import frame_to_csv, frame_to_latex
 
     stem = file_stem(name)
     _register("table", stem, (frame, caption))
@@ -365,8 +364,7 @@ def open_study(
 def demo_inputs(name: str) -> list[dict[str, Any]]:
     """Name, size and sha256 of the bundled file behind a demo (empty when it cannot be found)."""
     from bleu_core.study import demo
-
-    from .export import sha256_bytes
+    from ui.app.export import sha256_bytes
 
     try:
         path = demo.demo_path(name)

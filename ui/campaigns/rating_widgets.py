@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 import streamlit as st
 
 from bleu_core.campaigns import Campaign, Item, JudgeSession
-from ui import state as K
-from ui.html import STYLE, plain_html
+from ui.app import state as K
+from ui.app.markup import STYLE, plain_html
 
 SAVE_LABEL = "Save and next"
 SKIP_LABEL = "Skip"
@@ -151,7 +151,7 @@ def show_item(item: Item) -> None:
 def score_form(campaign: Campaign, position: int, existing: dict[str, int]) -> ScoreAnswer:
     """One radio row per criterion (pre-set to the judge's *existing* scores) with "Save and next" and "Skip".
 
-    The widgets are keyed ``f"{ui.state.RATE_SCORE_PREFIX}{position}_{criterion index}"``.
+    The widgets are keyed ``f"{ui.app.state.RATE_SCORE_PREFIX}{position}_{criterion index}"``.
     """
     keys = [f"{K.RATE_SCORE_PREFIX}{position}_{i}" for i in range(len(campaign.criteria))]
     with st.form(f"rate_form_{position}"):

@@ -1,6 +1,6 @@
 """The Metrics page's widget groups and table adapters, so that ``pages/metrics.py`` only lays them out.
 
-Widgets live here (they read ``st`` inputs); the computations stay in :mod:`ui.charts_metrics` and
+Widgets live here (they read ``st`` inputs); the computations stay in :mod:`ui.metrics.charts` and
 :mod:`bleu_core.metrics`.
 """
 
@@ -16,8 +16,8 @@ from bleu_core.metrics.registry import MetricScores
 from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES
 from bleu_core.study import Study
 from bleu_core.tokenizers import TOKENIZER_NAMES
-from ui import charts_metrics as cm
-from ui import state as K
+from ui.app import state as K
+from ui.metrics import charts as cm
 
 
 def williams_table(

@@ -3,7 +3,7 @@ and calibration tables (Krippendorff's alpha, pairwise correlations, each judge'
 download of the ratings.
 
 Rendering only: the numbers come from :mod:`bleu_core.campaigns` (see :func:`bleu_core.campaigns.agreement_report`)
-and the tables from :mod:`ui.frames_campaigns`. Every name or text that goes into HTML is escaped.
+and the tables from :mod:`ui.campaigns.frames`. Every name or text that goes into HTML is escaped.
 """
 
 from __future__ import annotations
@@ -20,14 +20,9 @@ from bleu_core.campaigns import (
     StoredRating,
     ratings_to_csv,
 )
-from ui.context import file_stem
-from ui.frames_campaigns import (
-    agreement_frame,
-    calibration_frame,
-    pairwise_frames,
-    progress_frame,
-)
-from ui.html import STYLE, label_html
+from ui.app.context import file_stem
+from ui.app.markup import STYLE, label_html
+from ui.campaigns.frames import agreement_frame, calibration_frame, pairwise_frames, progress_frame
 
 #: How each display mode is described to the organiser (what judges see next to the translation).
 DISPLAY_HELP: dict[str, str] = {

@@ -35,9 +35,8 @@ from bleu_core.statistics import compute_system_statistics
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
 from bleu_core.tokenizers import TOKENIZER_NAMES
-
-from .prefetch import Prefetcher, ResultStore
-from .prefetch import disabled as prefetch_disabled
+from ui.app.prefetch import Prefetcher, ResultStore
+from ui.app.prefetch import disabled as prefetch_disabled
 
 
 @dataclass(frozen=True)
@@ -50,7 +49,7 @@ class SystemStatistics:
             ``array[i]`` is system i's :attr:`bleu_core.statistics.SegmentStatistics.array`.
         references: names of the reference streams used.
         max_order: N of the statistics (the app counts N = 10 whatever the options' max order: a lower
-            order is a column slice, see :func:`ui.context.truncate_order`).
+            order is a column slice, see :func:`ui.app.context.truncate_order`).
     """
 
     systems: tuple[str, ...]
@@ -147,7 +146,7 @@ def statistics_ready(
 def count_ahead(
     study_key: str, study: Study, references: tuple[str, ...], lowercase: bool, max_order: int
 ) -> threading.Event | None:
-    """Count the study's statistics under the other tokenizers in the background (see :mod:`ui.prefetch`).
+    """Count the study's statistics under the other tokenizers in the background (see :mod:`ui.app.prefetch`).
 
     Returns the prefetcher's idle event, or None when nothing was scheduled: switched off
     (``BLEU_STUDY_NO_PREFETCH=1``) or the study has more than :data:`COUNT_AHEAD_MAX_CHARACTERS`.
@@ -228,16 +227,16 @@ def segment_matches_of_systems(
 def system_human_scores(
     study_key: str, _study: Study, criterion: str, group: str | None = None
 ) -> dict[str, float]:
-    """One human score per system (:func:`ui.frames.system_human_scores`; ~15 ms over 20k ratings)."""
-    from .frames import system_human_scores as compute
+    """One human score per system (:func:`ui.app.frames.system_human_scores`; ~15 ms over 20k ratings)."""
+    from ui.app.frames import system_human_scores as compute
 
     return compute(_study, criterion, group)
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def rater_groups(study_key: str, _study: Study, criterion: str) -> list[str]:
-    """Distinct rater groups of ``criterion`` (:func:`ui.frames.rater_groups`)."""
-    from .frames import rater_groups as compute
+    """Distinct rater groups of ``criterion`` (:func:`ui.app.frames.rater_groups`)."""
+    from ui.app.frames import rater_groups as compute
 
     return compute(_study, criterion)
 

@@ -25,8 +25,7 @@ from bleu_core.matches import SegmentMatches, match_provenance
 from bleu_core.options import SMOOTHING_NAMES, BleuOptions
 from bleu_core.score import bleu_from_stats
 from bleu_core.study import Study
-
-from .html import NgramRow, ngram_rows
+from ui.explore.highlight import NgramRow, ngram_rows
 
 
 @dataclass(frozen=True)

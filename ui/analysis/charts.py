@@ -1,4 +1,4 @@
-"""Altair charts of the app (pure functions: DataFrame in, chart out; no ``st.*`` here).
+"""Altair charts of the analysis pages (pure functions: DataFrame in, chart out; no ``st.*`` here).
 
 Each chart carries its own title so that the PNG/SVG export stands on its own.
 """
@@ -16,7 +16,7 @@ alt.data_transformers.disable_max_rows()
 # altair turns a string into a channel through a schema lookup that costs milliseconds per use, on
 # every re-run of a page after a settings change.
 
-if TYPE_CHECKING:  # pandas lives in ui.frames; here it is only a type
+if TYPE_CHECKING:  # pandas lives in the frames modules; here it is only a type
     import pandas as pd
 
 
@@ -25,7 +25,11 @@ def _title(title: str, subtitle: str = "") -> alt.TitleParams:
 
 
 HUMAN_SHAPE = alt.Scale(domain=[False, True], range=["circle", "diamond"])
+
+
 HUMAN_LEGEND = alt.Legend(labelExpr="datum.label == 'true' ? 'human' : 'machine'")
+
+
 HUMAN_COLORS = alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"])
 
 
@@ -80,12 +84,12 @@ def regression_scatter(
 def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:
     """Range-normalised scores per system, one line per series (paper, Figure 7).
 
-    ``frame`` is :func:`ui.frames.normalised_frame` output; systems are shown in the order of its
+    ``frame`` is :func:`ui.analysis.frames.normalised_frame` output; systems are shown in the order of its
     ``position`` column (or, without one, in the order of the rows).
     """
     # Sorted by a column of the data, not by a list of names in the spec: the spec then stays the same
     # when the scores (and so the order) change, and the browser updates the chart in place
-    # (ui.context.show_chart).
+    # (ui.app.context.show_chart).
     sort = (
         alt.EncodingSortField(field="position", op="min")
         if "position" in frame.columns
@@ -128,7 +132,7 @@ def segment_density(
     x_title: str = "sentence BLEU",
     y_title: str = "human score",
 ) -> alt.LayerChart:
-    """Segment level as a density (counts per cell, :func:`ui.frames.binned_counts`) with the fitted line.
+    """Segment level as a density (counts per cell, :func:`ui.analysis.frames.binned_counts`) with the fitted line.
 
     ``line`` holds two points ``x``, ``y`` of the least-squares line.
     """
@@ -182,14 +186,3 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
         )
         .properties(title=_title(title, subtitle))
     )
-
-
-def precision_bars(frame: pd.DataFrame, *, title: str) -> alt.LayerChart:
-    """Modified precision p_n per order n (columns ``order``, ``precision``, ``label``)."""
-    base = alt.Chart(frame).encode(
-        x=alt.X("order:O", title="n-gram order n"),
-        y=alt.Y("precision:Q", title="modified precision p_n", scale=alt.Scale(domain=[0, 1])),
-    )
-    return (
-        base.mark_bar(color="#2f6fdd") + base.mark_text(dy=-8).encode(text=alt.Text("label:N"))
-    ).properties(title=title, height=240)

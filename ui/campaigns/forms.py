@@ -23,8 +23,8 @@ from bleu_core.campaigns import (
 from bleu_core.campaigns.model import DEFAULT_QUESTIONS
 from bleu_core.campaigns.planning import DEFAULT_GROUPS
 from bleu_core.study.model import Study
-from ui import state as K
-from ui.campaign_views import DISPLAY_HELP
+from ui.app import state as K
+from ui.campaigns.views import DISPLAY_HELP
 
 #: Labels of the two tabs of the Campaigns page.
 NEW_TAB = "New campaign"
@@ -151,7 +151,7 @@ def new_campaign_form(study: Study, *, default_seed: int) -> NewCampaignChoices 
 def open_campaign_form() -> tuple[str, str] | None:
     """Draw the "open a campaign" form; ``(code, organiser key)`` as typed once submitted, else ``None``.
 
-    Its widgets are keyed :data:`ui.state.CAMP_FORM_CODE` / :data:`~ui.state.CAMP_FORM_KEY`, so a campaign just
+    Its widgets are keyed :data:`ui.app.state.CAMP_FORM_CODE` / :data:`~ui.app.state.CAMP_FORM_KEY`, so a campaign just
     created can be pre-filled.
     """
     with st.form("camp_open_form"):

@@ -2,7 +2,7 @@
 
 The Study page is the first page a user sees, so it avoids what it does not need: no pandas import
 (about half a second on a loaded machine) and no data-grid widget (the browser's largest script after
-the syntax highlighter). The tables are plain rows, drawn with :func:`ui.html.markdown_table`.
+the syntax highlighter). The tables are plain rows, drawn with :func:`ui.app.markup.markdown_table`.
 
 >>> from bleu_core.study import Criterion, Segment, Study
 >>> s = Study(name="t", segments=(Segment("1"), Segment("2")), references={"ref": ["a", "b"]},
@@ -26,7 +26,7 @@ from bleu_core.study import Study
 
 @dataclass(frozen=True)
 class Table:
-    """A small table: column names and rows of plain values (shown with :func:`ui.html.markdown_table`)."""
+    """A small table: column names and rows of plain values (shown with :func:`ui.app.markup.markdown_table`)."""
 
     columns: tuple[str, ...]
     rows: tuple[tuple[object, ...], ...]

@@ -1,6 +1,6 @@
 """Cached adapters of the analysis pages (Metrics, Significance, Correlation), and their on-demand switches.
 
-Same convention as :mod:`ui.cache`: inputs are hashable, the study (and other unhashable inputs) are passed
+Same convention as :mod:`ui.app.cache`: inputs are hashable, the study (and other unhashable inputs) are passed
 with a leading underscore next to a short hashable key that identifies them, nothing inside calls ``st.*``.
 
 * metric scores are cached per **scoring group**: each metric alone, except the nine Babych & Hartley
@@ -24,8 +24,7 @@ import streamlit as st
 from bleu_core.metrics.registry import MetricScores, get_metric, score_study
 from bleu_core.stats import block_bleu, bootstrap
 from bleu_core.study import Study
-
-from . import state as K
+from ui.app import state as K
 
 PAGE_DEFAULT_METRICS: tuple[str, ...] = ("BLEU", "chrF", "NIST", "PER")
 """Metrics page: the metrics ticked at first (the quick ones; the weighted and TER are a tick away)."""

@@ -34,10 +34,10 @@ MODULES: tuple[str, ...] = (
     "pyarrow",
     "altair",
     "scipy.stats",
-    "ui.frames",
-    "ui.charts",
-    "ui.relate",
-    "ui.export",
+    "ui.analysis.frames",
+    "ui.analysis.charts",
+    "ui.analysis.relate",
+    "ui.app.export",
 )
 """What the pages after the first one import (ordered: dependencies first)."""
 

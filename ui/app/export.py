@@ -27,7 +27,7 @@ from bleu_core.study import Study
 
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)
 
-if TYPE_CHECKING:  # pandas lives in ui.frames; here it is only a type
+if TYPE_CHECKING:  # pandas lives in ui.analysis.frames; here it is only a type
     import pandas as pd
 
 

@@ -24,8 +24,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from .charts import regression_scatter
-from .frames_stats import correlation_rows
+from ui.analysis.charts import regression_scatter
+from ui.analysis.stats_frames import correlation_rows
 
 
 def table_frame(table: Any) -> pd.DataFrame:

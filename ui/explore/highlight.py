@@ -36,30 +36,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-STATUSES = ("matched", "clipped", "unmatched")
-STATUS_LABELS = {"matched": "matched", "clipped": "clipped away", "unmatched": "unmatched"}
+from ui.app.markup import STYLE, label_html, md_escape, plain_html
 
-STYLE = """
-<style>
-.bs-seg { line-height: 2.1; font-size: 1.02rem; margin: 0.1rem 0 0.5rem 0; }
-.bs-tok { position: relative; padding: 0.12rem 0.18rem; margin: 0 0.04rem; border-radius: 0.25rem;
-          cursor: help; outline: none; }
-.bs-matched { background: #cfe3ff; color: #0b3d91; border-bottom: 2px solid #2f6fdd; }
-.bs-clipped { background: #ffe1c2; color: #8a3b00; text-decoration: line-through;
-              border-bottom: 2px dashed #e07000; }
-.bs-unmatched { color: #555; border-bottom: 2px dotted #9a9a9a; }
-.bs-none { color: #888; }
-.bs-ref { background: #e3f4e1; border-bottom: 2px solid #3c9a3c; }
-.bs-sel { outline: 2px solid #d0006f; outline-offset: 1px; }
-.bs-pop { display: none; position: absolute; left: 0; top: 1.9rem; z-index: 20; min-width: 16rem;
-          max-width: 28rem; white-space: pre-line; background: #fff; color: #222; text-decoration: none;
-          border: 1px solid #bbb; border-radius: 0.35rem; padding: 0.35rem 0.5rem; font-size: 0.82rem;
-          line-height: 1.35; box-shadow: 0 2px 8px rgba(0,0,0,0.18); }
-.bs-tok:hover > .bs-pop, .bs-tok:focus > .bs-pop { display: block; }
-.bs-legend span { margin-right: 0.8rem; }
-.bs-label { font-size: 0.8rem; color: #666; margin-bottom: -0.2rem; }
-</style>
-"""
+STATUSES = ("matched", "clipped", "unmatched")
+
+
+STATUS_LABELS = {"matched": "matched", "clipped": "clipped away", "unmatched": "unmatched"}
 
 
 TABLE_STYLE = (
@@ -70,6 +52,8 @@ TABLE_STYLE = (
     ".bs-sys{white-space:nowrap;font-weight:600}.bs-table .bs-seg{margin:0}"
     ".bs-table td:nth-child(2){width:55%}</style>"
 )
+
+
 """Style of :func:`comparison_table`."""
 
 
@@ -243,11 +227,6 @@ def legend_html() -> str:
     )
 
 
-def label_html(text: str) -> str:
-    """A small label line (escaped)."""
-    return f'<div class="bs-label">{html.escape(text)}</div>'
-
-
 def segment_block(
     matches: Any,
     order: int,
@@ -271,13 +250,6 @@ def segment_block(
             parts.append(label_html(name))
             parts.append(reference_html(tokens, hyp_counts, order, selected=selected))
     return "\n".join(parts)
-
-
-def plain_html(text: str | None, *, label: str | None = None, style: bool = True) -> str:
-    """Untokenised text (a source sentence) in the same layout, escaped; ``style=False``: no style sheet."""
-    body = html.escape(text) if text else "<em>(none)</em>"
-    head = label_html(label) if label else ""
-    return f'{STYLE if style else ""}{head}<div class="bs-seg">{body}</div>'
 
 
 def texts_block(texts: Sequence[tuple[str, str | None]]) -> str:
@@ -382,35 +354,3 @@ def browse_label(
         parts.append(f"“{md_escape(search.strip())}”")
     parts.append(f"sorted by {sort} {'↓' if descending else '↑'}")
     return " · ".join(["Filter and sort", *parts])
-
-
-_MARKDOWN_SPECIALS = set("\\`*_{}[]()#+-.!|<>~$:")
-
-
-def md_escape(text: str) -> str:
-    r"""Escape user text for Streamlit markdown (labels, captions, headers): it shows literally.
-
-    >>> md_escape("![x](http://e/i.png) *a*")
-    '\\!\\[x\\]\\(http\\:\\/\\/e\\/i\\.png\\) \\*a\\*'
-    """
-    return "".join("\\" + ch if ch in _MARKDOWN_SPECIALS or ch == "/" else ch for ch in str(text))
-
-
-def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
-    r"""A markdown table for ``st.markdown``; every cell is escaped (user text shows literally).
-
-    Light to draw: no data-grid script in the browser, no pandas on the server (small tables only).
-
-    >>> print(markdown_table(["system", "n"], [("a|b", 3), ("x\ny", None)]))
-    | system | n |
-    |---|---|
-    | a\|b | 3 |
-    | x y |  |
-    """
-
-    def cell(value: object) -> str:
-        return md_escape(" ".join(str("" if value is None else value).split()))
-
-    lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return "\n".join(lines)

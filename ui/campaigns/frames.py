@@ -1,6 +1,6 @@
 """Campaign results as pandas DataFrames for the organiser's tables (pure: no ``st.*``).
 
-Column names are what the Campaigns page shows; :mod:`ui.campaign_views` adds the number formats.
+Column names are what the Campaigns page shows; :mod:`ui.campaigns.views` adds the number formats.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The sidebar's BLEU settings and their translation into :class:`bleu_core.options.BleuOptions`.
 
-The widgets write into ``st.session_state`` under the keys of :mod:`ui.state`; :func:`options_from_state`
+The widgets write into ``st.session_state`` under the keys of :mod:`ui.app.state`; :func:`options_from_state`
 turns those raw values into validated options without touching Streamlit, so it is testable on a dict:
 
 >>> opts, problems = options_from_state({"opt_max_order": 2, "opt_weights": "0.3, 0.7"})
@@ -28,8 +28,7 @@ from bleu_core.options import (
 )
 from bleu_core.signature import make_signature
 from bleu_core.tokenizers import TOKENIZER_NAMES
-
-from . import state as K
+from ui.app import state as K
 
 try:  # descriptions are a nicety: the contract only promises TOKENIZER_NAMES
     from bleu_core.tokenizers import TOKENIZER_DESCRIPTIONS

@@ -1,0 +1,15 @@
+"""The shared app room: what every page and every other room may use.
+
+``state``           every session-state key (constants), defaults, :func:`init_state`.
+``settings``        the sidebar's BLEU settings → :class:`bleu_core.options.BleuOptions`.
+``context``         the page helpers re-exported by :mod:`ui` (open study, scores, signature, charts, downloads).
+``cache``           statistics store and ``st.cache_data`` adapters (studies, uploads, matches, chart images).
+``prefetch``        the shared result store and background counting of other tokenizers.
+``analysis_cache``  cached metric scores, blocks and bootstrap shared by several analysis pages.
+``warmup``          background imports and kernel loading after the first page.
+``export``          CSV, LaTeX and the reproducible zip.
+``frames``          study-level DataFrames (ratings, rater groups, human score per system, records).
+``markup``          the shared style sheet, escaped labels and texts, Markdown escaping.
+
+May import: ``bleu_core``, streamlit, pandas, altair, and modules of this room. Never another room.
+"""
