@@ -1,4 +1,5 @@
-"""bleu-study: the Streamlit app. Run with ``make run`` or ``streamlit run app.py``.
+"""bleu-study: the Streamlit app. Run with ``make run``, ``bleu-study app [PATH]`` or
+``streamlit run app.py [-- PATH --pair xx-yy --references A,B]``.
 
 This entry point sets up the session (every key in :mod:`ui.app.state`), opens the demo study on first start,
 draws the shared sidebar (the study in use and the BLEU settings, which persist across pages) and hands
@@ -8,6 +9,7 @@ when its file exists.
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import streamlit as st
@@ -15,7 +17,7 @@ import streamlit as st
 st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", layout="wide")
 
 from bleu_core.errors import BleuStudyError  # noqa: E402
-from ui.app import context, warmup  # noqa: E402
+from ui.app import context, startup, warmup  # noqa: E402
 from ui.app import state as K  # noqa: E402
 from ui.app.markup import md_escape  # noqa: E402
 from ui.app.settings import render_settings  # noqa: E402
@@ -59,13 +61,25 @@ def build_navigation() -> dict[str, list[st.Page]]:
 
 
 def open_default_study() -> None:
-    """Open the TED en-de demo on the first run of a session (once: a failure is shown, not retried)."""
-    if st.session_state[K.STUDY] is None and not st.session_state.get(K.DEFAULT_STUDY_TRIED):
-        st.session_state[K.DEFAULT_STUDY_TRIED] = True
-        try:
+    """Open the study named on the command line (``bleu-study app PATH``), else the TED en-de demo, on the
+    first run of a session (once: a failure is shown on the Study page, not retried)."""
+    if st.session_state[K.STUDY] is not None or st.session_state.get(K.DEFAULT_STUDY_TRIED):
+        return
+    st.session_state[K.DEFAULT_STUDY_TRIED] = True
+    try:
+        request = startup.parse_startup(sys.argv[1:])
+        if request is None:
             context.open_demo(context.DEFAULT_DEMO)
-        except (BleuStudyError, ImportError, FileNotFoundError) as err:
-            st.session_state[K.STUDY_ERROR] = f"The demo study could not be opened: {err}"
+            return
+        with st.spinner(f"Opening {request.path} …"):
+            loaded = startup.load_startup(request)
+        context.open_study(
+            loaded.study, key=loaded.key, label=loaded.label, warnings=list(loaded.warnings)
+        )
+    except BleuStudyError as err:
+        st.session_state[K.STUDY_ERROR] = startup.startup_error(err)
+    except (ImportError, FileNotFoundError) as err:
+        st.session_state[K.STUDY_ERROR] = f"The demo study could not be opened: {err}"
 
 
 K.init_state(st.session_state)

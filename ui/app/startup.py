@@ -1,0 +1,120 @@
+"""The study every new session opens: the one named on the command line, else the TED demo.
+
+``bleu-study app PATH --pair xx-yy --references A,B`` (and ``streamlit run app.py -- PATH …``) hands the app
+``PATH`` and its options after ``--``; Streamlit leaves them in ``sys.argv``. The study is loaded once per
+server process and shared by all sessions (read-only); a load error is shown on the Study page, and the
+session can still open a demo or an upload there.
+
+>>> parse_startup(["demo:ted-zh-en"])
+StartupStudy(path='demo:ted-zh-en', pair=None, references=None)
+>>> parse_startup(["/data/wmt21", "--pair", "de-en", "--references", "A,B"]).reference_choice
+['A', 'B']
+>>> parse_startup([]) is None
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+from bleu_core.errors import BleuStudyError, InputError
+
+DEMO_PREFIX = "demo:"
+
+
+@dataclass(frozen=True)
+class StartupStudy:
+    """The study named on the command line."""
+
+    path: str
+    pair: str | None = None
+    references: str | None = None
+
+    @property
+    def reference_choice(self) -> str | list[str] | None:
+        """``references`` as :func:`bleu_core.study.load_study` takes it (``"all"`` or letters)."""
+        if self.references is None:
+            return None
+        if self.references.strip().lower() == "all":
+            return "all"
+        return [r.strip() for r in self.references.split(",") if r.strip()]
+
+    @property
+    def demo(self) -> str | None:
+        return self.path[len(DEMO_PREFIX) :] if self.path.startswith(DEMO_PREFIX) else None
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:
+        raise InputError(f"the app's command-line arguments: {message}")
+
+
+def parse_startup(argv: list[str]) -> StartupStudy | None:
+    """The study named in the arguments after ``--`` (None: no arguments)."""
+    if not argv:
+        return None
+    parser = _Parser(prog="app.py --", add_help=False)
+    parser.add_argument("path")
+    parser.add_argument("--pair")
+    parser.add_argument("--references", "--reference")
+    args = parser.parse_args(argv)
+    return StartupStudy(args.path, args.pair, args.references)
+
+
+@dataclass(frozen=True)
+class LoadedStartup:
+    study: Any
+    key: str
+    label: str
+    warnings: tuple[str, ...]
+
+
+_lock = threading.Lock()
+_loaded: dict[StartupStudy, LoadedStartup] = {}
+
+
+def _fingerprint(path: str) -> str:
+    """Path, size and modification time of a file or of a folder's files: a changed study is reloaded."""
+    parts = [os.path.abspath(path)]
+    if os.path.isdir(path):
+        for root, _dirs, files in os.walk(path):
+            for name in sorted(files):
+                stat = os.stat(os.path.join(root, name))
+                parts.append(f"{name}:{stat.st_size}:{stat.st_mtime_ns}")
+    elif os.path.exists(path):
+        stat = os.stat(path)
+        parts.append(f"{stat.st_size}:{stat.st_mtime_ns}")
+    return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
+
+
+def load_startup(request: StartupStudy) -> LoadedStartup:
+    """Load the command-line study once per process (a :class:`BleuStudyError` reaches the caller)."""
+    from bleu_core.study import load_study
+
+    with _lock:
+        if request in _loaded:
+            return _loaded[request]
+        result = load_study(request.path, pair=request.pair, reference=request.reference_choice)
+        suffix = f" ({request.pair})" if request.pair else ""
+        key = (
+            f"demo:{request.demo}"
+            if request.demo and not request.references
+            else f"path:{_fingerprint(request.path)}:{request.pair}:{request.references}"
+        )
+        loaded = LoadedStartup(
+            result.study,
+            key,
+            f"{os.path.basename(request.path.rstrip('/')) or request.path}{suffix}",
+            tuple(str(w) for w in result.warnings),
+        )
+        _loaded[request] = loaded
+        return loaded
+
+
+def startup_error(exc: BleuStudyError) -> str:
+    return f"The study named on the command line could not be opened: {exc}"
