@@ -20,7 +20,9 @@ from bleu_core.errors import BleuStudyError  # noqa: E402
 from ui.app import context, startup, warmup  # noqa: E402
 from ui.app import state as K  # noqa: E402
 from ui.app.markup import md_escape  # noqa: E402
+from ui.app.numbers import plural  # noqa: E402
 from ui.app.settings import render_settings  # noqa: E402
+from ui.campaigns.judge_link import judge_view  # noqa: E402
 
 PAGES_DIR = Path(__file__).parent / "pages"
 
@@ -39,11 +41,15 @@ PAGE_TABLE = [
     ("Analyse", "published.py", "Published tables", ":material/table_view:", False),
     ("Human evaluation", "rate.py", "Rate translations", ":material/star_rate:", False),
     ("Human evaluation", "campaigns.py", "Campaigns", ":material/assignment:", False),
+    ("Human evaluation", "projector.py", "Projector", ":material/present_to_all:", False),
 ]
 
 
-def build_navigation() -> dict[str, list[st.Page]]:
-    """The pages present in ``pages/``, grouped; a page not in PAGE_TABLE joins "Analyse"."""
+def build_navigation(judge: bool = False) -> dict[str, list[st.Page]]:
+    """The pages present in ``pages/``, grouped; a page not in PAGE_TABLE joins "Analyse".
+    ``judge``: the Rate page only (:func:`ui.campaigns.judge_access.judge_view`)."""
+    if judge:
+        return {"": [st.Page(PAGES_DIR / "rate.py", title="Rate translations", url_path="rate")]}
     sections: dict[str, list[st.Page]] = {}
     listed = {file for _, file, _, _, _ in PAGE_TABLE}
     extra = [
@@ -67,7 +73,7 @@ def open_default_study() -> None:
         return
     st.session_state[K.DEFAULT_STUDY_TRIED] = True
     try:
-        request = startup.parse_startup(sys.argv[1:])
+        request = startup.parse_startup(startup.app_arguments(sys.argv, __file__))
         if request is None:
             context.open_demo(context.DEFAULT_DEMO)
             return
@@ -84,20 +90,26 @@ def open_default_study() -> None:
 
 K.init_state(st.session_state)
 K.keep_widget_state(st.session_state)
-open_default_study()
+judge = judge_view(st.query_params, st.session_state)  # a judge's link: the Rate page only
+if not judge:
+    open_default_study()
+    context.sync_references()  # the open study follows the sidebar's reference choice (no file re-read)
 
-navigation = st.navigation(build_navigation(), expanded=True)
+navigation = st.navigation(
+    build_navigation(judge), expanded=True, position="hidden" if judge else "sidebar"
+)
 
-study = context.current_study()
-with st.sidebar:
-    if study is not None:
-        st.caption(
-            f"Study: **{md_escape(study.name)}** · {study.n_segments} segments · "
-            f"{len(study.systems)} systems"
-        )
-    else:
-        st.caption("No study open")
-render_settings(list(study.references) if study is not None else [])
+if not judge:  # a judge sees no study and no settings, only the campaign's items
+    study = context.current_study()
+    with st.sidebar:
+        if study is not None:
+            st.caption(
+                f"Study: **{md_escape(study.name)}** · {plural(study.n_segments, 'segment')} · "
+                f"{plural(len(study.systems), 'system')}"
+            )
+        else:
+            st.caption("No study open")
+    render_settings(context.reference_pool(), list(study.references) if study is not None else [])
 
 # The heavy libraries (pandas, altair, scipy) load in a background thread started by the first run of
 # the Study page, which needs none of them (ui.app.warmup); any other page first waits for that thread to

@@ -9,6 +9,11 @@ What is timed (medians of ``--repeats`` runs, wall clock and process CPU time):
 * **sentence BLEU of every segment**: bleu-study statistics + one vectorised scoring of all rows; a Python loop
   over ``sacrebleu.sentence_bleu`` (what users call); a loop over ``bleuscore.compute``; a loop over NLTK
   ``sentence_bleu`` (pre-tokenised, capped like corpus BLEU).
+* **whole process** (what a user waits for, hyperfine-style: a fresh process per run, wall clock from start to
+  exit, median of ``--repeats``): ``python -m bleu_core score`` beside ``python -m sacrebleu`` (the CLI) and a
+  5-line bleuscore script, at 3k / 50k × 1 reference and 100k × 4; ``bleu_core significance`` beside
+  ``sacrebleu --paired-bs`` (10 systems × 3,000 segments, 1,000 resamples); and the whole-process peak memory of
+  ``score`` at ``--memory-segments`` × 4 references. The in-process time of the same work is printed beside.
 * **peak memory** (``VmHWM``, the peak resident set) of corpus BLEU on ``--memory-segments`` segments × 4 references, each engine
   in a fresh process that first reads the corpus from disk; the size of the input alone is reported too.
 
@@ -20,6 +25,7 @@ Usage::
 
     python benchmarks/bench_bleu.py            # full: 1k/10k/100k × 1 and 4 refs, memory at 1M × 4
     python benchmarks/bench_bleu.py --quick    # 1k/10k, 2 repeats, memory at 100k × 4
+    python benchmarks/bench_bleu.py --no-speed --no-memory   # the whole-process table only
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 
+import numpy as np  # noqa: E402
 import synthetic  # noqa: E402
 
 CACHE = os.environ.get("BLEU_STUDY_BENCH_CACHE", "/tmp/bleu-study-bench")
@@ -115,25 +122,25 @@ def corpus_runs(
     return runs
 
 
-def without_numba(fn: Callable[[], Any]) -> Any:
+def pure_path(fn: Callable[[], Any]) -> Any:
     """Run ``fn`` on bleu-study's pure numpy/Python path (the compiled kernels switched off)."""
-    old = os.environ.get("BLEU_STUDY_NO_NUMBA")
-    os.environ["BLEU_STUDY_NO_NUMBA"] = "1"
+    old = os.environ.get("BLEU_STUDY_PURE")
+    os.environ["BLEU_STUDY_PURE"] = "1"
     try:
         return fn()
     finally:
         if old is None:
-            del os.environ["BLEU_STUDY_NO_NUMBA"]
+            del os.environ["BLEU_STUDY_PURE"]
         else:
-            os.environ["BLEU_STUDY_NO_NUMBA"] = old
+            os.environ["BLEU_STUDY_PURE"] = old
 
 
 def kernel_load_seconds() -> float:
-    """Seconds a fresh process needs to import numba and load bleu-study's compiled kernels (from numba's
-    on-disk cache; the very first time after installation they are compiled instead)."""
+    """Seconds a fresh process needs to load bleu-study's compiled kernels (the C extension built at
+    install), bleu_core itself already imported."""
     code = (
-        "import time; t = time.perf_counter(); from bleu_core.fast.compiled import load_all; load_all(); "
-        "print(time.perf_counter() - t)"
+        "import time, bleu_core.fast.compiled as c; t = time.perf_counter(); c.load_all(); "
+        "assert c.loaded(); print(time.perf_counter() - t)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return float(out.stdout.strip().splitlines()[-1])
@@ -156,7 +163,7 @@ def sentence_runs(
 
     runs: dict[str, Callable[[], list[float]]] = {
         "bleu-study": ours,
-        "bleu-study, numba off": lambda: without_numba(ours),
+        "bleu-study, pure path": lambda: pure_path(ours),
         "sacrebleu loop": lambda: [
             sacrebleu.sentence_bleu(h, r).score for h, r in zip(hyps, per_segment, strict=True)
         ],
@@ -285,6 +292,183 @@ def run_memory(n_segments: int, engines: list[str], seed: int) -> list[dict[str,
     return out
 
 
+# ------------------------------------------------------------------------------------------------ whole process
+
+#: bleuscore has no command line: the shortest script that scores files with it.
+BLEUSCORE_SCRIPT = """
+import sys, bleuscore
+hyps = open(sys.argv[1], encoding="utf-8").read().split("\\n")[:-1]
+refs = [open(p, encoding="utf-8").read().split("\\n")[:-1] for p in sys.argv[2:]]
+r = bleuscore.compute(references=[list(x) for x in zip(*refs)], predictions=hyps, max_order=4)
+print(100 * r["bleu"])
+"""
+
+#: Runs a command and prints the peak resident memory of that command alone (this small process forks it, so
+#: the kernel's "maximum RSS of the children" is not inflated by the big benchmark process).
+PEAK_WRAPPER = (
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, "
+    "stdout=subprocess.DEVNULL); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def cli_corpus_dir(n_segments: int, n_refs: int, n_systems: int, seed: int) -> str:
+    """Write (once) files for the command lines: ``hyp0.txt``... (one per system, edited copies of the same
+    hidden sentences, each system with its own error rates) and ``ref0.txt``...; segments with a blank
+    reference are left out (bleu-study refuses blank reference lines, as its study loaders do)."""
+    directory = os.path.join(CACHE, f"cli-{n_segments}x{n_refs}x{n_systems}-seed{seed}")
+    done = os.path.join(directory, "DONE")
+    if os.path.exists(done):
+        return directory
+    os.makedirs(directory, exist_ok=True)
+    rng = np.random.default_rng(seed)
+    names = [f"hyp{k}.txt" for k in range(n_systems)] + [f"ref{k}.txt" for k in range(n_refs)]
+    files = [open(os.path.join(directory, name), "w", encoding="utf-8") for name in names]
+    written = 0
+    try:
+        while written < n_segments:
+            batch = min(100_000, int((n_segments - written) * 1.05) + 16)
+            base = synthetic._sample_sentences(batch, rng)
+            hyps = [
+                synthetic._to_lines(synthetic._perturb(base, rng, 0.16 + 0.02 * k, 0.06, 0.06))
+                for k in range(n_systems)
+            ]
+            refs = [
+                synthetic._to_lines(synthetic._perturb(base, rng, 0.12, 0.03, 0.03))
+                for _ in range(n_refs)
+            ]
+            keep = [i for i in range(batch) if all(r[i].strip() for r in refs)]
+            keep = keep[: n_segments - written]
+            for fh, lines in zip(files, [*hyps, *refs], strict=True):
+                fh.write("".join(lines[i] + "\n" for i in keep))
+            written += len(keep)
+    finally:
+        for fh in files:
+            fh.close()
+    with open(done, "w") as fh:
+        fh.write("ok\n")
+    return directory
+
+
+#: The environment of the timed commands: as a user's, so Python may cache compiled modules (``.pyc``); with
+#: ``PYTHONDONTWRITEBYTECODE`` set (as in some sandboxes) every run would recompile bleu_core from source.
+USER_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def run_seconds(command: list[str], repeats: int, warmup: bool = True) -> tuple[float, str]:
+    """Median wall time of ``command`` in a fresh process (start to exit), and its last output; with
+    ``warmup``, one untimed run first (hyperfine's ``--warmup 1``: ``.pyc`` written, files in the page cache;
+    installed packages such as sacrebleu have their ``.pyc`` already)."""
+    walls, out = [], ""
+    for run in range(repeats + int(warmup)):
+        start = time.perf_counter()
+        proc = subprocess.run(command, capture_output=True, text=True, check=False, env=USER_ENV)
+        seconds = time.perf_counter() - start
+        if proc.returncode != 0:
+            raise SystemExit(f"failed: {' '.join(command)}\n{proc.stderr[-2000:]}")
+        if warmup and run == 0:
+            continue
+        walls.append(seconds)
+        out = proc.stdout
+    return statistics.median(walls), out
+
+
+def peak_kib(command: list[str]) -> int:
+    proc = subprocess.run(
+        [sys.executable, "-c", PEAK_WRAPPER, *command],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=USER_ENV,
+    )
+    return int(proc.stdout.strip().splitlines()[-1])
+
+
+def in_process_seconds(directory: str, n_refs: int, repeats: int) -> float:
+    """Median in-process time of ``corpus_bleu`` on the files of ``directory`` (read outside the timing)."""
+    import bleu_core
+
+    hyps = synthetic.read_lines(os.path.join(directory, "hyp0.txt"))
+    refs = [synthetic.read_lines(os.path.join(directory, f"ref{k}.txt")) for k in range(n_refs)]
+    bleu_core.corpus_bleu(hyps[:100], [r[:100] for r in refs])  # imports done
+    return measure(lambda: bleu_core.corpus_bleu(hyps, refs).score, repeats)[0]
+
+
+def whole_process(
+    repeats: int, seed: int, memory_segments: int, significance_systems: int
+) -> list[dict[str, Any]]:
+    """Whole-process wall times (and in-process times beside them); rows of the README table."""
+    py = sys.executable
+    rows: list[dict[str, Any]] = []
+    for n, k in [(3_000, 1), (50_000, 1), (100_000, 4)]:
+        d = cli_corpus_dir(n, k, 1, seed)
+        refs = [os.path.join(d, f"ref{j}.txt") for j in range(k)]
+        hyp = os.path.join(d, "hyp0.txt")
+        ours, out = run_seconds([py, "-m", "bleu_core", "score", "-r", *refs, "-i", hyp], repeats)
+        theirs, out_s = run_seconds(
+            [py, "-m", "sacrebleu", *refs, "-i", hyp, "-b", "-w", "4"], repeats
+        )
+        ours_score = float(out.split("BLEU = ")[1].split()[0])
+        assert abs(ours_score - float(out_s.strip())) < 0.006, (out, out_s)
+        row = {"what": f"score, {n:,} segments × {k} ref", "ours": ours, "sacrebleu": theirs}
+        if n >= 50_000:
+            row["bleuscore"] = run_seconds(
+                [py, "-c", BLEUSCORE_SCRIPT, hyp, *refs], repeats, warmup=False
+            )[0]
+        row["in_process"] = in_process_seconds(d, k, repeats)
+        rows.append(row)
+        print(f"whole process  {row}", flush=True)
+    d = cli_corpus_dir(3_000, 1, significance_systems, seed)
+    hyps = [os.path.join(d, f"hyp{j}.txt") for j in range(significance_systems)]
+    ref = os.path.join(d, "ref0.txt")
+    ours, _ = run_seconds(
+        [py, "-m", "bleu_core", "significance", "-r", ref, "-i", *hyps, "--baseline", "first",
+         "--n-resamples", "1000", "--test", "bs"],
+        repeats,
+    )  # fmt: skip
+    theirs, _ = run_seconds(
+        [py, "-m", "sacrebleu", ref, "-i", *hyps, "--paired-bs", "--paired-bs-n", "1000"],
+        repeats,
+        warmup=False,
+    )
+    rows.append(
+        {
+            "what": f"significance, {significance_systems} systems × 3,000, 1,000 resamples",
+            "ours": ours,
+            "sacrebleu": theirs,
+        }
+    )
+    print(f"whole process  {rows[-1]}", flush=True)
+    d = cli_corpus_dir(memory_segments, 4, 1, seed)
+    refs = [os.path.join(d, f"ref{j}.txt") for j in range(4)]
+    command = [py, "-m", "bleu_core", "score", "-r", *refs, "-i", os.path.join(d, "hyp0.txt")]
+    start = time.perf_counter()
+    peak = peak_kib(command)
+    rows.append(
+        {
+            "what": f"score, {memory_segments:,} segments × 4 refs: peak memory",
+            "peak_kib": peak,
+            "ours": time.perf_counter() - start,
+        }
+    )
+    print(f"whole process  {rows[-1]}", flush=True)
+    return rows
+
+
+def print_whole_process(rows: list[dict[str, Any]]) -> None:
+    print("\n## Whole process: a fresh process per run, start to exit (median wall time)\n")
+    print("| command | bleu-study | sacrebleu CLI | bleuscore script | sacrebleu ÷ ours | "
+          "bleuscore ÷ ours | bleu-study in-process |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for r in rows:
+        if "peak_kib" in r:
+            print(f"| {r['what']} | {r['peak_kib'] / 2**20:.2f} GiB peak RSS ({fmt_seconds(r['ours'])}) "
+                  "| | | | | |")  # fmt: skip
+            continue
+        print(f"| {r['what']} | {fmt_seconds(r['ours'])} | {fmt_seconds(r.get('sacrebleu'))} | "
+              f"{fmt_seconds(r.get('bleuscore'))} | {fmt_ratio(r.get('sacrebleu'), r['ours'])} | "
+              f"{fmt_ratio(r.get('bleuscore'), r['ours'])} | {fmt_seconds(r.get('in_process'))} |")  # fmt: skip
+
+
 # ------------------------------------------------------------------------------------------------ main
 
 
@@ -314,6 +498,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--memory-engines", nargs="+", default=["bleu-study", "bleuscore"])
     p.add_argument("--no-memory", action="store_true")
     p.add_argument("--no-speed", action="store_true")
+    p.add_argument("--no-whole-process", action="store_true")
+    p.add_argument("--significance-systems", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--memory-child", help=argparse.SUPPRESS)
     p.add_argument("--engine", help=argparse.SUPPRESS)
@@ -329,11 +515,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.no_speed:
         load = kernel_load_seconds()
-        print(f"# compiled kernels: {load:.2f} s to import numba and load them in a fresh process; loaded "
-              "here before the runs, so every bleu-study row uses them ('numba off' = the pure path)")  # fmt: skip
-        from bleu_core.fast.compiled import load_all
-
-        load_all()
+        print(f"# compiled kernels (C extension): {load * 1000:.2f} ms to load in a fresh process; "
+              "'pure path' = BLEU_STUDY_PURE=1")  # fmt: skip
         corpus_rows, sentence_rows = [], []
         for n_refs in args.refs:
             for n in sizes:
@@ -366,12 +549,17 @@ def main(argv: list[str] | None = None) -> int:
                         )
                     )
                     assert diff < 1e-9, f"sentence scores differ from sacrebleu by {diff}"
-                if "bleu-study, numba off" in results:
-                    assert results["bleu-study, numba off"][2] == results["bleu-study"][2], (
+                if "bleu-study, pure path" in results:
+                    assert results["bleu-study, pure path"][2] == results["bleu-study"][2], (
                         "compiled and pure paths differ"
                     )
                 sentence_rows.append((n, n_refs, results))
         print_tables(corpus_rows, sentence_rows)
+
+    if not args.no_whole_process:
+        print_whole_process(
+            whole_process(repeats, args.seed, memory_segments, args.significance_systems)
+        )
 
     if not args.no_memory:
         print(f"\n## Peak memory, corpus BLEU, {memory_segments:,} segments × 4 references (13a)\n")
@@ -403,7 +591,7 @@ def print_tables(corpus_rows: list, sentence_rows: list) -> None:
               f"{fmt_ratio(get.get('sacrebleu'), ours)} | {fmt_ratio(get.get('bleuscore'), ours)} |")  # fmt: skip
     print("\n## Sentence BLEU of every segment, median wall time\n")
     print(
-        "| segments | refs | bleu-study | bleu-study CPU | numba off | sacrebleu loop | bleuscore loop "
+        "| segments | refs | bleu-study | bleu-study CPU | pure path | sacrebleu loop | bleuscore loop "
         "| NLTK loop* | sacrebleu ÷ ours (wall) | sacrebleu ÷ ours (CPU) |"
     )
     print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -412,7 +600,7 @@ def print_tables(corpus_rows: list, sentence_rows: list) -> None:
         get = {name: v[0] for name, v in res.items()}
         cpu = {name: v[1] for name, v in res.items()}
         print(f"| {n:,} | {k} | {fmt_seconds(ours)} | {fmt_seconds(ours_cpu)} | "
-              f"{fmt_seconds(get.get('bleu-study, numba off'))} | {fmt_seconds(get.get('sacrebleu loop'))} | "
+              f"{fmt_seconds(get.get('bleu-study, pure path'))} | {fmt_seconds(get.get('sacrebleu loop'))} | "
               f"{fmt_seconds(get.get('bleuscore loop'))} | "
               f"{fmt_seconds(get.get('NLTK loop (pre-tokenised)'))} | "
               f"{fmt_ratio(get.get('sacrebleu loop'), ours)} | "

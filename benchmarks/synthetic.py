@@ -202,3 +202,23 @@ def read_lines(path: str) -> list[str]:
         path, encoding="utf-8", newline="\n"
     ) as fh:  # line by line: no copy of the whole file
         return [line[:-1] if line.endswith("\n") else line for line in fh]
+
+
+def make_systems(
+    n_segments: int, n_systems: int, n_refs: int = 1, seed: int = 0
+) -> tuple[dict[int, list[str]], list[list[str]], list[float]]:
+    """``n_systems`` outputs of the same segments: ``({k: hypotheses}, references, edit rates)``.
+
+    Every system perturbs the same hidden sentences, system ``k`` with a substitution rate rising with
+    ``k`` (0.10 to 0.45), so BLEU falls with ``k`` and a human score drawn from the edit rate tracks it.
+
+    >>> systems, refs, rates = make_systems(4, 3, seed=2)
+    >>> len(systems), len(systems[0]), len(refs[0]), rates[0] < rates[2]
+    (3, 4, 4, True)
+    """
+    rng = np.random.default_rng(seed)
+    base = _sample_sentences(n_segments, rng)
+    refs = [_to_lines(_perturb(base, rng, 0.12, 0.03, 0.03)) for _ in range(n_refs)]
+    rates = [0.10 + 0.35 * k / max(1, n_systems - 1) for k in range(n_systems)]
+    systems = {k: _to_lines(_perturb(base, rng, rate, 0.05, 0.05)) for k, rate in enumerate(rates)}
+    return systems, refs, rates

@@ -10,16 +10,27 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .errors import BleuStudyError, InputError
+from .limits import max_bytes_from_mb, parse_max_mb
 from .options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
 from .tokenizers import TOKENIZER_NAMES
 
+if TYPE_CHECKING:
+    from .statistics import SegmentStatistics
+
 #: Modules that add sub-commands through ``register(subparsers)``.
-COMMAND_MODULES = ("bleu_core.study.command", "bleu_core.stats.command")
+COMMAND_MODULES = (
+    "bleu_core.study.command",
+    "bleu_core.stats.command",
+    "bleu_core.launch",
+    "bleu_core.spans_command",
+)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -88,13 +99,27 @@ def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False)
 
 
 def read_corpus_files(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: int):
-    from .textio import read_lines
+    from .textio import check_blank_lines, read_lines
 
     refs = [(p, read_lines(p, max_bytes=max_bytes)) for p in ref_paths]
     hyps = [(p, read_lines(p, max_bytes=max_bytes)) for p in hyp_paths]
+    for path in [*ref_paths, *hyp_paths]:  # removed by read_lines, but sacrebleu keeps it: say so
+        with open(path, "rb") as handle:
+            if handle.read(3) == b"\xef\xbb\xbf":
+                from .study.loading import bom_warning
+
+                print(f"bleu-study: warning: {bom_warning(path)}", file=sys.stderr)
     for path, lines in refs + hyps:
         if not lines:
             raise InputError("the file is empty: nothing to score", file=path)
+    for path, lines in hyps:
+        if not any(line.strip() for line in lines):
+            raise InputError(
+                f"all {len(lines)} lines are blank: nothing to score (is this the right file?)",
+                file=path,
+            )
+    for path, lines in refs:  # the same rule as the study loaders: a blank reference is an error
+        check_blank_lines(path, lines)
     first_path, first = hyps[0]
     for path, lines in hyps[1:] + refs:
         if len(lines) != len(first):
@@ -109,14 +134,26 @@ def system_name(path: str, all_paths: Sequence[str]) -> str:
     return path if len({Path(p).name for p in all_paths}) < len(all_paths) else Path(path).name
 
 
-def cmd_score(args: argparse.Namespace) -> int:
-    from .bleu import score_row
-    from .score import bleu_from_stats
+def _statistics_of_files(
+    ref_paths: Sequence[str], hyp_paths: Sequence[str], options: BleuOptions, max_bytes: int
+) -> Iterator[tuple[str, SegmentStatistics]]:
+    """``(hypothesis path, statistics)`` per system file; big inputs are read block by block
+    (:mod:`bleu_core.file_statistics`: the rows are kept, not the text)."""
+    from .file_statistics import STREAM_BYTES, stream_statistics
     from .statistics import compute_statistics
 
-    options = options_from_args(args, sentence_level=args.sentence_level)
-    refs, hyps = read_corpus_files(args.refs, args.input, int(args.max_mb * 1024 * 1024))
-    results = []
+    paths = [*ref_paths, *hyp_paths]
+    if sum(os.path.getsize(p) for p in paths if os.path.isfile(p)) > STREAM_BYTES:
+        yield from stream_statistics(
+            ref_paths,
+            hyp_paths,
+            max_order=options.statistics_order,
+            tokenize=options.tokenize,
+            lowercase=options.lowercase,
+            max_bytes=max_bytes,
+        )
+        return
+    refs, hyps = read_corpus_files(ref_paths, hyp_paths, max_bytes)
     for path, lines in hyps:
         stats = compute_statistics(
             lines,
@@ -125,6 +162,17 @@ def cmd_score(args: argparse.Namespace) -> int:
             tokenize=options.tokenize,
             lowercase=options.lowercase,
         )
+        yield path, stats
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .bleu import score_row
+    from .score import bleu_from_stats
+
+    options = options_from_args(args, sentence_level=args.sentence_level)
+    max_bytes = max_bytes_from_mb(args.max_mb)
+    results = []
+    for path, stats in _statistics_of_files(args.refs, args.input, options, max_bytes):
         name = system_name(path, args.input)
         if args.sentence_level:
             arr = bleu_from_stats(stats.array, options)
@@ -162,7 +210,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*, score_only: bool = False) -> argparse.ArgumentParser:
+    """The parser of every sub-command; ``score_only`` skips importing the other commands' modules (``main``
+    asks for it when the command is ``score``: no study, statistics or scipy code is loaded to score files)."""
     parser = _Parser(prog="bleu-study", description="Study BLEU against human judgment.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser(
@@ -175,11 +225,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--sentence-level", "-sl", action="store_true", help="a score per segment")
     p.add_argument("--format", choices=("json", "text"), default="text")
     p.add_argument(
-        "--max-mb", type=float, default=200, help="refuse input files larger than this (MB)"
+        "--max-mb", type=parse_max_mb, default=200, help="refuse input files larger than this (MB)"
     )
     add_bleu_options(p)
     p.set_defaults(func=cmd_score)
-    for module_name in COMMAND_MODULES:
+    for module_name in () if score_only else COMMAND_MODULES:
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -191,8 +241,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(score_only=bool(words) and words[0] == "score")
+    args = parser.parse_args(words)
     try:
         return int(args.func(args) or 0)
     except BleuStudyError as exc:

@@ -20,6 +20,21 @@ class BleuOptionError(BleuStudyError):
     """An invalid BLEU option (unknown tokenizer or smoothing, bad weights, order out of range...)."""
 
 
+class OptionError(BleuStudyError):
+    """An option value out of range (a resample count, a size cap...); the message states the allowed range."""
+
+
+class WrongTypeError(BleuStudyError, TypeError):
+    """An argument of the wrong Python type (``load_study(123)``, a number where a text belongs).
+
+    Both a :class:`BleuStudyError` (so the command line and the app report it cleanly) and a
+    :class:`TypeError` (so ``except TypeError`` works as Python programmers expect).
+
+    >>> isinstance(WrongTypeError("x"), TypeError), isinstance(WrongTypeError("x"), ValueError)
+    (True, True)
+    """
+
+
 class InputError(BleuStudyError):
     """Bad input data. Carries the location (file, 1-based line, column) when known."""
 

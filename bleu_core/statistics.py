@@ -19,7 +19,6 @@ all through the same function :func:`bleu_core.score.bleu_from_stats`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -27,7 +26,22 @@ import numpy as np
 
 from .errors import InputError
 from .options import MAX_ORDER_LIMIT, REF_LENGTH_POLICIES
+from .segment_counts import closest_length, ngram_counts, segment_row
 from .tokenizers import get_tokenizer
+
+__all__ = [  # segment_counts' functions are re-exported: bleu_core.statistics is where users look
+    "SegmentStatistics",
+    "check_corpus",
+    "closest_length",
+    "compute_statistics",
+    "compute_system_statistics",
+    "n_columns",
+    "ngram_counts",
+    "order_of",
+    "segment_row",
+    "statistics_from_tokens",
+    "tokenize_corpus_with_references",
+]
 
 HYP_LEN = 0
 REF_CLOSEST = 1
@@ -182,66 +196,6 @@ def check_corpus(hypotheses: Sequence[str], references: Sequence[Sequence[str | 
 
 
 # ---------------------------------------------------------------------------------------------- counting
-
-
-def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
-    """All n-grams of orders 1..max_order with their counts.
-
-    >>> sorted(ngram_counts(["a", "b", "a"], 2).items())
-    [(('a',), 2), (('a', 'b'), 1), (('b',), 1), (('b', 'a'), 1)]
-    """
-    counts: Counter[tuple[str, ...]] = Counter()
-    length = len(tokens)
-    for n in range(1, max_order + 1):
-        for i in range(length - n + 1):
-            counts[tuple(tokens[i : i + n])] += 1
-    return counts
-
-
-def closest_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
-    """The reference length closest to ``hyp_len``; ties go to the shorter one (paper, sacrebleu).
-
-    >>> closest_length(12, [10, 14])
-    10
-    >>> closest_length(0, [])
-    0
-    """
-    best_diff, best = -1, 0
-    for r in ref_lens:
-        diff = abs(hyp_len - r)
-        if best_diff == -1 or diff < best_diff or (diff == best_diff and r < best):
-            best_diff, best = diff, r
-    return best
-
-
-def segment_row(
-    hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]], max_order: int
-) -> list[float]:
-    """One statistics row from tokenised text (reference implementation, used for a single segment)."""
-    hyp_counts = ngram_counts(hyp_tokens, max_order)
-    ref_max: Counter[tuple[str, ...]] = Counter()
-    for ref in refs_tokens:
-        for ngram, c in ngram_counts(ref, max_order).items():
-            if c > ref_max[ngram]:
-                ref_max[ngram] = c
-    matches = [0] * max_order
-    totals = [0] * max_order
-    for ngram, c in hyp_counts.items():
-        n = len(ngram) - 1
-        totals[n] += c
-        m = ref_max.get(ngram)
-        if m:
-            matches[n] += min(c, m)
-    ref_lens = [len(r) for r in refs_tokens]
-    hyp_len = len(hyp_tokens)
-    return [
-        float(hyp_len),
-        float(closest_length(hyp_len, ref_lens)),
-        float(min(ref_lens)) if ref_lens else 0.0,
-        float(sum(ref_lens) / len(ref_lens)) if ref_lens else 0.0,
-        *map(float, matches),
-        *map(float, totals),
-    ]
 
 
 def statistics_from_tokens(

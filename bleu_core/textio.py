@@ -14,9 +14,11 @@ segment. Lines are split on ``\\n`` only, as sacrebleu reads files.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import InputError
+from .limits import check_text
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 
@@ -60,6 +62,33 @@ def split_lines(text: str) -> list[str]:
     return lines
 
 
+def check_blank_lines(file: str, lines: Sequence[str]) -> None:
+    """A reference (or source) line must not be blank: a blank reference makes BLEU meaningless.
+
+    >>> check_blank_lines("ref.txt", ["a", " "])
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.InputError: ref.txt, line 2: blank line; every line must hold the text of one segment — fill it in, or delete the segment from every file (all files must stay line-aligned)
+    """
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            raise InputError(
+                "blank line; every line must hold the text of one segment — fill it in, or delete "
+                "the segment from every file (all files must stay line-aligned)",
+                file=file,
+                line=number,
+            )
+
+
+def read_file_bytes(path: str | os.PathLike[str], name: str) -> bytes:
+    """The bytes of a file; an operating-system error (permission, a vanished file...) becomes an
+    :class:`~bleu_core.errors.InputError` naming the file."""
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read the file ({exc.strerror or exc})", file=name) from None
+
+
 def read_lines(
     path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None
 ) -> list[str]:
@@ -75,4 +104,6 @@ def read_lines(
             "(max_bytes / --max-mb) if this is intended",
             file=name,
         )
-    return split_lines(decode_text(p.read_bytes(), name))
+    text = decode_text(read_file_bytes(p, name), name)
+    check_text(text, name)  # NUL bytes and over-long lines, before any tokenising
+    return split_lines(text)

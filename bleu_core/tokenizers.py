@@ -1,8 +1,10 @@
-"""Tokenizers, looked up by name from one registry.
+"""Tokenizers, looked up by name from one registry (the public face of tokenisation).
 
 ``13a``, ``intl``, ``char``, ``zh`` and ``none`` are *defined* by sacrebleu's tokenizer classes: we call them, so
 our tokens are sacrebleu's tokens. ``paper`` counts words as the BLEU paper does in its worked examples: case-folded
-words, punctuation-only tokens dropped.
+words, punctuation-only tokens dropped. The registry and the line-by-line work live in
+:mod:`bleu_core.line_tokenizers`; many lines at once go through :mod:`bleu_core.fast.batch_tokenizers`, which
+builds on that module, not on this one (no import cycle).
 
 Like sacrebleu, a line is lower-cased first (when asked), then right-stripped, then tokenised, then split on
 whitespace.
@@ -17,86 +19,30 @@ whitespace.
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Sequence
-from functools import cache, lru_cache
+from collections.abc import Sequence
 
-from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
-from sacrebleu.tokenizers.tokenizer_char import TokenizerChar
-from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
-from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
-from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
+from .line_tokenizers import (
+    DEFAULT_TOKENIZER,
+    TOKENIZER_DESCRIPTIONS,
+    TOKENIZER_NAMES,
+    LineTokenizer,
+)
 
-from .errors import BleuOptionError
-
-#: Every tokenizer name, default first.
-TOKENIZER_NAMES: tuple[str, ...] = ("13a", "intl", "char", "zh", "none", "paper")
-DEFAULT_TOKENIZER = "13a"
-
-TOKENIZER_DESCRIPTIONS: dict[str, str] = {
-    "13a": "mteval-v13a, sacrebleu's default: splits punctuation from words (WMT standard)",
-    "intl": "mteval-v14 international: splits on Unicode punctuation and symbols",
-    "char": "every character is a token (for languages without spaces)",
-    "zh": "Chinese characters split, other text as 13a",
-    "none": "whitespace only: for text that is already tokenised",
-    "paper": "case-folded words, punctuation dropped, as the BLEU paper counts them",
-}
+__all__ = [
+    "DEFAULT_TOKENIZER",
+    "TOKENIZER_DESCRIPTIONS",
+    "TOKENIZER_NAMES",
+    "Tokenizer",
+    "get_tokenizer",
+]
 
 
-def _is_punctuation_only(token: str) -> bool:
-    return all(unicodedata.category(ch).startswith("P") for ch in token)
+class Tokenizer(LineTokenizer):
+    """A named tokenizer: ``tokenizer(line) -> list[str]``; ``tokenize_corpus(lines)`` for many lines.
 
-
-class _PaperTokenizer:
-    """Case-folded 13a words with punctuation-only tokens dropped (BLEU paper, §2 examples)."""
-
-    def __init__(self) -> None:
-        self._base = Tokenizer13a()
-
-    @lru_cache(maxsize=2**16)  # noqa: B019 - instances live for the process, like sacrebleu's
-    def __call__(self, line: str) -> str:
-        tokens = self._base(line.lower()).split()
-        return " ".join(t for t in tokens if not _is_punctuation_only(t))
-
-
-_BASE_FACTORIES: dict[str, Callable[[], Callable[[str], str]]] = {
-    "13a": Tokenizer13a,
-    "intl": TokenizerV14International,
-    "char": TokenizerChar,
-    "zh": TokenizerZh,
-    "none": NoneTokenizer,
-    "paper": _PaperTokenizer,
-}
-
-
-@cache
-def _base_tokenizer(name: str) -> Callable[[str], str]:
-    return _BASE_FACTORIES[name]()
-
-
-class Tokenizer:
-    """A named tokenizer: ``tokenizer(line) -> list[str]``; ``tokenize_corpus(lines)`` for many lines."""
-
-    def __init__(self, name: str, lowercase: bool = False) -> None:
-        if name not in _BASE_FACTORIES:
-            raise BleuOptionError(
-                f"unknown tokenizer {name!r}; choose one of: " + ", ".join(TOKENIZER_NAMES)
-            )
-        self.name = name
-        self.lowercase = lowercase
-        self._base = _base_tokenizer(name)
-
-    def __repr__(self) -> str:
-        return f"Tokenizer({self.name!r}, lowercase={self.lowercase})"
-
-    def tokenize_string(self, line: str) -> str:
-        """The tokenised line as one space-separated string (what sacrebleu's BLEU counts n-grams on)."""
-        if self.lowercase:
-            line = line.lower()
-        return self._base(line.rstrip())
-
-    def __call__(self, line: str) -> list[str]:
-        return self.tokenize_string(line).split()
+    The line-level part (names, sacrebleu's classes, lower-casing) is
+    :class:`bleu_core.line_tokenizers.LineTokenizer`; this class adds the batched path.
+    """
 
     def tokenize_corpus(self, lines: Sequence[str]) -> list[list[str]]:
         """Tokenise many lines; same result as calling the tokenizer on each line.

@@ -7,7 +7,9 @@ Usage (from the repository root)::
 * ``ted-en-de.study.json.gz`` / ``ted-zh-en.study.json.gz`` are converted from Google's MQM TSVs
   (``data/google-mqm-ted2021/ted/<lp>/mqm_ted_<lp>.tsv``, Apache-2.0) with
   :func:`bleu_core.study.mqm.load_mqm_tsv`: en-de with ``ref`` as reference; zh-en with ``refB`` as reference
-  and ``ref`` kept as a human system.
+  and ``ref`` kept as a human system. The raters' error spans (``<v>…</v>`` in the TSV) are kept as
+  ``study.error_spans`` (character offsets, category, severity, rater; :mod:`bleu_core.study.spans`), about
+  20 kB per file.
 * ``paper-examples.study.json.gz`` holds the worked examples 1-4 of the BLEU paper, parsed from
   ``seeds/000_*.txt`` (Papineni et al. 2002, section 2).
 

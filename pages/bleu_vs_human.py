@@ -10,8 +10,11 @@ from ui.analysis.frames import binned_counts, fit_line, normalised_frame, system
 from ui.analysis.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
 from ui.app import cache
 from ui.app import state as K
+from ui.app.chart_layout import scatter_labels_default
 from ui.app.frames import records_frame
 from ui.app.markup import md_escape
+from ui.app.numbers import format_number, format_p, tidy_frame
+from ui.app.segment_bleu import segment_bleu, segment_note
 
 st.title("BLEU vs human judgment")
 st.write(
@@ -45,6 +48,13 @@ crit = study.criteria[criterion]
 direction = "higher is better" if crit.higher_is_better else "lower is better"
 
 systems = [s for s in scores.systems if include_humans or s not in study.human_systems]
+if st.session_state.get(K.BVH_LABELS) is None:  # few systems: names on the chart; many: on hover
+    st.session_state[K.BVH_LABELS] = scatter_labels_default(len(systems))
+all_labels = st.toggle(
+    "Label every system",
+    key=K.BVH_LABELS,
+    help="Off: a system's name shows when the pointer is on its point (and in the tooltip).",
+)
 bleu = {s: float(scores.corpus.score[scores.system_index(s)]) for s in scores.systems}
 series = {f"{criterion} (all raters)": cache.system_human_scores(scores.key, study, criterion)}
 series.update(
@@ -79,6 +89,7 @@ for k, (name, human) in enumerate(series.items()):
             subtitle=f"{describe_fit(fit)} · {direction}",
             x_title="corpus BLEU",
             y_title=f"{criterion} ({direction})",
+            all_labels=all_labels,
         )
         st.metric(
             f"Pearson r · {md_escape(name)}",
@@ -90,7 +101,7 @@ for k, (name, human) in enumerate(series.items()):
 signature_caption(scores.signature)
 fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
-    st.dataframe(fits, hide_index=True, width="stretch")
+    st.dataframe(tidy_frame(fits), hide_index=True, width="stretch")
     table_downloads(
         fits, f"system level fits {criterion}", caption=f"BLEU vs {criterion}, system level"
     )
@@ -114,18 +125,18 @@ show_chart(
 
 st.subheader("Segment level")
 bleu_seg, human_seg = segment_pairs(
-    scores.sentence.score,
+    segment_bleu(scores),
     cache.segment_scores(scores.key, study, criterion),
     [scores.system_index(s) for s in systems],
 )
 corr = segment_correlation(bleu_seg, human_seg)
 m1, m2, m3 = st.columns(3)
-m1.metric("Pearson r", f"{corr.pearson:.3f}", help=f"p = {corr.pearson_p:.2g}")
-m2.metric("Kendall tau-b", f"{corr.kendall:.3f}", help=f"p = {corr.kendall_p:.2g}")
+m1.metric("Pearson r", format_number(corr.pearson), help=f"p = {format_p(corr.pearson_p)}")
+m2.metric("Kendall tau-b", format_number(corr.kendall), help=f"p = {format_p(corr.kendall_p)}")
 m3.metric("Rated translations", corr.n)
 st.caption(
-    f"Pearson p = {corr.pearson_p:.2g} · Kendall p = {corr.kendall_p:.2g} · sentence BLEU smoothing "
-    f"`{scores.options.smooth}` changes the segment-level picture, not the system level."
+    f"Pearson p = {format_p(corr.pearson_p)} · Kendall p = {format_p(corr.kendall_p)} · "
+    f"{segment_note(scores.options)} Its smoothing changes the segment-level picture, not the system level."
 )
 fit = linear_fit(bleu_seg, human_seg)
 line = fit_line(fit.slope, fit.intercept, 0.0, 100.0)

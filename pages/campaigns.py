@@ -14,8 +14,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from bleu_core.campaigns import Campaign, StoredRating, agreement_report, display_database_url
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
-from ui.app.context import current_study
-from ui.campaigns import forms
+from ui.app.context import current_scores, current_study
+from ui.campaigns import class_mode, forms
 from ui.campaigns.db import open_store
 from ui.campaigns.session import forget_campaign, remember_campaign, use_ratings_in_study
 from ui.campaigns.views import (
@@ -56,6 +56,38 @@ def new_campaign_tab() -> None:
         return
     remember_campaign(created.campaign.code, created.organiser_key, tab=forms.MANAGE_TAB, new=True)
     st.rerun()
+
+
+def class_mode_tab() -> None:
+    if current_study() is None:
+        st.info(
+            "Open a study first (the **Study** page): class mode samples its systems and segments."
+        )
+        return
+    code, key = state.get(K.CAMP_CODE), state.get(K.CAMP_KEY)
+    choices = class_mode.class_mode_form(len(current_study().systems))
+    if choices is not None:
+        try:
+            created = class_mode.create_lesson(open_store(), current_scores(), choices)
+        except (BleuStudyError, SQLAlchemyError) as err:
+            st.error(f"The lesson could not be made: {err}")
+            return
+        code, key = created.campaign.code, created.organiser_key
+        remember_campaign(code, key, tab=forms.CLASS_TAB, new=True)
+    if not code or not key:
+        return
+    base = class_mode.app_base_url()
+    st.subheader(f"Lesson {code}: show this on the projector")
+    class_mode.join_panel(code, base)
+    st.link_button(
+        "Open the projector dashboard",
+        class_mode.projector_url(base, code, key),
+        type="primary",
+        icon=":material/present_to_all:",
+    )
+    st.caption(
+        "The organiser key is in the dashboard's link: open it on the projector's screen only."
+    )
 
 
 def open_campaign() -> None:
@@ -153,7 +185,11 @@ st.write(
 st.caption(f"Database: `{display_database_url()}` (set BLEU_STUDY_DB to change it)")
 if state.get(K.CAMP_TAB_NEXT):  # set before the tabs exist: a widget's state cannot change after
     state[K.CAMP_TAB] = state.pop(K.CAMP_TAB_NEXT)
-tab_new, tab_manage = st.tabs([forms.NEW_TAB, forms.MANAGE_TAB], key=K.CAMP_TAB, on_change="rerun")
+tab_class, tab_new, tab_manage = st.tabs(
+    [forms.CLASS_TAB, forms.NEW_TAB, forms.MANAGE_TAB], key=K.CAMP_TAB, on_change="rerun"
+)
+with tab_class:
+    class_mode_tab()
 with tab_new:
     new_campaign_tab()
 with tab_manage:

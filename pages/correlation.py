@@ -9,7 +9,6 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from bleu_core.metrics.registry import METRICS
-from bleu_core.score import bleu_from_stats
 from bleu_core.stats import compare_correlations, random_reference_per_document, reference_subsets
 from bleu_core.stats.meta import (
     BleuSource,
@@ -23,6 +22,8 @@ from ui.analysis.stats_charts import interval_chart, subset_chart
 from ui.analysis.stats_frames import correlation_rows, subset_frames
 from ui.app import cache
 from ui.app import state as K
+from ui.app.numbers import tidy_frame
+from ui.app.segment_bleu import segment_bleu, segment_note
 from ui.metrics import charts as cm
 
 SEGMENT_METHODS = (
@@ -86,9 +87,7 @@ else:
     system = system_correlations(
         bleu, human_src, human_scores=human_sys, n_resamples=n_resamples, seed=seed
     )
-    sentence = bleu_from_stats(
-        scores.stats[rows_idx], scores.options.with_(effective_order=True)
-    ).score
+    sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
     segment = segment_correlations(
         sentence, human_seg, methods=SEGMENT_METHODS, n_resamples=n_resamples, seed=seed
     )
@@ -96,7 +95,7 @@ else:
         correlation_rows(system.values(), "system") + correlation_rows(segment, "segment")
     )
     st.subheader(f"BLEU vs {criterion}")
-    st.dataframe(frame, hide_index=True, width="stretch")
+    st.dataframe(tidy_frame(frame), hide_index=True, width="stretch")
     st.caption(f"Bootstrap intervals: {run_note}.")
     table_downloads(frame, f"correlation {criterion}", caption=f"BLEU vs {criterion} ({run_note})")
     chart_frame = frame.dropna(subset=["CI low"]).assign(
@@ -113,9 +112,9 @@ else:
         f"correlation intervals {criterion}",
     )
     st.caption(
-        "Segment level: sentence BLEU (effective order). 'by item' averages, over segments, the correlation "
-        "across the systems' translations of that segment; kendall-wmt is WMT's tau-like (metric ties count "
-        "as discordant)."
+        segment_note(scores.options)
+        + " 'by item' averages, over segments, the correlation across the systems' translations of "
+        "that segment; kendall-wmt is WMT's tau-like (metric ties count as discordant)."
         + (" Human system scores are fixed system-level ratings: no interval." if fixed else "")
     )
     signature_caption(scores.signature)
@@ -155,7 +154,7 @@ else:
         except BleuStudyError as err:
             tests.append({"level": level, "test": test, "note": str(err)})
     tests_frame = pd.DataFrame(tests)
-    st.dataframe(tests_frame, hide_index=True, width="stretch")
+    st.dataframe(tidy_frame(tests_frame), hide_index=True, width="stretch")
     table_downloads(
         tests_frame, f"williams bleu {other} {criterion}", caption=f"BLEU vs {other}, {criterion}"
     )
@@ -180,7 +179,7 @@ sub_frame, sizes = subset_frames(subsets)
 show_chart(
     subset_chart(sub_frame, title="BLEU with every subset of the references"), "reference subsets"
 )
-st.dataframe(sizes, hide_index=True, width="stretch")
+st.dataframe(tidy_frame(sizes), hide_index=True, width="stretch")
 table_downloads(sub_frame, "reference subsets", caption="BLEU per reference subset")
 st.write(
     f"One random reference per document ({len(single.documents)} documents, {draws} draws, seed {single.seed}): "

@@ -9,7 +9,8 @@ import streamlit as st
 from ui import current_scores, signature_caption
 from ui.app import cache
 from ui.app import state as K
-from ui.explore.frames import browse_frame, ngram_frame, segment_frame
+from ui.app.segment_bleu import NOT_IN_RELEASE, missing_translations
+from ui.explore.frames import browse_frame, ngram_frame, segment_frame, system_entries
 from ui.explore.highlight import browse_label, comparison_table, segment_block, texts_block
 
 PAGE_SIZE = 25
@@ -60,8 +61,14 @@ with st.popover(label, icon=":material/filter_list:"):
 
 higher_is_better = study.criteria[criterion].higher_is_better if criterion else True
 human = cache.segment_scores(scores.key, study, criterion) if criterion else None
+missing = missing_translations(study.systems, scores.systems)
 frame = segment_frame(
-    study, scores.systems, scores.sentence, human, higher_is_better=higher_is_better
+    study,
+    scores.systems,
+    scores.sentence,
+    human,
+    higher_is_better=higher_is_better,
+    missing=missing,
 )
 view = browse_frame(
     study,
@@ -99,14 +106,21 @@ event = st.dataframe(
         "output": st.column_config.TextColumn("system output", width="large"),
     },
 )
+n_absent = int(view["missing"].sum())
+absent_note = f" (+ {n_absent} {NOT_IN_RELEASE})" if n_absent else ""
 st.caption(  # one caption (not two beside a page box in columns): fewer elements to redraw
-    f"{len(view)} of {len(frame)} translations match · page {page} of {n_pages} · select a row to "
-    f"see its segment below · BLEU signature: `{scores.signature}`"
+    f"{len(view) - n_absent} of {int((~frame['missing']).sum())} translations match{absent_note} · "
+    f"page {page} of {n_pages} · select a row to see its segment below · BLEU signature: "
+    f"`{scores.signature}`"
 )
+# A selection is read once, when it changes: the table keeps its selected *position* across re-runs,
+# and after a sort, filter or settings change that position holds another segment.
 rows = [r for r in (event.selection.rows if event is not None else []) if r < len(shown)]
-if rows:
-    st.session_state[K.EXPLORE_SEGMENT] = str(shown.iloc[rows[0]]["segment"])
-    st.session_state[K.EXPLORE_FOCUS_SYSTEM] = str(shown.iloc[rows[0]]["system"])
+if tuple(rows) != st.session_state.get(K.EXPLORE_PICKED):
+    st.session_state[K.EXPLORE_PICKED] = tuple(rows)
+    if rows:
+        st.session_state[K.EXPLORE_SEGMENT] = str(shown.iloc[rows[0]]["segment"])
+        st.session_state[K.EXPLORE_FOCUS_SYSTEM] = str(shown.iloc[rows[0]]["system"])
 seg_id = st.session_state.get(K.EXPLORE_SEGMENT)
 if seg_id not in study.segment_ids:
     if view.empty:
@@ -146,23 +160,7 @@ all_matches = cache.segment_matches_of_systems(
     options.lowercase,
 )
 human_scores = {c: cache.segment_scores(scores.key, study, c) for c in criteria}
-n = options.statistics_order
-entries = []
-for name in shown_systems:
-    s = scores.system_index(name)
-    row = scores.stats[s, i]
-    entries.append(
-        {
-            "system": name,
-            "human": name in study.human_systems,
-            "matches": all_matches[name],
-            "bleu": float(scores.sentence.score[s, i]),
-            "counts": [(row[4 + k], row[4 + n + k]) for k in range(options.max_order)],
-            "bp": float(scores.sentence.bp[s, i]),
-            "scores": {c: float(human_scores[c][s, i]) for c in criteria},
-        }
-    )
-entries.sort(key=lambda e: -e["bleu"])
+entries = system_entries(scores, i, shown_systems, all_matches, human_scores, missing)
 st.html(comparison_table(entries, order, ref_names, criteria, style=False))
 signature_caption(scores.signature)
 
@@ -175,22 +173,24 @@ pick = st.selectbox(
 )
 focus_entry = next(e for e in entries if e["system"] == pick)
 ngrams = ngram_frame(focus_entry["matches"], order, ref_names)
-left, right = st.columns([2, 3])
-with left:
-    grams = st.dataframe(
-        ngrams,
-        hide_index=True,
-        on_select="rerun",
-        selection_mode="single-row",
-        key=K.EXPLORE_NGRAM_TABLE,
-    )
-    st.caption("Select an n-gram to outline it in the hypothesis and the references.")
+grams = st.dataframe(  # full width: the clipping columns need the room
+    ngrams,
+    hide_index=True,
+    width="stretch",
+    on_select="rerun",
+    selection_mode="single-row",
+    key=K.EXPLORE_NGRAM_TABLE,
+)
+st.caption("Select an n-gram to outline it in the hypothesis and the references below.")
 selected = None
 picked = [r for r in (grams.selection.rows if grams is not None else []) if r < len(ngrams)]
 if picked:
     selected = tuple(ngrams.iloc[picked[0]]["n-gram"].split(" "))
-with right:
-    block = segment_block(
-        focus_entry["matches"], order, ref_names, system=pick, selected=selected, style=False
+if focus_entry["missing"]:
+    st.info(f"{pick}: {NOT_IN_RELEASE} for this segment.")
+else:
+    st.html(
+        segment_block(
+            focus_entry["matches"], order, ref_names, system=pick, selected=selected, style=False
+        )
     )
-    st.html(block)

@@ -11,6 +11,7 @@ from ui import require_study, show_chart, table_downloads
 from ui.analysis.stats_charts import judges_chart
 from ui.app import state as K
 from ui.app.frames import rater_groups
+from ui.app.numbers import plural, tidy_frame
 
 st.title("Human judges, pair by pair")
 st.write(
@@ -42,6 +43,19 @@ include_humans = c4.toggle(
 )
 systems = [s for s in study.systems if include_humans or s not in study.human_systems]
 crit = study.criteria[criterion]
+raters = {r.rater for r in study.ratings if r.criterion == criterion and r.segment_id is not None}
+if not raters - {None}:
+    st.info(
+        f"The {criterion} ratings of this study carry no rater ids, so nothing says which scores come "
+        "from the same judge: the same-judge comparisons of this page cannot be made. Ratings with a "
+        "`rater` column (or MQM files, which name their raters) make them possible."
+    )
+    st.stop()
+if None in raters:
+    st.warning(
+        "Some ratings carry no rater id; they count as one anonymous judge, so their pairs may mix "
+        "several people's scores."
+    )
 try:
     result = judge_comparisons(
         study, criterion, groups=groups or None, systems=systems, confidence=level
@@ -83,15 +97,16 @@ show_chart(
     ),
     f"judges {criterion}",
 )
-st.dataframe(frame.drop(columns=["lower", "higher"]), hide_index=True, width="stretch")
+st.dataframe(tidy_frame(frame.drop(columns=["lower", "higher"])), hide_index=True, width="stretch")
 table_downloads(frame, f"judges {criterion}", caption=f"Same-judge differences, {criterion}")
 for g in result.groups:
-    with st.expander(f"{g.group}: {len(g.systems)} systems, {g.n_raters} judge(s), worst → best"):
+    title = f"{g.group}: {plural(len(g.systems), 'system')}, {plural(g.n_raters, 'judge')}"
+    with st.expander(f"{title}, worst → best"):
         means = pd.DataFrame({"system": g.systems, f"mean {criterion}": g.means})
         st.dataframe(means, hide_index=True, width="stretch")
 few = frame[frame["n"] < 30]
 if not few.empty:
     st.caption(
-        f"{len(few)} pair(s) rest on fewer than 30 paired scores; their intervals are wide (the paper had "
+        f"{plural(len(few), 'pair')} rest on fewer than 30 paired scores; their intervals are wide (the paper had "
         "350-470 per pair)."
     )

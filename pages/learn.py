@@ -14,7 +14,13 @@ from ui.app.markup import STYLE, md_escape
 from ui.explore.charts import precision_bars
 from ui.explore.frames import corpus_vs_sentence_frame, ngram_frame, precisions_frame, tokens_frame
 from ui.explore.highlight import legend_html, segment_block
-from ui.explore.teach import bp_formula, examples_from_study, smoothing_rows, walkthrough
+from ui.explore.teach import (
+    SMOOTHED_ABOVE_ONE,
+    bp_formula,
+    examples_from_study,
+    smoothing_rows,
+    walkthrough,
+)
 
 st.title("Learn BLEU")
 st.write(
@@ -88,7 +94,7 @@ tokens = {"Candidate": w.matches.hypothesis_tokens}
 tokens.update(
     {name: toks for name, toks in zip(ref_names, w.matches.reference_tokens, strict=False)}
 )
-st.dataframe(tokens_frame(tokens), hide_index=True, width="stretch")
+st.table(tokens_frame(tokens).set_index("text"))  # a table wraps long token lists
 
 st.header("2 · N-grams, counts and clipping")
 st.write(
@@ -113,6 +119,8 @@ prec = precisions_frame(w.orders, w.weights)
 st.dataframe(prec, hide_index=True, width="stretch")
 bars = prec.assign(precision=prec["p_n used (after smoothing)"], label=prec["matches/total"])
 st.altair_chart(precision_bars(bars, title="Modified precision per order"), width="stretch")
+if (prec["p_n used (after smoothing)"] > 1).any():
+    st.caption(SMOOTHED_ABOVE_ONE)
 terms = " + ".join(
     f"{wn:.3g}\\log {p:.4g}"
     for wn, p in zip(w.weights, prec["p_n used (after smoothing)"], strict=True)
@@ -144,7 +152,8 @@ st.write(
     "geometric mean collapses to 0 whatever the other orders say. Smoothing replaces zero counts by "
     "something small; the methods differ in how much."
 )
-st.dataframe(records_frame(smoothing_rows(candidate, references, options)), hide_index=True)
+st.table(records_frame(smoothing_rows(candidate, references, options)).set_index("smoothing"))
+st.caption(SMOOTHED_ABOVE_ONE)
 
 st.header("7 · Corpus BLEU is not the average of sentence BLEUs")
 study = current_study()
@@ -160,3 +169,15 @@ else:
     table = corpus_vs_sentence_frame(scores.systems, scores.corpus, scores.sentence)
     st.dataframe(table, hide_index=True, width="stretch")
     signature_caption(scores.signature)
+
+st.header("8 · Does BLEU agree with people? Try it with your class")
+st.write(
+    "The paper (§4-5) asked people to rate translations and then showed BLEU tracking their judgment. "
+    "Class mode runs that in one lesson: students rate a few translations on their phones and the projector "
+    "draws their adequacy and fluency against BLEU as the ratings arrive."
+)
+st.page_link(
+    "pages/campaigns.py",
+    label="Try it with your class (Campaigns → Class mode)",
+    icon=":material/school:",
+)

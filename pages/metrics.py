@@ -7,9 +7,11 @@ import streamlit as st
 
 from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
 from bleu_core.metrics.variants import VARIANTS
-from ui import current_options, require_study, show_chart, table_downloads
+from ui import current_options, current_scores, require_study, show_chart, table_downloads
 from ui.app import state as K
 from ui.app.analysis_cache import PAGE_DEFAULT_METRICS
+from ui.app.numbers import tidy_frame
+from ui.app.segment_bleu import segment_bleu, segment_note, with_segment_bleu
 from ui.metrics import charts as cm
 from ui.metrics.panels import explorer_grid, system_scores_table, williams_table
 
@@ -43,6 +45,9 @@ if not chosen:
 metrics = tuple(chosen)
 systems = tuple(s for s in study.systems if include_humans or s not in study.human_systems)
 scores = cm.metric_scores(key, study, metrics, options.tokenize, options.lowercase)
+if "BLEU" in scores:  # segment level: the sidebar's sentence BLEU, the same as on every page
+    bleu = current_scores()
+    scores["BLEU"] = with_segment_bleu(scores["BLEU"], segment_bleu(bleu), bleu.systems)
 st.caption(
     f"Word-based metrics use the sidebar's tokenizer ({options.tokenize}, "
     f"{'lower-cased' if options.lowercase else 'case kept'}); chrF/TER use sacrebleu's own processing. "
@@ -59,18 +64,21 @@ if study.criteria:
         systems,
         n_resamples,
         seed,
-        (metrics, options.tokenize, options.lowercase),
+        (metrics, repr(options)),
     )
     criterion = st.selectbox(
         "Criterion for the chart and the Williams test", list(study.criteria), key=K.MET_CRITERION
     )
     show_chart(cm.correlation_chart(frame, criterion=criterion), f"metrics vs {criterion}")
-    st.dataframe(frame, hide_index=True, width="stretch", column_config=cm.CORRELATION_COLUMNS)
+    st.dataframe(
+        tidy_frame(frame), hide_index=True, width="stretch", column_config=cm.CORRELATION_COLUMNS
+    )
     table_downloads(frame, "metric correlations", caption="Metric vs human correlations")
     st.caption(
         "`oriented r` flips the sign for error metrics (TER, PER) and lower-is-better criteria, so that a "
         "higher value always means closer agreement with the humans; `r` is the raw coefficient. WMT's "
-        "tau-like (kendall-wmt) is computed on oriented scores and counts metric ties as disagreements."
+        "tau-like (kendall-wmt) is computed on oriented scores and counts metric ties as disagreements. "
+        + segment_note(options)
     )
     if len(metrics) >= 2:
         pair = st.multiselect(
@@ -81,7 +89,8 @@ if study.criteria:
             key=K.MET_WILLIAMS,
         )
         if len(pair) == 2:
-            st.dataframe(williams_table(study, scores, pair, systems, criterion), hide_index=True)
+            williams = williams_table(study, scores, pair, systems, criterion)
+            st.dataframe(tidy_frame(williams), hide_index=True)
             st.caption(
                 f"H0: {pair[0]} and {pair[1]} correlate equally (Pearson) with {criterion}; two-sided Williams "
                 "test, which accounts for the two metrics being correlated with each other."

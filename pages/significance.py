@@ -12,6 +12,7 @@ from ui.analysis.stats_charts import block_chart, histogram, interval_chart, ver
 from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
 from ui.app import state as K
 from ui.app.analysis_cache import cached_blocks, cached_bootstrap
+from ui.app.numbers import tidy_frame
 
 
 @st.cache_data(max_entries=8, show_spinner="Randomising…")
@@ -64,10 +65,19 @@ st.caption(
     "the paper reads t ≥ 1.7 as 95 % significant with 20 blocks)."
 )
 b1, b2 = st.columns(2)
-n_blocks = int(b1.number_input("Blocks", min_value=2, max_value=500, step=1, key=K.SIG_BLOCKS))
+most_blocks = max(2, study.n_segments // 2)
+if st.session_state[K.SIG_BLOCKS] > most_blocks:  # a small study: at least two segments a block
+    st.session_state[K.SIG_BLOCKS] = most_blocks
+n_blocks = int(
+    b1.number_input("Blocks", min_value=2, max_value=most_blocks, step=1, key=K.SIG_BLOCKS)
+)
 size = int(
     b2.number_input(
-        "Segments per block (0 = all segments, evenly)", min_value=0, step=1, key=K.SIG_BLOCK_SIZE
+        "Segments per block (0 = all segments)",
+        min_value=0,
+        step=1,
+        key=K.SIG_BLOCK_SIZE,
+        help="0 uses every segment: the blocks' sizes differ by at most one. The paper: 20 × 25.",
     )
 )
 try:
@@ -81,18 +91,13 @@ else:
         st.warning(warning)
     layout, tests, long = block_frames(blocks)
     st.dataframe(layout, width="stretch")
-    st.dataframe(tests, hide_index=True, width="stretch")
-    table_downloads(
-        tests, "block t-tests", caption=f"{blocks.n_blocks} blocks of {blocks.block_size} segments"
+    st.dataframe(tidy_frame(tests), hide_index=True, width="stretch")
+    st.caption(
+        f"{blocks.layout} · BLEU on the 0-100 scale (the paper's Table 2 prints the 0-1 scale: "
+        "divide by 100 to compare)."
     )
-    show_chart(
-        block_chart(
-            long,
-            title="BLEU per block",
-            subtitle=f"{blocks.n_blocks} blocks of {blocks.block_size} segments",
-        ),
-        "block bleu",
-    )
+    table_downloads(tests, "block t-tests", caption=blocks.layout)
+    show_chart(block_chart(long, title="BLEU per block", subtitle=blocks.layout), "block bleu")
 
 # ------------------------------------------------------------------------------------------ bootstrap
 st.subheader("Bootstrap confidence intervals (Zhang & Vogel 2004)")
@@ -101,7 +106,7 @@ boot = cached_bootstrap(
 )
 level = f"{1 - alpha:.0%}"
 intervals = intervals_frame(boot, level)
-st.dataframe(intervals, hide_index=True, width="stretch")
+st.dataframe(tidy_frame(intervals), hide_index=True, width="stretch")
 st.caption(f"Bootstrap: {run_note}.")
 table_downloads(
     intervals, "bootstrap intervals", caption=f"Bootstrap {level} intervals ({run_note})"
@@ -139,9 +144,12 @@ show_chart(
 )
 with st.expander("All pairs as a table"):
     pairs = comparisons_frame(paired)
-    st.dataframe(pairs, hide_index=True, width="stretch")
+    st.dataframe(tidy_frame(pairs), hide_index=True, width="stretch")
     table_downloads(pairs, "paired bootstrap", caption=f"Paired bootstrap ({run_note})")
-pair = st.multiselect("Pair to inspect", names, default=names[:2], max_selections=2, key=K.SIG_PAIR)
+if not set(st.session_state.get(K.SIG_PAIR) or []) <= set(names):  # a value, never also a default
+    st.session_state[K.SIG_PAIR] = names[:2]
+st.session_state.setdefault(K.SIG_PAIR, names[:2])
+pair = st.multiselect("Pair to inspect", names, max_selections=2, key=K.SIG_PAIR)
 if len(pair) == 2:
     i, j = boot.systems.index(pair[0]), boot.systems.index(pair[1])
     diffs = pd.DataFrame({"difference": boot.samples[i] - boot.samples[j]})
@@ -178,7 +186,7 @@ show_chart(
 )
 with st.expander("All pairs as a table"):
     ar_frame = comparisons_frame(ar).drop(columns=["CI low", "CI high"])
-    st.dataframe(ar_frame, hide_index=True, width="stretch")
+    st.dataframe(tidy_frame(ar_frame), hide_index=True, width="stretch")
     table_downloads(
         ar_frame, "approximate randomisation", caption=f"Approximate randomisation ({ar_note})"
     )

@@ -11,6 +11,7 @@ from bleu_core.study import demo
 from ui.app import cache, context
 from ui.app import state as K
 from ui.app.markup import markdown_table, md_escape
+from ui.study import upload
 from ui.study.overview import study_overview
 
 context.ensure_entrypoint()
@@ -37,18 +38,27 @@ def _open_demo() -> None:
         st.session_state[K.STUDY_ERROR] = str(err)
 
 
+def _uploaded(nonce: int) -> list:
+    return st.session_state.get(K.STUDY_UPLOAD_PREFIX + str(nonce)) or []
+
+
+def _pairs(uploaded: list) -> list[str]:
+    files_id = tuple((f.name, f.size, f.file_id) for f in uploaded)
+    return cache.upload_pairs(files_id, tuple((f.name, f.getvalue()) for f in uploaded))
+
+
 def _open_upload() -> None:
     nonce = st.session_state[K.STUDY_UPLOAD_NONCE]
-    uploaded = st.session_state.get(K.STUDY_UPLOAD_PREFIX + str(nonce)) or []
+    uploaded = _uploaded(nonce)
     if not uploaded:
         st.session_state[K.STUDY_ERROR] = "Choose one or more files first."
         return
     files = tuple((f.name, f.getvalue()) for f in uploaded)
-    pair = (st.session_state.get(K.STUDY_PAIR) or "").strip() or None
-    refs = tuple(st.session_state.get(K.STUDY_UPLOAD_REFS) or ())
-    humans = tuple(st.session_state.get(K.STUDY_UPLOAD_HUMANS) or ())
+    pairs = _pairs(uploaded)
+    pair = st.session_state.get(K.STUDY_PAIR) if len(pairs) > 1 else None
+    roles = upload.chosen_roles(st.session_state, nonce, [name for name, _ in files])
     try:
-        result = cache.load_uploaded(files, pair, refs, humans)
+        result = cache.load_uploaded(files, pair if pair in pairs else None, roles)
     except BleuStudyError as err:
         names = ", ".join(name for name, _ in files)
         st.session_state[K.STUDY_ERROR] = f"Could not load {names}: {err}"
@@ -61,6 +71,32 @@ def _open_upload() -> None:
         inputs=[{"name": n, "bytes": size, "sha256": sha} for n, size, sha in result.inputs],
     )
     st.session_state[K.STUDY_UPLOAD_NONCE] = nonce + 1
+
+
+def _upload_form(nonce: int) -> None:
+    """Roles of files whose names do not say them, and the pair of a release of several pairs."""
+    chosen = _uploaded(nonce)
+    plan = upload.upload_plan([f.name for f in chosen])
+    if plan.needs_roles and plan.recognised:
+        st.caption(
+            "Read from the names: "
+            + "; ".join(f"{md_escape(n)} → {md_escape(r)}" for n, r in plan.recognised)
+        )
+    if plan.unrecognised:
+        st.caption("Say what each of these files is (or rename it: hover ⓘ for names that work):")
+    for name in plan.unrecognised:
+        st.selectbox(
+            name,
+            list(upload.ROLE_LABELS),
+            key=upload.role_key(nonce, name),
+            format_func=upload.ROLE_LABELS.__getitem__,
+            help=upload.role_help(name),
+        )
+    pairs = _pairs(chosen) if chosen else []
+    if len(pairs) > 1:
+        st.selectbox("Language pair", pairs, key=K.STUDY_PAIR, help="The files hold several pairs.")
+    elif pairs:
+        st.caption(f"Language pair: {pairs[0]}")
 
 
 open_tab, upload_tab = st.columns([2, 3])
@@ -82,29 +118,12 @@ with upload_tab.container(border=True):
         accept_multiple_files=True,
         key=K.STUDY_UPLOAD_PREFIX + str(st.session_state[K.STUDY_UPLOAD_NONCE]),
         help="One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV or a WMT release "
-        ".zip. Several files: plain-text references and system outputs (one segment per line) and a "
-        "ratings CSV/TSV. See docs/formats.md for every format with an example.",
+        ".zip. Several files: a WMT release's files, or plain-text references and system outputs (one "
+        "segment per line; WMT names, NAME.ref and NAME.hyp say their role, other names get one below) "
+        "and a ratings CSV/TSV. See docs/formats.md for every format with an example.",
     )
-    chosen = (
-        st.session_state.get(K.STUDY_UPLOAD_PREFIX + str(st.session_state[K.STUDY_UPLOAD_NONCE]))
-        or []
-    )
-    text_files = [f.name for f in chosen if f.name.endswith((".txt", ".detok", ".hyp", ".ref"))]
-    if len(chosen) > 1 and text_files:
-        st.caption("Several files make a plain-text study: say which text files are references.")
-        r1, r2 = st.columns(2)
-        r1.multiselect(
-            "Reference files",
-            text_files,
-            key=K.STUDY_UPLOAD_REFS,
-            default=[n for n in text_files if "ref" in n.lower()],
-        )
-        r2.multiselect(
-            "Human translations (scored as systems)", text_files, key=K.STUDY_UPLOAD_HUMANS
-        )
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
-    c1.text_input("Language pair (WMT releases only)", key=K.STUDY_PAIR, placeholder="e.g. en-de")
-    c2.button("Load files", on_click=_open_upload, type="primary", width="stretch")
+    _upload_form(st.session_state[K.STUDY_UPLOAD_NONCE])
+    st.button("Load files", on_click=_open_upload, type="primary", width="stretch")
 
 if st.session_state.get(K.STUDY_ERROR):
     st.error(st.session_state[K.STUDY_ERROR], icon=":material/error:")

@@ -1,8 +1,8 @@
 """Shared fixtures.
 
-``engine_path`` runs a test twice: once with the compiled (numba) kernels forced on for every input size, once
-with them switched off (the pure numpy/Python twins). Modules that check the engine against its oracles use it
-for every test (``pytestmark = pytest.mark.usefixtures("engine_path")``), so both paths are held to the same
+``engine_path`` runs a test twice: once with the compiled kernels (the C extension built at install), once
+with them switched off by ``BLEU_STUDY_PURE=1`` (the pure numpy/Python twins). Modules that check the engine
+against its oracles use it for every test (``pytestmark = pytest.mark.usefixtures("engine_path")``), so both paths are held to the same
 results.
 """
 
@@ -19,12 +19,11 @@ from bleu_core.fast import compiled
 def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
     if (
         request.param == "compiled" and not compiled.available()
-    ):  # pragma: no cover - numba is a dependency
-        pytest.skip("numba is not installed")
+    ):  # pragma: no cover - a machine without a C compiler at install
+        pytest.skip("the compiled kernels are not built")
     with pytest.MonkeyPatch.context() as mp:
-        if request.param == "compiled":
-            mp.setattr(compiled, "MIN_WORK", 0)
-            mp.delenv("BLEU_STUDY_NO_NUMBA", raising=False)
-        else:
-            mp.setenv("BLEU_STUDY_NO_NUMBA", "1")
+        for name in compiled.SWITCHES:
+            mp.delenv(name, raising=False)
+        if request.param == "pure":
+            mp.setenv("BLEU_STUDY_PURE", "1")
         yield request.param

@@ -345,13 +345,16 @@ def test_upload_of_a_long_table_opens_a_study():
     assert result.key.startswith("upload:")
 
 
-def test_upload_of_plain_text_files_uses_the_chosen_references():
+def test_upload_of_plain_text_files_uses_the_chosen_roles():
     files = (
         ("ref-A.txt", b"The dog barks.\nThe cat sleeps.\n"),
         ("google.txt", b"The dog is barking.\nA cat sleeps.\n"),
     )
-    result = cache.load_uploaded(files, None, ("ref-A.txt",))
+    roles = (("ref-A.txt", "reference"), ("google.txt", "system"))
+    result = cache.load_uploaded(files, None, roles)
     assert list(result.study.references) == ["ref-A"] and list(result.study.systems) == ["google"]
+    other = cache.load_uploaded(files, None, (("ref-A.txt", "system"), ("google.txt", "reference")))
+    assert list(other.study.references) == ["google"] and other.key != result.key
 
 
 def test_broken_upload_raises_a_clear_error():

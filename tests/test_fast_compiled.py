@@ -1,16 +1,17 @@
-"""The compiled (numba) kernels equal their pure twins and the oracles, on generated and real text.
+"""The compiled kernels (C, built at install) equal their pure twins and the oracles, on generated and real text.
 
 * :func:`bleu_core.fast.word_index.number_words` = ``str.split`` + first-occurrence numbering, including every
   kind of Unicode whitespace, lone surrogates and words that only differ after their first bytes;
 * :func:`bleu_core.fast.word_index.tokens_of_words` = the numpy expansion;
 * :func:`bleu_core.fast.clipping.clipped_matches_by_segment` = :func:`bleu_core.statistics.segment_row`;
-* the path choice (:func:`bleu_core.fast.compiled.use_compiled`).
+* the path choice (:func:`bleu_core.fast.compiled.use_compiled`) and the kernels' own argument checks.
 """
 
 from __future__ import annotations
 
 import glob
 import os
+import subprocess
 import sys
 
 import numpy as np
@@ -18,7 +19,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_core import fast
 from bleu_core.fast import compiled
 from bleu_core.fast.clipping import clipped_matches_by_segment
 from bleu_core.fast.word_index import (
@@ -29,7 +29,9 @@ from bleu_core.fast.word_index import (
 )
 from bleu_core.statistics import segment_row
 
-pytestmark = pytest.mark.skipif(not compiled.available(), reason="numba is not installed")
+pytestmark = pytest.mark.skipif(
+    compiled.extension() is None, reason="the compiled kernels are not built"
+)
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 DATA = "/work/shared/data"
@@ -202,15 +204,135 @@ def test_clipping_kernel_paper_example() -> None:
 
 
 def test_use_compiled_policy(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert compiled.use_compiled(1, force=True) is True
-    assert compiled.use_compiled(10**9, force=False) is False
-    assert compiled.use_compiled(compiled.MIN_WORK) is True
-    monkeypatch.setenv("BLEU_STUDY_NO_NUMBA", "1")
-    assert compiled.use_compiled(10**9) is False
-    monkeypatch.delenv("BLEU_STUDY_NO_NUMBA")
-    monkeypatch.delitem(sys.modules, "bleu_core.fast.kernels", raising=False)
-    monkeypatch.delattr(fast, "kernels", raising=False)
-    assert compiled.use_compiled(10) is False
-    assert compiled.prepare(10) is False and not compiled.loaded()
-    assert compiled.prepare(compiled.MIN_WORK) is True and compiled.loaded()
-    assert compiled.use_compiled(10) is True  # loaded: small inputs follow
+    """Built kernels run for every size; BLEU_STUDY_PURE (or its old name) switches them off."""
+    for name in compiled.SWITCHES:
+        monkeypatch.delenv(name, raising=False)
+    assert compiled.use_compiled(1, force=False) is False
+    assert compiled.use_compiled(1) is True and compiled.prepare(1) is True
+    for name in compiled.SWITCHES:
+        monkeypatch.setenv(name, "1")
+        assert compiled.use_compiled(10**9) is False
+        assert compiled.use_compiled(10**9, force=True) is True
+        monkeypatch.setenv(name, "0")
+        assert compiled.use_compiled(1) is True
+    compiled.load_all()
+    assert compiled.loaded()
+
+
+def test_missing_extension_gives_one_line_notice(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the built extension the pure path runs, after one line on standard error."""
+    monkeypatch.setitem(sys.modules, "bleu_core.fast._kernels", None)  # import -> ImportError
+    compiled.extension.cache_clear()
+    try:
+        assert compiled.extension() is None and compiled.available() is False
+        assert compiled.use_compiled(10**9) is False
+        compiled.extension()  # cached: no second notice
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "pure numpy/Python path" in err
+        ids, distinct = number_words("a b a")
+        assert ids.tolist() == [1, 2, 1] and distinct == ["", "a", "b"]
+    finally:
+        monkeypatch.undo()
+        compiled.extension.cache_clear()
+    assert compiled.extension() is not None
+
+
+def test_kernel_loads_in_milliseconds() -> None:
+    """The extension is an ordinary import: a fresh process loads it in well under 50 ms."""
+    code = (
+        "import time, bleu_core.fast; t = time.perf_counter(); import bleu_core.fast._kernels; "
+        "print(time.perf_counter() - t)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert float(out.stdout) < 0.05
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda c: c.count(
+                np.array([5]),
+                np.array([[0], [0]]),
+                np.array([[1], [1]]),
+                2,
+                1,
+                5,
+                True,
+                np.zeros((1, 1)),
+            ),
+            "token ids must be in 0..key_base-1",
+        ),
+        (
+            lambda c: c.count(
+                np.array([1]),
+                np.array([[0], [1]]),
+                np.array([[1], [1]]),
+                2,
+                1,
+                5,
+                True,
+                np.zeros((1, 1)),
+            ),
+            "a line lies outside ids",
+        ),
+        (
+            lambda c: c.count(
+                np.array([1]),
+                np.array([[0], [0]]),
+                np.array([[1], [1]]),
+                2,
+                1,
+                5,
+                True,
+                np.zeros((2, 1)),
+            ),
+            "count: bad sizes",
+        ),
+        (
+            lambda c: c.expand(
+                np.array([7]),
+                np.array([1]),
+                np.array([0, 0]),
+                np.array([0, 1]),
+                np.zeros(1, np.int64),
+                np.zeros(1, np.int64),
+            ),
+            "out of bounds",
+        ),
+        (
+            lambda c: c.scan(
+                np.zeros(4, np.uint8),
+                np.zeros(256, np.uint8),
+                0,
+                np.zeros(3, np.int64),
+                0,
+                np.zeros(3, np.uint64),
+                np.zeros((2, 2), np.int64),
+                np.zeros(8, np.uint8),
+                0,
+                0,
+            ),
+            "bad table or output sizes",
+        ),
+        (
+            lambda c: c.count(
+                np.array([1], np.int32),
+                np.array([[0], [0]]),
+                np.array([[1], [1]]),
+                2,
+                1,
+                5,
+                True,
+                np.zeros((1, 1)),
+            ),
+            "expected items of 8 bytes",
+        ),
+    ],
+)
+def test_kernels_check_their_arguments(call: object, message: str) -> None:
+    """Bad sizes, ids or dtypes are refused with an error, never read or written out of bounds."""
+    with pytest.raises((ValueError, TypeError), match=message):
+        call(compiled.extension())  # type: ignore[operator]

@@ -200,7 +200,7 @@ def test_all_marker_candidates_present_falls_back_per_line() -> None:
 
 def test_replace_chain_is_13a_first_rule_on_every_code_point() -> None:
     """The str.replace chain stands for sacrebleu's first 13a rule: same string for every character."""
-    rule, replacement = batch_tokenizers._RULES[0][0]
+    rule, replacement = batch_tokenizers._RULES_13A[0]
     assert batch_tokenizers._CHARS_13A is not None
     text = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c <= 0xDFFF)
     text = text + " a  b,c " + text[:300]

@@ -33,7 +33,7 @@ def run_page(study: Study, **extra: object) -> AppTest:
     state: dict[str, object] = {}
     K.init_state(state)
     state.update(
-        {K.STUDY: study, K.STUDY_KEY: "test:ted-slice", K.N_RESAMPLES: 50, K.SEED: 7}, **extra
+        {K.STUDY: study, K.STUDY_KEY: "test:ted-slice-40", K.N_RESAMPLES: 50, K.SEED: 7}, **extra
     )
     for k, v in state.items():
         at.session_state[k] = v

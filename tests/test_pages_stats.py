@@ -83,12 +83,15 @@ def test_significance_page_shows_blocks_intervals_and_matrices(ted):
     subheaders = [s.value for s in at.subheader]
     assert subheaders[0].startswith("Blocks") and "Approximate randomisation" in subheaders
     table2 = at.dataframe[0].value
-    assert list(table2.index) == ["Mean", "StdDev", "t"] and len(table2.columns) == 5
+    # one scale on screen: BLEU 0-100 in the layout, as in the differences and the chart (issue 15)
+    assert list(table2.index) == ["Mean BLEU (0-100)", "StdDev (0-100)", "t vs left neighbour"]
+    assert len(table2.columns) == 5
     intervals = at.dataframe[2].value
     assert (intervals["95% CI low"] < intervals["BLEU"]).all() and (
         intervals["BLEU"] < intervals["95% CI high"]
     ).all()
     captions = [c.value for c in at.caption]
+    assert any(c.startswith("6 blocks of 10 segments · BLEU on the 0-100 scale") for c in captions)
     assert "Bootstrap: seed 7 · 60 resamples." in captions
     assert "Approximate randomisation: seed 7 · 300 trials." in captions
     # the paper's 20 × 25 layout does not fit 60 segments: a clear message, the rest of the page still works

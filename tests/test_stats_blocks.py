@@ -5,11 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import sacrebleu
+from hypothesis import given
+from hypothesis import strategies as st
 from scipy import stats as sps
 
 from bleu_core.statistics import compute_statistics
 from bleu_core.stats import StatsInputError, block_bleu
-from bleu_core.stats.blocks import block_layout
+from bleu_core.stats.blocks import block_layout, block_sizes
 
 
 def make_corpus(n_segments: int, noise=(0.5, 0.2, 0.35), seed: int = 2):
@@ -100,3 +102,30 @@ def test_to_dict_is_complete(corpus):
     _, _, stats = corpus
     d = block_bleu(stats, n_blocks=5, block_size=None).to_dict()
     assert d["n_blocks"] == 5 and len(d["systems"][0]["blocks"]) == 5 and len(d["tests"]) == 2
+
+
+def test_whole_test_set_uses_every_segment_in_blocks_differing_by_one(corpus):
+    # 510 segments in 20 blocks: 10 blocks of 26 and 10 of 25, nothing left over (issue 15).
+    refs, systems, stats = corpus
+    res = block_bleu(stats, n_blocks=20, block_size=None)
+    assert res.leftover == 0 and res.warnings == ()
+    assert sum(res.block_sizes) == 510 and set(res.block_sizes) == {25, 26}
+    assert res.layout == "20 blocks of 25-26 segments"
+    # each block is sacrebleu's corpus BLEU of its own lines (the last block ends at the last segment)
+    starts = np.cumsum((0, *res.block_sizes))
+    for k, name in enumerate(res.systems):
+        for b in (0, 9, 10, 19):
+            lo, hi = int(starts[b]), int(starts[b + 1])
+            expected = sacrebleu.corpus_bleu(systems[name][lo:hi], [refs[lo:hi]]).score
+            assert res.scores[k, b] == pytest.approx(expected, abs=1e-9)
+    assert int(starts[-1]) == 510
+
+
+@given(n=st.integers(2, 5000), b=st.integers(2, 200))
+def test_spread_blocks_cover_every_segment(n, b):
+    if b > n:
+        with pytest.raises(StatsInputError, match="blocks need at least"):
+            block_sizes(n, b, None)
+        return
+    sizes = block_sizes(n, b, None)
+    assert len(sizes) == b and sum(sizes) == n and max(sizes) - min(sizes) <= 1

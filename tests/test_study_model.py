@@ -10,6 +10,7 @@ import pytest
 
 from bleu_core.errors import StudyError
 from bleu_core.study import Criterion, Rating, Segment, Study, validate_study
+from bleu_core.study.building import add_ratings
 
 
 def toy() -> Study:
@@ -71,14 +72,14 @@ def test_unknown_criterion_lists_the_known_ones() -> None:
         toy().segment_scores("fluency")
 
 
-def test_with_ratings_validates_and_adds_criteria() -> None:
-    study = toy().with_ratings(
-        [Rating("H", "s2", None, None, "fluency", 3.0)], criteria=[Criterion("fluency")]
+def test_add_ratings_validates_and_adds_criteria() -> None:
+    study = add_ratings(
+        toy(), [Rating("H", "s2", None, None, "fluency", 3.0)], criteria=[Criterion("fluency")]
     )
     assert study.system_scores("fluency")["H"] == 3.0
     assert len(toy().ratings) == 7  # the original is unchanged
     with pytest.raises(StudyError, match="outside the adequacy scale"):
-        toy().with_ratings([Rating("H", "s2", None, None, "adequacy", 9.0)])
+        add_ratings(toy(), [Rating("H", "s2", None, None, "adequacy", 9.0)])
 
 
 @pytest.mark.parametrize(

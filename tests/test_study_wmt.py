@@ -202,5 +202,7 @@ def test_release_da_for_unknown_segment(tmp_path: Path) -> None:
 
 def test_release_unknown_reference_letter(tmp_path: Path) -> None:
     root = make_release(tmp_path / "r")
-    with pytest.raises(StudyError, match=r"no reference 'B' for de-en; references found: ref-A"):
+    with pytest.raises(
+        StudyError, match=r"no reference 'B'; the human translations are: ref-A \(choose"
+    ):
         load_study(root, reference="B")

@@ -9,11 +9,12 @@ The rooms mirror the navigation:
 | Explore, Learn BLEU                                            | ``ui.explore``                      |
 | Corpus, BLEU vs human, Significance, Judges, Correlation, Export | ``ui.analysis``                   |
 | Metrics, Published tables                                      | ``ui.metrics``                      |
-| Campaigns, Rate translations                                   | ``ui.campaigns``                    |
+| Campaigns, Rate translations, Projector                        | ``ui.campaigns``                    |
 
 ``ui.app`` (state, settings, caches, context, export, markup) is shared by all and imports no other room.
-Two declared exceptions: ``ui.metrics`` draws the shared scatter and correlation rows of ``ui.analysis``,
-and the Correlation page shows metric tables of ``ui.metrics`` (it compares BLEU with other metrics).
+Declared exceptions: ``ui.metrics`` draws the shared scatter and correlation rows of ``ui.analysis``, so does
+``ui.campaigns`` for the projector (the paper's Figures 5-7 from a class's live ratings), and the Correlation
+page shows metric tables of ``ui.metrics`` (it compares BLEU with other metrics).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ PAGE_ROOMS = {
     "published": {"metrics"},
     "campaigns": {"campaigns"},
     "rate": {"campaigns"},
+    "projector": {"campaigns"},
 }
 ROOM_IMPORTS = {
     "app": {"app"},
@@ -46,7 +48,7 @@ ROOM_IMPORTS = {
     "explore": {"app", "explore"},
     "analysis": {"app", "analysis"},
     "metrics": {"app", "metrics", "analysis"},
-    "campaigns": {"app", "campaigns"},
+    "campaigns": {"app", "campaigns", "analysis"},
 }
 
 

@@ -28,7 +28,9 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``current_study()``            the open :class:`bleu_core.study.Study` or None.
 ``require_study()``            the open study, or stop the page with a hint to open one.
 ``current_options()``          the :class:`BleuOptions` of the sidebar.
-``current_references(study)``  reference streams chosen in the sidebar (all by default).
+``current_references(study)``  the reference streams in use: the open study is the view for the sidebar's
+                               reference choice (``ui.app.references``: the other human translations are
+                               human systems; the study key changes with the choice, so every cache follows).
 ``current_scores()``           :class:`ui.app.context.Scores`: ``stats`` (systems × segments × F array, cached),
                                ``corpus`` and ``sentence`` (:class:`bleu_core.score.BleuArrays`), ``systems``,
                                ``options``, ``signature``, ``references``.

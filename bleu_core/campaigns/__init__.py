@@ -48,6 +48,7 @@ from bleu_core.campaigns.planning import (
     plan_campaign,
     split_names,
 )
+from bleu_core.campaigns.rate_limit import AttemptLimiter, TooManyAttempts
 from bleu_core.campaigns.report import CriterionAgreement, agreement_report
 from bleu_core.campaigns.sampling import dispersed_order, min_same_source_gap, sample_segments
 from bleu_core.campaigns.session import JudgeSession
@@ -64,6 +65,7 @@ __all__ = [
     "PAPER_LABELS",
     "AccessDenied",
     "AlphaResult",
+    "AttemptLimiter",
     "Campaign",
     "CampaignCreated",
     "CampaignError",
@@ -79,6 +81,7 @@ __all__ = [
     "PairwiseAgreement",
     "RatingCriterion",
     "StoredRating",
+    "TooManyAttempts",
     "agreement_report",
     "apply_to_study",
     "criteria_from_choices",

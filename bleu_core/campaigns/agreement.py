@@ -32,6 +32,7 @@ import numpy as np
 from scipy import stats
 
 from bleu_core.campaigns.model import CampaignError, StoredRating
+from bleu_core.limits import MAX_RESAMPLES
 
 ALPHA_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 CORRELATION_METHODS: tuple[str, ...] = ("pearson", "spearman")
@@ -170,6 +171,8 @@ def krippendorff_alpha(
         )
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, int) or n_resamples < 0:
         raise CampaignError(f"n_resamples {n_resamples!r} must be a whole number >= 0")
+    if n_resamples > MAX_RESAMPLES:
+        raise CampaignError(f"n_resamples {n_resamples!r} must be at most {MAX_RESAMPLES:,}")
     data = _check_data(reliability_data)
     values, counts = _unit_value_counts(data)
     n_units = counts.shape[0]

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from bleu_core.campaigns.model import Campaign, CampaignError, RatingCriterion, StoredRating
 from bleu_core.campaigns.planning import DEFAULT_GROUPS, CampaignPlan, plan_campaign
+from bleu_core.csv_safety import neutralize_cell
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Criterion, Rating, Study
@@ -151,47 +152,57 @@ def apply_to_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRat
     names = {c.name for c in criteria}
     kept = tuple(r for r in study.ratings if r.criterion not in names)
     base = replace(study, ratings=kept)
-    return base.with_ratings(rows, criteria)
+    from bleu_core.study.building import add_ratings
+
+    return add_ratings(base, rows, criteria)
 
 
 def spreadsheet_safe(value: str) -> str:
-    """*value* made harmless for spreadsheets: a text starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage
-    return gets a leading apostrophe, so Excel, LibreOffice or Google Sheets show it as text instead of running
-    it as a formula (OWASP, "CSV Injection"). Any other text is returned unchanged.
+    """*value* made harmless for spreadsheets (OWASP, "CSV Injection"): :func:`bleu_core.csv_safety.neutralize_cell`.
 
-    A judge may call themselves ``=HYPERLINK("http://evil", "click")``; the organiser who opens the export in a
-    spreadsheet then sees that text, not a link. To get the verbatim text back, drop the leading apostrophe of a
-    cell whose second character is one of :data:`FORMULA_TRIGGERS`.
+    Every piece that a split on ``,``, ``;``, TAB, CR or LF would give and that would start (after spaces) with
+    ``=``, ``+``, ``-``, ``@`` (or a fullwidth form) gets an apostrophe before that character, so Excel,
+    LibreOffice or Google Sheets show it as text instead of running it as a formula, whichever separator they
+    guess. Every field here is a name or an id, so even ``-1`` is guarded (it stays the text it was); other
+    text is returned unchanged.
 
-    >>> for text in ['=HYPERLINK("http://x")', "-2+3", "@SUM(A1)", "Ana", "K7P2QX"]:
+    A judge may call themselves ``=HYPERLINK("http://evil", "click")`` or ``x;=cmd|' /C calc'!A0;``; the
+    organiser who opens the export in a spreadsheet then sees that text, not a link or a command. To get the
+    verbatim text back, export with ``guard_formulas=False``.
+
+    >>> for text in ['=HYPERLINK("http://x")', "-2+3", "@SUM(A1)", "x;=cmd|' /C calc'!A0;", "Ana", "-1.5"]:
     ...     print(spreadsheet_safe(text))
     '=HYPERLINK("http://x")
     '-2+3
     '@SUM(A1)
+    x;'=cmd|' /C calc'!A0;
     Ana
-    K7P2QX
+    '-1.5
     """
-    return "'" + value if value.startswith(FORMULA_TRIGGERS) else value
+    return neutralize_cell(value, keep_numbers=False)
 
 
 def ratings_to_csv(ratings: Sequence[StoredRating], *, guard_formulas: bool = True) -> str:
     """CSV text of stored ratings, one row per (judge, item, criterion), columns :data:`CSV_COLUMNS`.
 
-    Times are ISO 8601 in UTC. Texts (campaign code, judge, group, segment id, system, criterion) are quoted as CSV
-    requires and, with *guard_formulas* (the default), passed through :func:`spreadsheet_safe`: one that would
-    start a spreadsheet formula gets a leading apostrophe. ``guard_formulas=False`` writes them verbatim (for
-    programs, not spreadsheets).
+    Times are ISO 8601 in UTC. With *guard_formulas* (the default, for spreadsheets) **every field is quoted** and
+    every text (campaign code, judge, group, segment id, system, criterion) passes through
+    :func:`spreadsheet_safe`, so no piece of it can start a formula whichever separator a spreadsheet splits
+    on. ``guard_formulas=False`` writes the texts verbatim, quoted only where CSV requires (for programs, not
+    spreadsheets; :func:`ratings_digest` hashes that form).
 
     >>> from datetime import datetime, UTC
     >>> t = datetime(2024, 5, 1, 12, 0, tzinfo=UTC)
-    >>> print(ratings_to_csv([StoredRating("K7P2QX", "Smith, Ana", "bilingual", 3, "s9", "sys1",
+    >>> print(ratings_to_csv([StoredRating("K7P2QX", "Smith;=1+1", "bilingual", 3, "s9", "sys1",
     ...                                    "fluency", 4, t, t)]).strip())
-    campaign,judge,group,position,segment_id,system,criterion,score,created_at,updated_at,n_changes
-    K7P2QX,"Smith, Ana",bilingual,3,s9,sys1,fluency,4,2024-05-01T12:00:00+00:00,2024-05-01T12:00:00+00:00,0
+    "campaign","judge","group","position","segment_id","system","criterion","score","created_at","updated_at","n_changes"
+    "K7P2QX","Smith;'=1+1","bilingual","3","s9","sys1","fluency","4","2024-05-01T12:00:00+00:00","2024-05-01T12:00:00+00:00","0"
     """
     text = spreadsheet_safe if guard_formulas else str
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(
+        out, lineterminator="\n", quoting=csv.QUOTE_ALL if guard_formulas else csv.QUOTE_MINIMAL
+    )
     writer.writerow(CSV_COLUMNS)
     for r in ratings:
         writer.writerow(

@@ -10,8 +10,13 @@
   into token ids: compiled, or pure Python/numpy.
 * :mod:`bleu_core.fast.clipping` — clipped matches segment by segment in compiled code (the twin of
   ``counting.clipped_matches``).
-* :mod:`bleu_core.fast.compiled` — when the compiled kernels (:mod:`bleu_core.fast.kernels`, numba) run: big
-  inputs, or once they are loaded; ``BLEU_STUDY_NO_NUMBA=1`` switches them off.
+* :mod:`bleu_core.fast.compiled` — whether the compiled kernels run (``_kernels.c``, a C extension built ahead
+  of time at install; :mod:`bleu_core.fast.native` wraps it): always when built, unless ``BLEU_STUDY_PURE=1``.
+
+Layering (no import cycles): ``compiled`` ← ``native`` ← ``word_index``, ``clipping`` ← ``counting``,
+``batch_tokenizers`` ← ``corpus``. Outside this package the modules use only :mod:`bleu_core.line_tokenizers`
+and :mod:`bleu_core.segment_counts`, never :mod:`bleu_core.statistics` or :mod:`bleu_core.tokenizers` (which
+use them).
 
 Everything here must give exactly the same result as the reference implementations
 (:func:`bleu_core.statistics.segment_row`, sacrebleu's tokenizers); ``tests/test_fast_*.py`` prove it on real

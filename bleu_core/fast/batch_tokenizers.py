@@ -47,10 +47,11 @@ import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
-from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 
+from ..line_tokenizers import LineTokenizer, sacrebleu_class
 from .compiled import use_compiled
 from .word_index import WordTable, number_words, tokens_of_words
 
@@ -92,21 +93,27 @@ def no_gc() -> Iterator[None]:
             gc.enable()
 
 
-def _sacrebleu_rules() -> tuple[list, list] | None:
-    """sacrebleu's own compiled rules for 13a (shared with zh) and intl; ``None`` if sacrebleu changed shape."""
-    try:
-        from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
-        from sacrebleu.tokenizers.tokenizer_re import TokenizerRegexp
+Rules = list[tuple[re.Pattern[str], str]]
 
-        rules_13a = list(TokenizerRegexp()._re)
-        rules_intl = list(TokenizerV14International()._re)
+
+def _sacrebleu_rules_13a() -> Rules | None:
+    """sacrebleu's own compiled rules for 13a (shared with zh); ``None`` if sacrebleu changed shape."""
+    try:
+        return list(sacrebleu_class("13a")()._post_tokenizer._re)
     except (ImportError, AttributeError):  # pragma: no cover - depends on the installed sacrebleu
         return None
-    return rules_13a, rules_intl
 
 
-_RULES = _sacrebleu_rules()
-_SACREBLEU_INTL = TokenizerV14International()
+@cache
+def _sacrebleu_rules_intl() -> Rules | None:
+    """sacrebleu's compiled rules for intl, loaded on first use (they need the ``regex`` package)."""
+    try:
+        return list(sacrebleu_class("intl")()._re)
+    except (ImportError, AttributeError):  # pragma: no cover - depends on the installed sacrebleu
+        return None
+
+
+_RULES_13A = _sacrebleu_rules_13a()
 
 
 def _single_character_chars(rule: re.Pattern[str], replacement: str) -> str | None:
@@ -123,7 +130,7 @@ def _single_character_chars(rule: re.Pattern[str], replacement: str) -> str | No
     return " " + chars.replace(" ", "") if " " in chars else chars
 
 
-_CHARS_13A = _single_character_chars(*_RULES[0][0]) if _RULES is not None else None
+_CHARS_13A = _single_character_chars(*_RULES_13A[0]) if _RULES_13A is not None else None
 
 
 def _apply_first_13a_rule(text: str) -> str:
@@ -142,7 +149,7 @@ def _pick(present: set[str], pool: str, count: int) -> list[str] | None:
 
 def _words_13a(words: list[str], separator: str) -> list[list[str]]:
     """sacrebleu's 13a tokens of each word (lower-cased already), all words in one pass of each rule."""
-    assert _RULES is not None
+    assert _RULES_13A is not None
     # Tokenizer13a.__call__ on one word: replacements, then the regexp tokenizer on f" {word} ".
     text = " " + f" {separator} ".join(words) + " "
     text = text.replace("<skipped>", "")
@@ -153,7 +160,7 @@ def _words_13a(words: list[str], separator: str) -> list[list[str]]:
             .replace("&lt;", "<")
             .replace("&gt;", ">")
         )
-    rules = _RULES[0]
+    rules = _RULES_13A
     if _CHARS_13A is not None:
         text = _apply_first_13a_rule(text)
         rules = rules[1:]
@@ -164,9 +171,10 @@ def _words_13a(words: list[str], separator: str) -> list[list[str]]:
 
 def _words_intl(parts: list[str], separator: str) -> list[list[str]]:
     """sacrebleu's intl tokens of each (context-padded) word, all words in one pass of each rule."""
-    assert _RULES is not None
+    rules = _sacrebleu_rules_intl()
+    assert rules is not None
     text = separator.join(parts)
-    for rule, replacement in _RULES[1]:
+    for rule, replacement in rules:
         text = rule.sub(replacement, text)
     return [piece.split() for piece in text.split(separator)]
 
@@ -180,12 +188,11 @@ class BatchTokenizer:
     """
 
     def __init__(self, name: str, lowercase: bool = False) -> None:
-        from ..tokenizers import get_tokenizer
-
         self.name = name
         self.lowercase = lowercase
-        self._line_tokenizer = get_tokenizer(name, lowercase)  # validates the name
-        self.word_local = name in WORD_LOCAL_TOKENIZERS and _RULES is not None
+        self._line_tokenizer = LineTokenizer(name, lowercase)  # validates the name
+        rules = _sacrebleu_rules_intl() if name == "intl" else _RULES_13A
+        self.word_local = name in WORD_LOCAL_TOKENIZERS and rules is not None
         self.vocabulary: dict[str, int] = {}
         self.tokens: list[str] = []
         self._word_cache: dict[str, tuple[int, ...]] = {}
@@ -375,7 +382,7 @@ class BatchTokenizer:
             present = set("".join(parts))
             separator = next((c for c in _NUMBER_SEPARATORS if c not in present), None)
             if separator is None:  # pragma: no cover - all nine number characters in one word list
-                results = [_SACREBLEU_INTL(p).split() for p in parts]
+                results = [sacrebleu_class("intl")()(p).split() for p in parts]
             else:
                 results = _words_intl(parts, separator) if parts else []
         else:

@@ -26,21 +26,9 @@ Token ids may be any non-negative ``int64`` values (equal tokens, equal ids).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
-
-def _kernels() -> Any:
-    from . import kernels
-
-    return kernels
-
-
-def warm_up() -> None:
-    """Load (or compile) the kernel now."""
-    clipped_matches_by_segment(np.zeros(2, np.int64), np.array([[0], [1]]), np.ones((2, 1)), 1)
-    clipped_matches_by_segment(np.array([0, 1 << 40]), np.array([[0], [1]]), np.ones((2, 1)), 1)
+from . import native
 
 
 def clipped_matches_by_segment(
@@ -57,4 +45,4 @@ def clipped_matches_by_segment(
     key_base = int(ids.max()) + 1 if ids.shape[0] else 1
     # Unigrams through arrays indexed by token id when the ids are dense enough (they are, from a tokenizer).
     direct = key_base <= max(4 * ids.shape[0], 1 << 16)
-    return _kernels().count(ids, starts, lengths, int(max_order), key_base, direct)
+    return native.count(ids, starts, lengths, int(max_order), key_base=key_base, direct=direct)

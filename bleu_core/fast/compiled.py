@@ -1,86 +1,86 @@
-"""When the compiled (numba) kernels run, and how they are loaded.
+"""Whether the compiled kernels run: they do whenever they were built, for every input size.
 
 Two loops of the engine are too fine-grained for numpy: numbering the words of a big text
 (:mod:`bleu_core.fast.word_index`) and counting clipped n-gram matches segment by segment
-(:mod:`bleu_core.fast.clipping`). Both have a compiled kernel (`numba <https://numba.pydata.org>`_, a runtime
-dependency) and a pure numpy/Python twin that gives identical results; the tests run both on the same input.
+(:mod:`bleu_core.fast.clipping`). Both have a kernel written in C (``bleu_core/fast/_kernels.c``, compiled
+**ahead of time** when the package is installed, by ``setup.py``; :mod:`bleu_core.fast.native` wraps it) and a
+pure numpy/Python twin that gives identical results; the tests run both on the same input.
 
-The compiled kernel is used when
+Loading the extension is an ordinary import (well under a millisecond), so there is no size threshold and no
+warm-up: the compiled path is taken whenever
 
-* numba can be imported and ``BLEU_STUDY_NO_NUMBA`` is not set (``1`` forces the pure path everywhere), and
-* the work is big enough to pay for loading the kernels (importing numba and reading the kernels from numba's
-  on-disk cache takes about 1 s, once per process; the very first use after installation compiles them, about
-  8 s), **or** the kernels are already loaded in this process (by an earlier big job, or by the app's
-  background warm-up), in which case every input takes the compiled path.
+* the extension was built (a machine without a C compiler installs without it: bleu_core then says so once,
+  in one line on standard error, and runs the twins), and
+* ``BLEU_STUDY_PURE`` is not set (``1`` forces the pure path everywhere; ``BLEU_STUDY_NO_NUMBA``, its name from
+  the days of the numba kernels, still works).
 
-:func:`bleu_core.fast.corpus.corpus_statistics` decides once for the whole corpus (:func:`prepare`), so that
-its chunks, each smaller than :data:`MIN_WORK`, all follow.
+This module imports nothing of :mod:`bleu_core.fast` (the kernels' users import it, never the reverse).
 
->>> isinstance(use_compiled(10), bool)
-True
 >>> use_compiled(10, force=False)
 False
+>>> use_compiled(10) == available()
+True
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 from functools import cache
+from types import ModuleType
 
-#: Below this much work (characters of text, words or token positions), a process that has not loaded the
-#: kernels yet stays on the pure path: the pure path needs about 0.07 s per million characters more, so loading
-#: (about 1 s) pays off from roughly 15-20 million characters (80k-100k segments with one reference) on.
-MIN_WORK = 20_000_000
+#: Environment variables that switch the compiled kernels off (any value but empty or ``0``).
+SWITCHES = ("BLEU_STUDY_PURE", "BLEU_STUDY_NO_NUMBA")
+
+NOTICE = (
+    "bleu-study: compiled kernels not built (no C compiler at install?); using the pure numpy/Python path "
+    "(same results, slower)"
+)
 
 
 def disabled() -> bool:
-    """True when ``BLEU_STUDY_NO_NUMBA`` (any value but empty or ``0``) switches the compiled kernels off."""
-    return os.environ.get("BLEU_STUDY_NO_NUMBA", "") not in ("", "0")
+    """True when ``BLEU_STUDY_PURE`` (or its old name ``BLEU_STUDY_NO_NUMBA``) switches the kernels off."""
+    return any(os.environ.get(name, "") not in ("", "0") for name in SWITCHES)
 
 
 @cache
-def _importable() -> bool:
+def extension() -> ModuleType | None:
+    """The compiled extension module, or ``None`` (after a one-line notice) when it was not built."""
     try:
-        import numba  # noqa: F401
-    except ImportError:  # pragma: no cover - numba is a dependency; kept for odd platforms
-        return False
-    return True
+        return importlib.import_module(f"{__package__}._kernels")
+    except ImportError:
+        print(NOTICE, file=sys.stderr)
+        return None
 
 
 def available() -> bool:
-    """True when numba can be imported and the kernels are not switched off."""
-    return not disabled() and _importable()
+    """True when the extension is built and not switched off."""
+    return not disabled() and extension() is not None
 
 
-def use_compiled(work: int, force: bool | None = None) -> bool:
-    """Whether to run a compiled kernel on ``work`` units (``force`` = ``True``/``False`` decides outright)."""
+def use_compiled(work: int = 0, force: bool | None = None) -> bool:
+    """Whether to run a compiled kernel (``force`` = ``True``/``False`` decides outright, for tests).
+
+    ``work`` (characters, words or token positions) no longer matters: the kernels cost nothing to load. It is
+    kept so that callers still say how big the job is.
+    """
     if force is not None:
         return force
-    if disabled():
-        return False
-    return loaded() or (work >= MIN_WORK and _importable())
+    return available()
 
 
 def loaded() -> bool:
-    """True when the kernels are already loaded in this process."""
-    return "bleu_core.fast.kernels" in sys.modules
+    """True when the extension is loaded in this process."""
+    return "bleu_core.fast._kernels" in sys.modules
 
 
-def prepare(work: int) -> bool:
-    """Load the kernels now if ``work`` calls for them; True when the compiled path will be taken."""
-    if use_compiled(work):
-        from . import kernels  # noqa: F401
-
-        return True
-    return False
+def prepare(work: int = 0) -> bool:
+    """True when the compiled path will be taken (kept for callers of the numba era; nothing to load)."""
+    return use_compiled(work)
 
 
 def load_all() -> None:
-    """Import numba and load (or compile) every kernel now; the app calls this in a background thread."""
-    if not available():
-        return
-    from . import clipping, word_index
-
-    word_index.warm_up()
-    clipping.warm_up()
+    """Load the extension now (a fraction of a millisecond; the app's warm-up still calls it)."""
+    if not disabled():
+        extension()

@@ -15,13 +15,18 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..line_tokenizers import LineTokenizer
+from ..segment_counts import segment_row
 from .batch_tokenizers import BatchTokenizer
-from .compiled import prepare
+from .compiled import use_compiled
 from .counting import CHUNK_POSITIONS, rows_from_ids
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: Characters per token position assumed when sizing chunks: English text averages 5-6 characters a token;
 #: ``char`` (and ``zh`` on Chinese) makes about one token per character.
@@ -54,10 +59,7 @@ def _small_corpus(
     tokenize: str,
     lowercase: bool,
 ) -> tuple[np.ndarray, int]:
-    from ..statistics import segment_row
-    from ..tokenizers import get_tokenizer
-
-    tokenizer = get_tokenizer(tokenize, lowercase)
+    tokenizer = LineTokenizer(tokenize, lowercase)
     rows, ref_counts = [], set()
     for i, hypothesis in enumerate(hypotheses):
         refs = [tokenizer(stream[i]) for stream in references if stream[i] is not None]
@@ -122,22 +124,27 @@ def corpus_statistics(
     if n_segments <= SMALL_CORPUS:
         return _small_corpus(hypotheses, references, max_order, tokenize, lowercase)
     tokenizer = BatchTokenizer(tokenize, lowercase)
-    # The compiled kernels are loaded (or not) once for the whole corpus; every chunk follows that choice.
-    compiled = prepare(int(_mean_chars(hypotheses) * n_segments * (len(references) + 1)))
+    compiled = use_compiled()
     step = chunk_segments or _chunk_size(hypotheses, len(references) + 1, tokenize)
     out = np.empty((n_segments, 4 + 2 * max_order), dtype=np.float64)
     ref_counts: set[int] = set()
     # With the compiled kernels (which release the GIL), chunk i is counted in a second thread while chunk
     # i + 1 is tokenised; at most one chunk waits to be counted, so memory stays bounded.
     pipelined = compiled and n_segments > step and (os.cpu_count() or 1) > 1
-    pool = ThreadPoolExecutor(max_workers=1) if pipelined else None
+    pool = None
+    if pipelined:  # imported here: concurrent.futures (with logging) costs 20-40 ms of start-up
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(max_workers=1)
     counting: Future[None] | None = None
     try:
         for start in range(0, n_segments, step):
             end = min(n_segments, start + step)
             ids, lengths, ref_present = _encode_chunk(tokenizer, hypotheses, references, start, end)
             if ref_present:
-                ref_counts.update(np.unique(np.sum(ref_present, axis=0)).tolist())
+                # (bincount, not np.unique: numpy 2's unique imports numpy.ma, 30-200 ms per process)
+                per_segment = np.sum(ref_present, axis=0)
+                ref_counts.update(np.flatnonzero(np.bincount(per_segment)).tolist())
             else:
                 ref_counts.add(0)
             args = (out, start, end, ids, lengths, ref_present, max_order)

@@ -33,6 +33,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .clipping import clipped_matches_by_segment
 from .compiled import use_compiled
 
 #: Token positions (hypothesis + references) processed together; bounds the working memory of one chunk
@@ -208,8 +209,6 @@ def _compiled_matches(
     streams: Sequence[tuple[np.ndarray, np.ndarray]], max_order: int
 ) -> np.ndarray:
     """Clipped matches with the compiled segment-by-segment kernel (:mod:`bleu_core.fast.clipping`)."""
-    from .clipping import clipped_matches_by_segment
-
     lengths = np.stack([np.asarray(lens, dtype=np.int64) for _, lens in streams])
     offsets = np.cumsum([0, *(int(ids.shape[0]) for ids, _ in streams[:-1])])
     starts = np.cumsum(lengths, axis=1) - lengths + offsets[:, None]

@@ -5,11 +5,10 @@ id of its distinct word (first-occurrence numbering) and the list of distinct wo
 ``text.split()`` and one dictionary look-up per occurrence, about 0.25 µs a word: on 100k segments with one
 reference (6 million words) that alone is 1.5 s, more than half of all the work.
 
-:func:`number_words` does the same in compiled code (`numba <https://numba.pydata.org>`_) when the text is large
-and numba is installed: one pass over the UTF-8 bytes, an open-addressing hash table whose hits are confirmed
+:func:`number_words` does the same in compiled code (C, built at install: :mod:`bleu_core.fast.native`) when
+the extension is built: one pass over the UTF-8 bytes, an open-addressing hash table whose hits are confirmed
 by comparing the bytes (so the numbering is exact, never a hash guess), about 20 ns a word. Only the distinct
-words are turned back into ``str``. Small texts, or a machine without numba, take the pure-Python path; both
-give identical results (``tests/test_fast_compiled.py``). :class:`WordTable` keeps the table from one text to
+words are turned back into ``str``. A machine without the extension takes the pure-Python path; both give identical results (``tests/test_fast_compiled.py``). :class:`WordTable` keeps the table from one text to
 the next.
 
 Whitespace is what ``str.split()`` splits on: the ASCII characters ``\\t\\n\\v\\f\\r``, ``\\x1c``-``\\x1f`` and
@@ -26,10 +25,10 @@ space, plus the non-ASCII ones in :data:`NON_ASCII_WHITESPACE` (recognised in th
 from __future__ import annotations
 
 import itertools
-from typing import Any
 
 import numpy as np
 
+from . import native
 from .compiled import use_compiled
 
 #: Characters outside ASCII that ``str.split()`` treats as whitespace (``str.isspace``); a test checks this list
@@ -56,12 +55,6 @@ def _python_number_words(text: str, first: str) -> tuple[np.ndarray, list[str]]:
 _KIND = np.zeros(256, dtype=np.uint8)
 _KIND[list(ASCII_WHITESPACE)] = 1
 _KIND[[0xC2, 0xE1, 0xE2, 0xE3]] = 2
-
-
-def _kernels() -> Any:
-    from . import kernels
-
-    return kernels
 
 
 class WordTable:
@@ -94,7 +87,7 @@ class WordTable:
         """The word id of every word of ``text.split()``; new words join :attr:`words`."""
         data = text.encode("utf-8", "surrogatepass")
         before, used_before = len(self.words), self.used
-        ids, self.slots, self.meta, self.arena, self.used, n_distinct = _kernels().index_words(
+        ids, self.slots, self.meta, self.arena, self.used, n_distinct = native.index_words(
             np.frombuffer(data, np.uint8),
             _KIND,
             self.slots,
@@ -111,12 +104,6 @@ class WordTable:
     @property
     def nbytes(self) -> int:
         return self.slots.nbytes + self.meta.nbytes + self.arena.nbytes
-
-
-def warm_up() -> None:
-    """Load (or compile) the kernels now."""
-    WordTable(["a"]).add("a b")
-    tokens_of_words(np.array([1, 0, 1]), np.array([5]), np.array([0, 1]), 2, compiled=True)
 
 
 def _compiled_number_words(text: str, first: str) -> tuple[np.ndarray, list[str]]:
@@ -163,7 +150,7 @@ def tokens_of_words(
     """
     word_start = np.cumsum(word_len) - word_len
     if use_compiled(int(word_ids.shape[0]), compiled):
-        ids, lengths, separators = _kernels().expand(
+        ids, lengths, separators = native.expand(
             word_ids, word_flat, word_start, word_len, int(n_lines)
         )
     else:

@@ -32,7 +32,6 @@ from functools import partial
 from typing import Any
 
 import numpy as np
-from sacrebleu.metrics import CHRF, TER
 
 from bleu_core.errors import BleuOptionError
 from bleu_core.options import BleuOptions
@@ -156,6 +155,31 @@ def get_metric(name: str) -> MetricSpec:
     raise BleuOptionError(f"unknown metric {name!r}; choose one of: {', '.join(METRICS)}")
 
 
+def metric_inputs_key(
+    metric: str,
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+    single_reference: str | None = None,
+) -> tuple[object, ...]:
+    """The settings ``metric``'s scores depend on, and only those: a cache key to pair with the study's.
+
+    chrF, chrF++ and TER never use the word tokenizer, so changing BLEU's tokenizer keeps their key (and
+    their cached scores); only the Babych & Hartley metrics depend on ``single_reference``.
+
+    >>> metric_inputs_key("chrF", tokenize="13a") == metric_inputs_key("chrF", tokenize="intl")
+    True
+    >>> metric_inputs_key("BLEU", tokenize="13a") == metric_inputs_key("BLEU", tokenize="intl")
+    False
+    """
+    spec = get_metric(metric)
+    if spec.family in ("chrf", "chrf++", "ter"):
+        return (spec.name, lowercase)
+    if spec.family.startswith("weighted:"):
+        return (spec.name, tokenize, lowercase, single_reference)
+    return (spec.name, tokenize, lowercase)
+
+
 @dataclass
 class _Context:
     study: Any
@@ -164,6 +188,8 @@ class _Context:
     lowercase: bool
     single_reference: str | None
     cache: dict[str, Any] = field(default_factory=dict)
+    ter_cache_dir: Any = None
+    progress: Callable[[int, int, str], None] | None = None
 
     def refs_for(self, system: str) -> list[str]:
         return [r for r in self.study.references if r != system]
@@ -251,46 +277,17 @@ def _bleu_from_stats(stats: np.ndarray, options: BleuOptions) -> np.ndarray:
 
 
 def _chrf_from_stats(stats: np.ndarray, metric: Any) -> np.ndarray:
-    """sacrebleu's ``CHRF._compute_f_score`` on rows of any leading shape, vectorised.
+    """sacrebleu's ``CHRF._compute_f_score`` on rows of any leading shape (kept for callers passing a
+    sacrebleu ``CHRF``): :func:`bleu_core.metrics.chrf.chrf_from_stats`."""
+    from bleu_core.metrics.chrf import ChrfOptions, chrf_from_stats
 
-    The same floating-point operations in the same order (orders summed one after the other), so the
-    scores are identical to sacrebleu's, bit for bit.
-    """
-    s = np.asarray(stats, dtype=np.float64)
-    eps = 1e-16
-    factor = metric.beta**2
-    score = np.zeros(s.shape[:-1])
-    avg_prec = np.zeros(s.shape[:-1])
-    avg_rec = np.zeros(s.shape[:-1])
-    effective = np.zeros(s.shape[:-1])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        for i in range(metric.order):
-            n_hyp, n_ref, n_match = s[..., 3 * i], s[..., 3 * i + 1], s[..., 3 * i + 2]
-            prec = np.where(n_hyp > 0, n_match / n_hyp, eps)
-            rec = np.where(n_ref > 0, n_match / n_ref, eps)
-            denom = factor * prec + rec
-            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, eps)
-            both = (n_hyp > 0) & (n_ref > 0)
-            avg_prec = avg_prec + np.where(both, prec, 0.0)
-            avg_rec = avg_rec + np.where(both, rec, 0.0)
-            effective = effective + both
-        if metric.eps_smoothing:
-            return 100 * score / metric.order
-        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
-        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
-        total = avg_prec + avg_rec
-        f = (1 + factor) * avg_prec * avg_rec
-        f = f / (factor * avg_prec + avg_rec)
-        return np.where(total != 0, 100 * f, 0.0)
-
-
-def _sacrebleu_from_stats(stats: np.ndarray, metric: Any) -> np.ndarray:
-    if isinstance(metric, CHRF):
-        return _chrf_from_stats(stats, metric)
-    s = np.asarray(stats, dtype=np.float64)
-    flat = s.reshape(-1, s.shape[-1])
-    out = [metric._compute_score_from_stats(list(row)).score for row in flat]
-    return np.asarray(out, dtype=np.float64).reshape(s.shape[:-1])
+    options = ChrfOptions(
+        char_order=metric.char_order,
+        word_order=metric.word_order,
+        beta=metric.beta,
+        eps_smoothing=metric.eps_smoothing,
+    )
+    return chrf_from_stats(stats, options)
 
 
 def _per_from_stats(stats: np.ndarray) -> np.ndarray:
@@ -308,54 +305,134 @@ def _weighted_from_stats(stats: np.ndarray, measure: str) -> np.ndarray:
 
 
 def _bleu(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    """BLEU statistics of all systems that share the same reference streams in one batched pass
+    (:func:`~bleu_core.statistics.compute_system_statistics`: the references are tokenised once)."""
     from bleu_core.score import bleu_from_stats
-    from bleu_core.statistics import compute_statistics
+    from bleu_core.statistics import compute_statistics, compute_system_statistics
 
     options = BleuOptions(tokenize=ctx.tokenize, lowercase=ctx.lowercase)
     sentence = options.with_(effective_order=True)
     per_system = {}
     width = 4 + 2 * options.max_order
+    groups: dict[tuple[str, ...], list[str]] = {}
     for system in ctx.systems:
-        got = _inputs(ctx, system)
-        if got is None:
+        groups.setdefault(tuple(ctx.refs_for(system)), []).append(system)
+    for refs, members in groups.items():
+        streams = [ctx.study.references[r] for r in refs]
+        if streams and all(any(t is not None for t in seg) for seg in zip(*streams, strict=True)):
+            batch = compute_system_statistics(
+                {s: ctx.study.systems[s] for s in members},
+                streams,
+                max_order=options.max_order,
+                tokenize=ctx.tokenize,
+                lowercase=ctx.lowercase,
+            )
+            for system in members:
+                idx = ctx.present(system)
+                if idx:
+                    rows = batch[system].array[idx]
+                    per_system[system] = (
+                        idx,
+                        rows,
+                        np.asarray(bleu_from_stats(rows, sentence).score),
+                    )
             continue
-        idx, hyps, refs = got
-        st = compute_statistics(
-            hyps, refs, max_order=options.max_order, tokenize=ctx.tokenize, lowercase=ctx.lowercase
-        )
-        per_system[system] = (idx, st.array, np.asarray(bleu_from_stats(st.array, sentence).score))
+        for (
+            system
+        ) in members:  # some segment lacks every reference: score the usable segments alone
+            got = _inputs(ctx, system)
+            if got is None:
+                continue
+            idx, hyps, refs_ = got
+            st = compute_statistics(
+                hyps,
+                refs_,
+                max_order=options.max_order,
+                tokenize=ctx.tokenize,
+                lowercase=ctx.lowercase,
+            )
+            per_system[system] = (
+                idx,
+                st.array,
+                np.asarray(bleu_from_stats(st.array, sentence).score),
+            )
     return _assemble(ctx, spec, per_system, width, partial(_bleu_from_stats, options=options))
 
 
-def _sacrebleu_rows(
-    ctx: _Context, metric: Any, system: str, idx: list[int], hyps: list[str]
-) -> np.ndarray:
-    """sacrebleu's segment statistics (``_extract_corpus_statistics``), with each reference set's n-grams
-    extracted once per scoring run (sacrebleu's own reference cache) instead of once per system."""
-    refs = tuple(ctx.refs_for(system))
-    key = ("sacrebleu-refs", id(metric), refs)
-    if key not in ctx.cache:
-        ctx.cache[key] = metric._cache_references([ctx.study.references[r] for r in refs])
-    ref_cache = ctx.cache[key]
-    rows = [
-        metric._compute_segment_statistics(metric._preprocess_segment(h), ref_cache[i])
-        for h, i in zip(hyps, idx, strict=True)
-    ]
-    return np.asarray(rows, dtype=np.float64)
+def _usable_references(ctx: _Context) -> np.ndarray:
+    """``K × R``: which reference streams each system is scored against (not its own stream)."""
+    refs = list(ctx.study.references)
+    return np.array([[r != system for r in refs] for system in ctx.systems], dtype=bool).reshape(
+        len(ctx.systems), len(refs)
+    )
 
 
-def _sacrebleu(ctx: _Context, spec: MetricSpec, metric: Any) -> MetricScores:
-    per_system = {}
-    width = 0
-    for system in ctx.systems:
-        got = _inputs(ctx, system)
-        if got is None:
-            continue
-        idx, hyps, _ = got
-        rows = _sacrebleu_rows(ctx, metric, system, idx, hyps)
-        width = rows.shape[1]
-        per_system[system] = (idx, rows, _sacrebleu_from_stats(rows, metric))
-    return _assemble(ctx, spec, per_system, width, partial(_sacrebleu_from_stats, metric=metric))
+def chrf_options(metric: str, *, lowercase: bool = False) -> Any:
+    """The :class:`~bleu_core.metrics.chrf.ChrfOptions` the registry scores ``"chrF"``/``"chrF++"`` with.
+
+    >>> chrf_options("chrF++").word_order
+    2
+    """
+    from bleu_core.metrics.chrf import ChrfOptions
+
+    family = get_metric(metric).family
+    if family not in ("chrf", "chrf++"):
+        raise BleuOptionError(f"{metric!r} is not a chrF metric")
+    return ChrfOptions(word_order=2 if family == "chrf++" else 0, lowercase=lowercase)
+
+
+def _chrf(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    """chrF/chrF++ from additive statistics computed for all systems at once
+    (:mod:`bleu_core.metrics.chrf`); with several references, each segment keeps the statistics of the
+    reference with the best sentence chrF, as sacrebleu."""
+    from bleu_core.metrics.chrf import chrf_from_stats, chrf_statistics_table
+
+    options = chrf_options(spec.name, lowercase=ctx.lowercase)
+    table = chrf_statistics_table(
+        [ctx.study.systems[s] for s in ctx.systems],
+        list(ctx.study.references.values()),
+        options,
+        usable=_usable_references(ctx),
+    )
+    notes = []
+    if len(ctx.study.references) > 1:
+        notes.append(
+            "several references: each segment keeps the statistics of the reference with the best "
+            "sentence chrF (as sacrebleu)"
+        )
+    return MetricScores(
+        spec.name,
+        tuple(ctx.systems),
+        table.stats,
+        partial(chrf_from_stats, options=options),
+        table.sentence(),
+        spec.higher_is_better,
+        spec.description,
+        tuple(notes),
+    )
+
+
+def _ter(ctx: _Context, spec: MetricSpec) -> MetricScores:
+    """sacrebleu's TER per segment (:mod:`bleu_core.metrics.ter`), read from ``ctx.ter_cache_dir`` when it
+    was computed before."""
+    from bleu_core.metrics.ter import TerOptions, ter_from_stats, ter_statistics_table
+
+    table = ter_statistics_table(
+        {s: ctx.study.systems[s] for s in ctx.systems},
+        ctx.study.references,
+        TerOptions(case_sensitive=not ctx.lowercase),
+        cache_dir=ctx.ter_cache_dir,
+        progress=ctx.progress,
+    )
+    return MetricScores(
+        spec.name,
+        tuple(ctx.systems),
+        table.stats,
+        ter_from_stats,
+        table.sentence(),
+        spec.higher_is_better,
+        spec.description,
+    )
 
 
 def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
@@ -469,12 +546,10 @@ def _compute(ctx: _Context, spec: MetricSpec) -> MetricScores:
     family = spec.family
     if family == "bleu":
         return _bleu(ctx, spec)
-    if family == "chrf":
-        return _sacrebleu(ctx, spec, CHRF(lowercase=ctx.lowercase))
-    if family == "chrf++":
-        return _sacrebleu(ctx, spec, CHRF(word_order=2, lowercase=ctx.lowercase))
+    if family in ("chrf", "chrf++"):
+        return _chrf(ctx, spec)
     if family == "ter":
-        return _sacrebleu(ctx, spec, TER(case_sensitive=not ctx.lowercase))
+        return _ter(ctx, spec)
     if family == "nist":
         return _nist(ctx, spec)
     if family == "per":
@@ -490,11 +565,16 @@ def score_study(
     tokenize: str = "13a",
     lowercase: bool = False,
     single_reference: str | None = None,
+    ter_cache_dir: Any = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> dict[str, MetricScores]:
     """Score every system of ``study`` with each metric in ``metrics`` (registry names).
 
     ``tokenize``/``lowercase`` apply to the word-based metrics (BLEU, NIST, PER, weighted); chrF and TER use
-    sacrebleu's own processing (``lowercase`` maps to their case options).
+    sacrebleu's own processing (``lowercase`` maps to their case options; ``tokenize`` does not affect them,
+    see :func:`metric_inputs_key`). ``ter_cache_dir`` keeps TER's per-segment statistics on disk
+    (:func:`bleu_core.metrics.ter.ter_statistics_table`); ``progress(done, total, message)`` reports TER's
+    progress.
     """
     specs = [get_metric(m) for m in metrics]
     chosen = list(study.systems) if systems is None else list(systems)
@@ -507,5 +587,8 @@ def score_study(
         raise BleuOptionError(
             "the study has no reference translations: reference-based metrics need one"
         )
-    ctx = _Context(study, chosen, tokenize, lowercase, single_reference)
+    ctx = _Context(
+        study, chosen, tokenize, lowercase, single_reference, ter_cache_dir=ter_cache_dir,
+        progress=progress,
+    )  # fmt: skip
     return {spec.name: _compute(ctx, spec) for spec in specs}

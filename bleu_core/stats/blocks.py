@@ -61,8 +61,11 @@ class BlockResult:
         mean, std: per system mean and standard deviation (ddof=1) of the block scores.
         tests: one :class:`NeighbourTest` per system after the first.
         n_blocks, block_size: the layout; ``leftover`` segments after the last block are not used.
+            With the whole test set split (``block_size=None``) ``block_size`` is the smaller of the
+            two sizes and ``block_sizes`` lists every block's size (they differ by at most one).
         alternative: the t-test alternative used for the p-values.
         warnings: messages for the reader (e.g. segments left over).
+        block_sizes: the size of every block, in order.
     """
 
     systems: tuple[str, ...]
@@ -75,6 +78,20 @@ class BlockResult:
     leftover: int
     alternative: str
     warnings: tuple[str, ...]
+    block_sizes: tuple[int, ...] = ()
+
+    @property
+    def layout(self) -> str:
+        """The layout in words: ``20 blocks of 25 segments`` or ``20 blocks of 99-100 segments``.
+
+        >>> BlockResult((), np.zeros((0, 2)), np.zeros(0), np.zeros(0), (), 2, 5, 0, "greater", (),
+        ...             (6, 5)).layout
+        '2 blocks of 5-6 segments'
+        """
+        sizes = self.block_sizes or (self.block_size,)
+        low, high = min(sizes), max(sizes)
+        span = f"{low}" if low == high else f"{low}-{high}"
+        return f"{self.n_blocks} blocks of {span} segments"
 
     def table(self) -> list[list[str]]:
         """Rows ``Mean``, ``StdDev``, ``t`` like Table 2 (BLEU on the 0-1 scale, as printed there)."""
@@ -94,6 +111,7 @@ class BlockResult:
             "n_blocks": self.n_blocks,
             "block_size": self.block_size,
             "leftover": self.leftover,
+            "block_sizes": list(self.block_sizes),
             "alternative": self.alternative,
             "warnings": list(self.warnings),
             "systems": [
@@ -118,12 +136,13 @@ class BlockResult:
 def block_layout(n_segments: int, n_blocks: int, block_size: int | None) -> tuple[int, int, int]:
     """Validate a layout and return ``(n_blocks, block_size, leftover)``.
 
-    ``block_size=None`` uses the largest size that fits ``n_blocks`` blocks.
+    ``block_size=None`` uses every segment: blocks of ``n_segments // n_blocks`` segments (returned), the
+    first ``n_segments % n_blocks`` of them one longer (:func:`block_sizes`), nothing left over.
 
     >>> block_layout(500, 20, 25)
     (20, 25, 0)
     >>> block_layout(529, 20, None)
-    (20, 26, 9)
+    (20, 26, 0)
     >>> block_layout(100, 20, 25)
     Traceback (most recent call last):
     ...
@@ -144,7 +163,21 @@ def block_layout(n_segments: int, n_blocks: int, block_size: int | None) -> tupl
                 f"{b} blocks of {k} segments need {b * k} segments but the test set has "
                 f"{n_segments}; use fewer or smaller blocks (e.g. {b} blocks of {hint})"
             )
-    return b, k, n_segments - b * k
+        return b, k, n_segments - b * k
+    return b, k, 0
+
+
+def block_sizes(n_segments: int, n_blocks: int, block_size: int | None) -> tuple[int, ...]:
+    """The size of every block: ``block_size`` each, or (``None``) all segments spread over the blocks.
+
+    >>> block_sizes(529, 20, None)[:10], sum(block_sizes(529, 20, None))
+    ((27, 27, 27, 27, 27, 27, 27, 27, 27, 26), 529)
+    >>> block_sizes(100, 4, 20)
+    (20, 20, 20, 20)
+    """
+    b, k, _ = block_layout(n_segments, n_blocks, block_size)
+    extra = n_segments - b * k if block_size is None else 0
+    return tuple(k + 1 if i < extra else k for i in range(b))
 
 
 def block_bleu(
@@ -161,7 +194,8 @@ def block_bleu(
         systems: ``{name: SegmentStatistics}`` over the same segments.
         options: :class:`~bleu_core.options.BleuOptions` (defaults when ``None``).
         n_blocks, block_size: the layout (paper: 20 × 25). ``block_size=None`` splits the whole test
-            set into ``n_blocks`` equal blocks. Segments after the last block are left out (with a warning).
+            set into ``n_blocks`` blocks whose sizes differ by at most one (every segment is used).
+            With a size, segments after the last block are left out (with a warning).
         alternative: ``greater`` (one-sided, the paper's reading), ``two-sided`` or ``less``.
     """
     from scipy import stats as sps
@@ -173,8 +207,10 @@ def block_bleu(
     stack = stack_systems(systems)
     options = default_options(options)
     b, k, leftover = block_layout(stack.n_segments, n_blocks, block_size)
-    kk, _, f = stack.array.shape
-    block_totals = stack.array[:, : b * k].reshape(kk, b, k, f).sum(axis=2)
+    sizes = block_sizes(stack.n_segments, n_blocks, block_size)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
+    used = stack.array[:, : int(sum(sizes))]
+    block_totals = np.add.reduceat(used, starts, axis=1)
     scores = bleu_scores(block_totals, options)  # K × B
     order = np.argsort(scores.mean(axis=1), kind="stable")
     scores = scores[order]
@@ -217,4 +253,5 @@ def block_bleu(
         leftover=leftover,
         alternative=alternative,
         warnings=tuple(warnings),
+        block_sizes=sizes,
     )

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..limits import MAX_RESAMPLES
 from .resampling import (
     DEFAULT_SEED,
     bootstrap_indices,
@@ -190,7 +191,7 @@ def bootstrap(
         A :class:`BootstrapResult`; call ``.paired()`` on it for the paired test.
     """
     stack = stack_systems(systems)
-    m = check_count(n_resamples, "number of resamples")
+    m = check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES)
     level = check_level(confidence)
     options = default_options(options)
     rng, seed = make_rng(seed)

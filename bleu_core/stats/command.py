@@ -13,6 +13,13 @@ import json
 import math
 from typing import Any
 
+from ..limits import (
+    MAX_RESAMPLES,
+    max_bytes_from_mb,
+    parse_fraction,
+    parse_max_mb,
+    parse_resamples,
+)
 from .resampling import DEFAULT_SEED
 
 
@@ -41,8 +48,9 @@ def _load_study(args: argparse.Namespace) -> Any:
     import sys
 
     from ..study import load_study
+    from ..study.reference_choice import references_from_cli
 
-    result = load_study(args.path, pair=args.pair)
+    result = load_study(args.path, pair=args.pair, reference=references_from_cli(args.references))
     for warning in result.warnings:  # the study loaded, but the reader should know
         print(f"bleu-study: warning: {warning}", file=sys.stderr)
     return result.study
@@ -93,18 +101,24 @@ def cmd_meta(args: argparse.Namespace) -> int:
             "give a study PATH, or --system-scores TABLE.csv for a published table"
         )
     study = _load_study(args)
+    if getattr(args, "metric_scores", None):  # metrics scored elsewhere (COMET...)
+        from ..study.metric_scores import attach_metric_scores, read_metric_scores
+
+        study = attach_metric_scores(study, read_metric_scores(args.metric_scores, study))
     result = meta_evaluate(
         study,
         options_from_args(args),
         criteria=_split_names(args.criteria),
         include_human=args.include_human,
-        references=_split_names(args.references),
+        references=None,  # chosen when loading (--references)
         n_resamples=args.n_resamples,
         confidence=args.confidence,
         seed=args.seed,
     )
+    rankings = _meta_rankings(args, study, result)
     if args.format == "json":
-        print(json.dumps(result.to_dict(), indent=1))
+        rank_dicts = [r.to_dict() for r in rankings]
+        print(json.dumps({**result.to_dict(), "rankings": rank_dicts}, indent=1))
         return 0
     level = f"{result.confidence_level:.0%}"
     print(
@@ -134,7 +148,32 @@ def cmd_meta(args: argparse.Namespace) -> int:
     print(
         f"bootstrap: {result.n_resamples} resamples of segments, seed {result.seed}; BLEU {result.signature}"
     )
+    if rankings:
+        from .ranking_report import format_rankings
+
+        print()
+        print(format_rankings(rankings))
     return 0
+
+
+def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[Any]:
+    """Every metric ranked by the --statistics (issue 17), for the systems meta evaluated."""
+    from ..cli import options_from_args
+    from .ranking_report import DEFAULT_COMPUTED, meta_rankings, parse_statistics
+
+    options = options_from_args(args)
+    return meta_rankings(
+        study,
+        result.systems,
+        metrics=_split_names(getattr(args, "metrics", None)) or list(DEFAULT_COMPUTED),
+        statistics=parse_statistics(getattr(args, "statistics", None)),
+        criteria=_split_names(args.criteria),
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+        n_resamples=args.n_resamples,
+        alpha=getattr(args, "alpha", 0.05),
+        seed=args.seed,
+    )
 
 
 # ------------------------------------------------------------------------------------------- significance
@@ -151,12 +190,17 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
             raise StatsInputError("give either a study PATH or -r/-i files, not both")
         study = _load_study(args)
         names = choose_systems(study, _split_names(args.systems), args.include_human)
-        return study_statistics(study, options, names, _split_names(args.references))
+        return study_statistics(study, options, names, None)  # references chosen when loading
     if not args.refs or not args.input:
         raise StatsInputError(
             "give reference files with -r and system outputs with -i (or a study PATH)"
         )
-    refs, hyps = read_corpus_files(args.refs, args.input, int(args.max_mb * 1024 * 1024))
+    for flag, value in (("--systems", args.systems), ("--references", args.references)):
+        if value:  # would be ignored: every -i file is a system, every -r file a reference
+            raise StatsInputError(
+                f"{flag} chooses from a study PATH; with -r/-i files, list only the files you want"
+            )
+    refs, hyps = read_corpus_files(args.refs, args.input, max_bytes_from_mb(args.max_mb))
     return compute_system_statistics(
         {system_name(path, args.input): lines for path, lines in hyps},
         [lines for _, lines in refs],
@@ -252,22 +296,30 @@ def cmd_significance(args: argparse.Namespace) -> int:
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pair", metavar="xx-yy", help="language pair to load from a multi-pair study")
     p.add_argument(
-        "--references", metavar="NAMES", help="comma-separated reference streams (default: all)"
+        "--references",
+        "--reference",
+        dest="references",
+        nargs="+",
+        metavar="NAMES",
+        help="human translations to use as reference streams: A,B (letters or names) or 'all'; the "
+        "others become human systems (default: the study's own choice, WMT: the first reference)",
     )
     p.add_argument(
         "--include-human", action="store_true", help="also evaluate the human translations"
     )
     p.add_argument(
         "--n-resamples",
-        type=int,
+        type=parse_resamples,
         default=1000,
         metavar="M",
-        help="bootstrap resamples (default 1000)",
+        help=f"bootstrap resamples, 1 to {MAX_RESAMPLES:,} (default 1000)",
     )
     p.add_argument(
         "--seed", type=int, default=DEFAULT_SEED, help=f"random seed (default {DEFAULT_SEED})"
     )
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument(
+        "--confidence", type=parse_fraction, default=0.95, help="confidence level (default 0.95)"
+    )
     p.add_argument("--format", choices=("json", "text"), default="text")
 
 
@@ -299,6 +351,31 @@ def register(subparsers: Any) -> None:
         metavar="NAMES",
         help="for --system-scores: pearson,spearman,kendall (default pearson)",
     )
+    p.add_argument(
+        "--metric-scores",
+        nargs="+",
+        metavar="FILE_OR_DIR",
+        help="scores of metrics computed elsewhere (MTME *.score files, a system,segment_id,metric,"
+        "score table, or a WMT automatic-scores.tsv), ranked beside the computed metrics",
+    )
+    p.add_argument(
+        "--metrics",
+        metavar="NAMES",
+        help="metrics computed here to rank (default BLEU,chrF; e.g. BLEU,chrF,TER,NIST)",
+    )
+    p.add_argument(
+        "--statistics",
+        metavar="NAMES",
+        help="rankings to report: pairwise-accuracy, pearson, kendall, soft-pairwise-accuracy "
+        "(system level), acc-eq, tau-eq (segment level, tie-calibrated, by item); 'none' for none "
+        "(default pairwise-accuracy,acc-eq)",
+    )
+    p.add_argument(
+        "--alpha",
+        type=parse_fraction,
+        default=0.05,
+        help="significance level of the clusters (default 0.05)",
+    )
     _common(p)
     add_bleu_options(p)
     p.set_defaults(func=cmd_meta)
@@ -325,10 +402,10 @@ def register(subparsers: Any) -> None:
     )
     q.add_argument(
         "--n-trials",
-        type=int,
+        type=parse_resamples,
         default=10000,
         metavar="R",
-        help="randomisation trials (default 10000)",
+        help=f"randomisation trials, 1 to {MAX_RESAMPLES:,} (default 10000)",
     )
     q.add_argument(
         "--baseline",
@@ -336,9 +413,11 @@ def register(subparsers: Any) -> None:
         help="compare each system with this one only ('first' = the first system, as sacrebleu); "
         "default: every pair",
     )
-    q.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     q.add_argument(
-        "--max-mb", type=float, default=200, help="refuse input files larger than this (MB)"
+        "--alpha", type=parse_fraction, default=0.05, help="significance level (default 0.05)"
+    )
+    q.add_argument(
+        "--max-mb", type=parse_max_mb, default=200, help="refuse input files larger than this (MB)"
     )
     _common(q)
     add_bleu_options(q)

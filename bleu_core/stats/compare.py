@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from ..limits import MAX_RESAMPLES
 from .correlation import (
     ROW_FUNCTIONS,
     CorrelationResult,
@@ -162,7 +163,7 @@ def compare_correlations(
                 "a correlation is undefined (constant scores); the test cannot run"
             )
         return williams_test(r1, r2, r12, int(a.size), alternative)
-    m = check_count(n_resamples, "number of permutations")
+    m = check_count(n_resamples, "number of permutations", maximum=MAX_RESAMPLES)
     rng, seed = make_rng(seed)
     za = (a - a.mean()) / (a.std() or 1.0)
     zb = (b - b.mean()) / (b.std() or 1.0)
@@ -223,7 +224,7 @@ def permutation_correlation_test(
         raise StatsInputError(
             f"a permutation test of a correlation needs at least 3 pairs, got {xa.size}"
         )
-    m = check_count(n_resamples, "number of permutations")
+    m = check_count(n_resamples, "number of permutations", maximum=MAX_RESAMPLES)
     rng, seed = make_rng(seed)
     rows = ROW_FUNCTIONS[method]
     res = sps.permutation_test(

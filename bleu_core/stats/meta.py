@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from ..limits import MAX_RESAMPLES
 from .bootstrap import draw_counts
 from .correlation import (
     METHODS,
@@ -156,7 +157,7 @@ def system_correlations(
             m: replace(r, note=r.note or "human scores are system-level: no bootstrap interval")
             for m, r in results.items()
         }
-    m_count = check_count(n_resamples, "number of resamples")
+    m_count = check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES)
     rng, seed = make_rng(seed)
     counts = draw_counts(metric.n_segments, m_count, rng)
     keep = ~(np.isnan(observed_metric) | np.isnan(observed_human))
@@ -217,7 +218,11 @@ def segment_correlations(
     counts = None
     if n_resamples:
         rng, seed = make_rng(seed)
-        counts = draw_counts(m_arr.shape[1], check_count(n_resamples, "number of resamples"), rng)
+        counts = draw_counts(
+            m_arr.shape[1],
+            check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES),
+            rng,
+        )
     results = []
     for method, grouping in methods:
         check_method(method, SEGMENT_METHODS)

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..limits import MAX_RESAMPLES
 from .resampling import DEFAULT_SEED, check_count, check_level, make_rng
 from .results import PairedComparison, PairedTestResult, exceedance_pvalue, pairs_to_test
 from .systems import bleu_scores, default_options, stack_systems
@@ -66,7 +67,7 @@ def approximate_randomization(
         alpha: significance level for the verdicts (``>``/``<`` when ``p < alpha``, else ``~``).
     """
     stack = stack_systems(systems, min_systems=2)
-    r = check_count(n_trials, "number of trials")
+    r = check_count(n_trials, "number of trials", maximum=MAX_RESAMPLES)
     check_level(1.0 - alpha)
     options = default_options(options)
     pairs = pairs_to_test(stack.names, baseline)

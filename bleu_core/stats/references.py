@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..limits import MAX_RESAMPLES
 from .correlation import correlation
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, check_count, make_rng
@@ -235,7 +236,7 @@ def random_reference_per_document(
     n_segments = _check_texts(systems, references)
     if len(references) < 2:
         raise StatsInputError("choosing a random reference needs at least 2 reference streams")
-    d = check_count(n_draws, "number of draws")
+    d = check_count(n_draws, "number of draws", maximum=MAX_RESAMPLES)
     if doc_ids is None:
         doc_ids = [None] * n_segments
     if len(doc_ids) != n_segments:

@@ -48,16 +48,25 @@ def make_rng(seed: int | None = DEFAULT_SEED) -> tuple[np.random.Generator, int]
     return np.random.default_rng(int(seed)), int(seed)
 
 
-def check_count(value: int, name: str, minimum: int = 1) -> int:
-    """Validate a positive whole number such as a resample count.
+def check_count(value: int, name: str, minimum: int = 1, maximum: int | None = None) -> int:
+    """Validate a positive whole number such as a resample count (at most ``maximum`` when given).
+
+    Resample, permutation and trial counts pass ``maximum=MAX_RESAMPLES`` (100,000,
+    :data:`bleu_core.limits.MAX_RESAMPLES`), so one request cannot tie up a shared server.
 
     >>> check_count(0, "resamples")
     Traceback (most recent call last):
     ...
     bleu_core.stats.errors.StatsInputError: resamples must be a whole number >= 1, got 0
+    >>> check_count(10**9, "resamples", maximum=100_000)
+    Traceback (most recent call last):
+    ...
+    bleu_core.stats.errors.StatsInputError: resamples must be at most 100,000, got 1000000000
     """
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise StatsInputError(f"{name} must be a whole number >= {minimum}, got {value!r}")
+    if maximum is not None and value > maximum:
+        raise StatsInputError(f"{name} must be at most {maximum:,}, got {value!r}")
     return int(value)
 
 

@@ -37,6 +37,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ..limits import check_text
+from ..study.tables import is_plain_number
 from .correlation import CorrelationResult, check_method, correlation
 
 #: Words that mark a column as human judgment (see the module docstring for the matching rule).
@@ -103,15 +105,19 @@ def _number(cell: str, file: str, line: int, column: str) -> float:
     text = cell.strip()
     if text.lower() in NA_TOKENS:
         return math.nan
-    try:
-        value = float(text.replace("\u2212", "-"))
-    except ValueError:
+    plain = text.replace("\u2212", "-")  # the typographic minus of published tables
+    if plain.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+        value = math.nan
+    elif not is_plain_number(plain):
         raise InputError(
-            f"{text!r} is not a number; write a number (e.g. 0.5918) or NA for a missing value",
+            f"{text!r} is not a number; write a number in plain ASCII digits (e.g. 0.5918) or NA "
+            "for a missing value",
             file=file,
             line=line,
             column=column,
-        ) from None
+        )
+    else:
+        value = float(plain)
     if not math.isfinite(value):
         raise InputError(
             f"{text!r} is not a finite number; write NA for a missing value",
@@ -124,13 +130,24 @@ def _number(cell: str, file: str, line: int, column: str) -> float:
 
 def parse_system_table(text: str, file: str = "table") -> SystemTable:
     """Parse CSV/TSV text into a :class:`SystemTable` (errors name the file, line and column)."""
+    check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
     lines = text.splitlines()
     first = next((ln for ln in lines if ln.strip()), "")
     if not first:
         raise InputError("the table is empty; give a header row and one row per system", file=file)
     delimiter = max(",\t;", key=first.count) if any(d in first for d in ",\t;") else ","
-    rows = list(csv.reader(io.StringIO(text), delimiter=delimiter))
-    header_index = next(i for i, r in enumerate(rows) if any(c.strip() for c in r))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # e.g. a stray carriage return, an unclosed quote at the end
+        raise InputError(
+            f"cannot parse this row: {exc}; check the quoting and the line ends",
+            file=file,
+            line=reader.line_num,
+        ) from None
+    header_index = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
+    if header_index is None:
+        raise InputError("the table is empty; give a header row and one row per system", file=file)
     header = [c.strip() for c in rows[header_index]]
     if len(header) < 3:
         raise InputError(

@@ -19,6 +19,8 @@ import numpy as np
 
 from .errors import StatsInputError
 
+_BLOCK_CELLS = 2_000_000  # count-matrix cells per BLAS call in resampled_totals
+
 
 def _as_array(value: Any) -> np.ndarray:
     array = getattr(value, "array", value)
@@ -73,15 +75,20 @@ class SystemStack:
                 return product.astype(np.float64).reshape(-1, k, f)
         return (weights.astype(np.float64, copy=False) @ self._flat).reshape(-1, k, f)
 
-    def resampled_totals(self, indices: np.ndarray, *, rows: int = 64) -> np.ndarray:
+    def resampled_totals(self, indices: np.ndarray, *, rows: int | None = None) -> np.ndarray:
         """Corpus statistics of every bootstrap test set given by ``M × S`` segment indices: ``M × K × F``.
 
         The same as ``weighted_totals(counts_from_indices(indices))``, but the count matrix is built and
-        multiplied in blocks of ``rows`` resamples that stay in the CPU cache (about 1.5× faster).
+        multiplied in blocks of ``rows`` resamples (default: about 2 million count cells, e.g. all 1,000
+        resamples of 2,000 segments at once). Blocks must not be small: each block is one BLAS call, and on
+        a busy 2-core machine OpenBLAS's thread start-up per call made 64-row blocks 15x slower in wall time
+        than one call (WMT21 zh-en, 23 systems × 1,948 segments × 1,000 resamples: 5.0 s → 0.3 s).
         """
         from .resampling import counts_from_indices
 
         m, s = indices.shape
+        if rows is None:
+            rows = max(64, _BLOCK_CELLS // max(1, s))
         k, _, f = self.array.shape
         flat32 = self._flat32
         exact32 = flat32 is not None and s * float(self._flat.max(initial=0.0)) < 2**24

@@ -1,6 +1,6 @@
 """The ``study`` sub-command: load a study in any format and print what is in it.
 
-``python -m bleu_core study PATH [--pair xx-yy] [--reference NAME] [--format text|json]`` prints the number of
+``python -m bleu_core study PATH [--pair xx-yy] [--references A,B|all] [--format text|json]`` prints the number of
 segments and documents, the reference streams, the systems, the criteria with their rated-item counts, and per
 system its corpus BLEU against all references (engine defaults) and its mean human score per criterion.
 ``PATH`` may be a bundled demo: ``demo:ted-en-de``, ``demo:ted-zh-en``, ``demo:paper-examples``.
@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from bleu_core.limits import max_bytes_from_mb, parse_max_mb
 from bleu_core.study.loading import load_study
 from bleu_core.study.model import LoadResult, Study
 
@@ -138,20 +139,40 @@ def format_text(summary: dict[str, Any]) -> str:
 
 def handler(args: argparse.Namespace) -> int:
     """Run the ``study`` command (errors propagate as :class:`~bleu_core.errors.BleuStudyError`)."""
-    reference = args.reference
-    if reference and len(reference) == 1:
-        reference = reference[0]
+    from bleu_core.study.reference_choice import references_from_cli
+
+    reference = references_from_cli(args.references)
     result = load_study(
         args.path,
         pair=args.pair,
         reference=reference or None,
-        max_bytes=int(args.max_mb * 1024 * 1024),
+        max_bytes=max_bytes_from_mb(args.max_mb),
     )
+    if getattr(args, "metric_scores", None):
+        from dataclasses import replace
+
+        from bleu_core.study.metric_scores import attach_metric_scores, read_metric_scores
+
+        scores = read_metric_scores(args.metric_scores, result.study)
+        result = replace(result, study=attach_metric_scores(result.study, scores))
     summary = summarize(result)
+    external = getattr(result.study, "metric_scores", {}) or {}
+    if external:  # metrics scored elsewhere (--metric-scores)
+        summary["metric_scores"] = [
+            {
+                "name": m.name,
+                "levels": list(m.levels),
+                "higher_is_better": m.higher_is_better,
+                "source": m.source,
+            }
+            for m in external.values()
+        ]
     if args.format == "json":
         print(json.dumps(summary, indent=1, ensure_ascii=False))
     else:
         print(format_text(summary))
+        for m in summary.get("metric_scores", []):
+            print(f"external metric {m['name']}: levels {', '.join(m['levels'])} ({m['source']})")
     return 0
 
 
@@ -170,13 +191,23 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--pair", metavar="xx-yy", help="language pair of a WMT release")
     parser.add_argument(
+        "--references",
         "--reference",
+        dest="references",
         nargs="+",
         metavar="NAME",
-        help="translation(s) to use as reference (WMT: A, C, ... or 'all'; MQM TSV: e.g. refB)",
+        help="human translation(s) to use as reference streams: A,B (letters or names) or 'all'; "
+        "the others become human systems (MQM TSV: e.g. refB)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument(
-        "--max-mb", type=float, default=200, help="refuse files larger than this (MB)"
+        "--metric-scores",
+        nargs="+",
+        metavar="FILE_OR_DIR",
+        help="scores of metrics computed elsewhere: MTME *.score files (NAME-REF.LEVEL.score), a "
+        "CSV/TSV with system,segment_id,metric,score, or a WMT automatic-scores.tsv",
+    )
+    parser.add_argument(
+        "--max-mb", type=parse_max_mb, default=200, help="refuse files larger than this (MB)"
     )
     parser.set_defaults(func=handler)

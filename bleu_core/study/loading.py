@@ -10,36 +10,49 @@
 * a folder or ``.zip``: a WMT release (``txt/sources/...``, choose the pair) or a plain-text study folder
   (``references/``, ``systems/``, see :mod:`bleu_core.study.plaintext`).
 
+* files side by side whose names say their role (WMT names, ``NAME.ref``, ``NAME.hyp``) or whose roles are
+  given (``roles=``; :mod:`bleu_core.study.file_roles`).
+
 Every loader validates the study; then the usual-mistake detectors run (:mod:`bleu_core.study.mistakes`) and
-their warnings are returned with the study in a :class:`~bleu_core.study.model.LoadResult`.
+their warnings are returned with the study in a :class:`~bleu_core.study.model.LoadResult`. A text file that
+started with a byte-order mark gets a ``byte-order-mark`` warning (the mark is removed here, but sacrebleu,
+and so an official score, keeps it inside the first word).
+
+Files uploaded in the app are loaded from memory by :func:`load_files`, so messages name them as the user
+did. ``reference="all"`` loads every human translation as a reference stream and keeps everything needed to
+switch to another choice with :func:`~bleu_core.study.reference_choice.choose_references`.
 """
 
 from __future__ import annotations
 
 import os
+import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from bleu_core.errors import InputError, StudyError
+from bleu_core.errors import BleuStudyError, InputError, StudyError, WrongTypeError
+from bleu_core.study.file_roles import NAMING_HELP, TEXT_SUFFIXES, recognise_files
 from bleu_core.study.longtable import long_table_study, looks_like_long_table
 from bleu_core.study.mistakes import detect_mistakes
-from bleu_core.study.model import LoadResult
+from bleu_core.study.model import LoadResult, LoadWarning
 from bleu_core.study.mqm import looks_like_mqm, mqm_study_from_table
-from bleu_core.study.plaintext import folder_study, looks_like_plain_text_folder
+from bleu_core.study.plaintext import files_study, folder_study, looks_like_plain_text_folder
 from bleu_core.study.reading import (
     DEFAULT_MAX_BYTES,
     FileTree,
+    MemoryTree,
     SubTree,
     open_tree,
     read_text_file,
     single_top_folder,
 )
+from bleu_core.study.reference_choice import choose_references
 from bleu_core.study.storage import read_saved_study
 from bleu_core.study.tables import Table, parse_table
 from bleu_core.study.validation import validate_study
-from bleu_core.study.wmt import _SOURCE, wmt_study
+from bleu_core.study.wmt import _SOURCE, release_pairs, wmt_study
 
-__all__ = ["load_study"]
+__all__ = ["bom_warning", "list_pairs", "load_files", "load_study"]
 
 DEMO_PREFIX = "demo:"
 
@@ -72,14 +85,19 @@ def _tree_study(
     name: str | None,
     pair: str | None,
     reference: str | Sequence[str] | None,
+    roles: dict[str, str] | None = None,
 ) -> LoadResult:
     files = tree.files()
+    if roles is not None:
+        return files_study(tree, roles, name=name, pair=pair)
     if any(_SOURCE.search(f) for f in files):
         return wmt_study(tree, pair=pair, reference=reference, name=name)
     if looks_like_plain_text_folder(files):
         return folder_study(tree, name=name)
+    found = recognise_files(files)
+    streams = [r for r in found.recognised.values() if r.role in ("reference", "system", "human")]
     singles = [f for f in files if f.endswith((".tsv", ".csv", ".json", ".json.gz"))]
-    if len(singles) == 1 and "/" not in singles[0]:
+    if len(singles) == 1 and "/" not in singles[0] and not streams:
         single = singles[0]
         if single.endswith((".tsv", ".csv")):
             table = parse_table(tree.read_text(single), tree.display(single))
@@ -87,11 +105,15 @@ def _tree_study(
     top = single_top_folder(tree)
     if top is not None:  # e.g. a zip of the folder "my-study/" rather than of its contents
         return _tree_study(SubTree(tree, top), name=name or top, pair=pair, reference=reference)
+    if not found.unrecognised and any(r.role == "system" for r in found.recognised.values()):
+        return files_study(tree, name=name, pair=pair)
     shown = ", ".join(files[:8]) + (" ..." if len(files) > 8 else "") if files else "(empty)"
+    unknown = [f for f in found.unrecognised if f.lower().endswith(TEXT_SUFFIXES)]
+    why = f"the role of {', '.join(unknown[:8])} is not known from the name; " if unknown else ""
     raise StudyError(
         "not a study folder: expected a WMT release (txt/sources, txt/references, "
         "txt/system-outputs) or a plain-text study (references/ and systems/ folders of .txt files); "
-        f"found: {shown} — see docs/formats.md",
+        f"found: {shown}; {why}{NAMING_HELP} — see docs/formats.md",
         file=tree.label,
     )
 
@@ -104,6 +126,8 @@ def load_study(
     name: str | None = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     detect: bool = True,
+    display_name: str | None = None,
+    roles: dict[str, str] | None = None,
 ) -> LoadResult:
     """Load a study from any supported format and return it with the warnings found.
 
@@ -111,20 +135,48 @@ def load_study(
     ``reference`` chooses which translation(s) are reference streams (WMT: ``"A"``, ``["A", "C"]`` or
     ``"all"``; MQM TSV: a system name such as ``"refB"``); by default WMT uses ``ref-A`` and MQM the
     best-rated human translation. ``max_bytes`` caps the size of every file read (default 200 MB).
-    ``detect=False`` skips the usual-mistake detectors.
+    ``detect=False`` skips the usual-mistake detectors. ``display_name`` is how messages name ``path`` (e.g.
+    the name a file was uploaded under; a zip member is shown as ``display_name!member``). ``roles`` gives
+    the role of files in a folder whose names do not say it (relative path -> ``reference``, ``system``,
+    ``human``, ``source``, ``segments``, ``ratings`` or ``ignore``).
+
+    For formats whose loader does not choose references itself (plain text, long table, saved study),
+    ``reference`` is applied with :func:`~bleu_core.study.reference_choice.choose_references`.
 
     Raises :class:`~bleu_core.errors.InputError` / :class:`~bleu_core.errors.StudyError` (both
     ``ValueError``) with a message naming the file, line and column and the fix.
     """
+    if isinstance(path, (bytes, bytearray, memoryview)) or not isinstance(path, (str, os.PathLike)):
+        raise WrongTypeError(
+            "load_study() takes a path (str or pathlib.Path) to a study file or folder, or "
+            f"'demo:NAME', not {type(path).__name__}; to load uploaded bytes, write them to a file "
+            "first"
+            if isinstance(path, (bytes, bytearray, memoryview))
+            else "load_study() takes a path (str or pathlib.Path) to a study file or folder, or "
+            f"'demo:NAME', not {type(path).__name__} {path!r:.40}"
+        )
     text_path = os.fspath(path)
-    if isinstance(text_path, str) and text_path.startswith(DEMO_PREFIX):
+    if not isinstance(text_path, str):
+        raise WrongTypeError(
+            f"load_study() takes a text path, but this path object gives {type(text_path).__name__}"
+        )
+    if "\x00" in text_path:
+        raise InputError("the path contains a NUL character; check the file name")
+    if text_path.startswith(DEMO_PREFIX):
         from bleu_core.study.demo import load_demo_result
 
         result = load_demo_result(text_path[len(DEMO_PREFIX) :])
     else:
         result = _load_path(
-            Path(text_path), pair=pair, reference=reference, name=name, max_bytes=max_bytes
+            Path(text_path),
+            pair=pair,
+            reference=reference,
+            name=name,
+            max_bytes=max_bytes,
+            display_name=display_name,
+            roles=roles,
         )
+    result = _apply_reference(result, reference)
     validate_study(result.study)
     if detect:
         result = LoadResult(result.study, result.warnings + tuple(detect_mistakes(result.study)))
@@ -138,28 +190,142 @@ def _load_path(
     reference: str | Sequence[str] | None,
     name: str | None,
     max_bytes: int,
+    display_name: str | None = None,
+    roles: dict[str, str] | None = None,
 ) -> LoadResult:
+    shown = display_name or str(path)
     if not path.exists():
         raise InputError(
             "no such file or folder; check the path (bundled demos are named demo:ted-en-de, "
             "demo:ted-zh-en, demo:paper-examples)",
-            file=str(path),
+            file=shown,
         )
     lower = path.name.lower()
     if path.is_dir() or lower.endswith(".zip"):
-        with open_tree(path, max_bytes=max_bytes) as tree:
-            return _tree_study(tree, name=name, pair=pair, reference=reference)
+        with open_tree(path, max_bytes=max_bytes, label=display_name) as tree:
+            return _tree_result(tree, name=name, pair=pair, reference=reference, roles=roles)
     if lower.endswith((".json", ".json.gz")):
-        study = read_saved_study(path, max_bytes=max_bytes)
+        try:
+            study = read_saved_study(path, max_bytes=max_bytes)
+        except BleuStudyError as exc:
+            if display_name is None:
+                raise
+            raise type(exc)(str(exc).replace(str(path), display_name)) from None
         if name:
             study.name = name
         return LoadResult(study, ())
     if lower.endswith((".tsv", ".csv")):
-        table = parse_table(read_text_file(path, max_bytes=max_bytes), str(path))
+        table = parse_table(read_text_file(path, max_bytes=max_bytes, name=shown), shown)
         return _table_study(table, name=name, pair=pair, reference=reference)
     raise StudyError(
         "unrecognised study file; give a .json/.json.gz saved study, a .tsv/.csv table, a .zip, or "
         "a folder (a single text file is not a study: put it in a folder as references/NAME.txt or "
         "systems/NAME.txt) — see docs/formats.md",
-        file=str(path),
+        file=shown,
     )
+
+
+_TABLE_SUFFIXES = (".csv", ".tsv", ".json", ".json.gz")
+
+
+def bom_warning(file: str) -> LoadWarning:
+    """The warning for a text file that started with a UTF-8 byte-order mark (removed when read)."""
+    return LoadWarning(
+        "byte-order-mark",
+        "the file starts with a UTF-8 byte-order mark, which was removed; sacrebleu keeps the mark "
+        "inside the first word of the first line, so an official (sacrebleu) score of this file "
+        "may differ slightly from the score here",
+        file=file,
+    )
+
+
+def _tree_result(
+    tree: FileTree,
+    *,
+    name: str | None,
+    pair: str | None,
+    reference: str | Sequence[str] | None,
+    roles: dict[str, str] | None = None,
+) -> LoadResult:
+    """Load a tree and add a warning for every text file that had a byte-order mark."""
+    result = _tree_study(tree, name=name, pair=pair, reference=reference, roles=roles)
+    boms = [bom_warning(f) for f in tree.bom_files if not f.lower().endswith(_TABLE_SUFFIXES)]
+    return LoadResult(result.study, tuple(boms) + result.warnings) if boms else result
+
+
+def _apply_reference(result: LoadResult, reference: str | Sequence[str] | None) -> LoadResult:
+    """Choose ``reference`` when the format's loader did not (plain text, long table, saved study)."""
+    if reference is None or result.study.metadata.get("format") in (
+        "wmt-release",
+        "google-mqm-tsv",
+    ):
+        return result
+    view = choose_references(result.study, reference)
+    return LoadResult(view.study, result.warnings + view.warnings)
+
+
+def load_files(
+    files: Sequence[tuple[str, bytes]],
+    *,
+    roles: dict[str, str] | None = None,
+    pair: str | None = None,
+    reference: str | Sequence[str] | None = None,
+    name: str | None = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    detect: bool = True,
+) -> LoadResult:
+    """Load a study from files held in memory (e.g. uploaded in the app), named as the user named them.
+
+    One file is loaded as :func:`load_study` loads it (a zip, a table, a saved study); several files are
+    read side by side: a WMT release when there is a WMT source file, else a plain-text study whose roles
+    come from the names or from ``roles`` (file name -> role;
+    :func:`~bleu_core.study.file_roles.recognise_files` says which names need one). Messages name the
+    files as given (``upload.zip!txt/...`` for a zip member), never a temporary path.
+    """
+    if not files:
+        raise StudyError("no file given; upload the study's files")
+    if len(files) == 1 and not roles:
+        import tempfile
+
+        file_name, data = files[0]
+        base = file_name.replace("\\", "/").rsplit("/", 1)[-1] or "upload"
+        with tempfile.TemporaryDirectory(prefix="bleu-study-upload-") as tmp:
+            path = Path(tmp) / base
+            path.write_bytes(data)
+            return load_study(
+                path,
+                pair=pair,
+                reference=reference,
+                name=name,
+                max_bytes=max_bytes,
+                detect=detect,
+                display_name=file_name,
+            )
+    tree = MemoryTree(dict(files), max_bytes=max_bytes)
+    if not any(_SOURCE.search(f) for f in tree.files()):
+        roles = roles or {}  # side-by-side files: a plain-text study, whatever the names say
+    result = _tree_result(tree, name=name or "upload", pair=pair, reference=reference, roles=roles)
+    validate_study(result.study)
+    result = _apply_reference(result, reference)
+    if detect:
+        result = LoadResult(result.study, result.warnings + tuple(detect_mistakes(result.study)))
+    return result
+
+
+def list_pairs(source: str | os.PathLike[str] | Sequence[tuple[str, bytes]]) -> list[str]:
+    """The language pairs of a WMT release (a folder, a zip, or uploaded files), sorted; ``[]`` when the
+    files are not a WMT release."""
+    if isinstance(source, (str, os.PathLike)):
+        path = Path(source)
+        if not (path.is_dir() or zipfile.is_zipfile(path)):
+            return []
+        with open_tree(path) as tree:
+            return release_pairs(tree)
+    items = list(source)
+    if len(items) == 1 and items[0][0].lower().endswith(".zip"):
+        import io
+
+        with zipfile.ZipFile(io.BytesIO(items[0][1])) as archive:
+            names = [n for n in archive.namelist() if not n.endswith("/")]
+        return release_pairs(MemoryTree(dict.fromkeys(names, b"")))
+    return release_pairs(MemoryTree({n: b"" for n, _ in items}))

@@ -39,6 +39,8 @@ from typing import Any
 
 import numpy as np
 
+from bleu_core.study.spans import ErrorSpan
+
 __all__ = ["Criterion", "LoadResult", "LoadWarning", "Rating", "Segment", "Study"]
 
 
@@ -135,7 +137,16 @@ class Study:
     source_lang: str | None = None
     target_lang: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: MQM error spans (:mod:`bleu_core.study.spans`), checked by ``validate_study``.
+    error_spans: tuple[ErrorSpan, ...] = ()
+    #: Scores of metrics computed elsewhere (COMET...): name -> ``ExternalMetricScores``
+    #: (:mod:`bleu_core.study.metric_scores`); attach with ``attach_metric_scores``.
+    metric_scores: dict[str, Any] = field(default_factory=dict)
     _index: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
+    # segment_scores per criterion, valid while ratings, systems and segments are the same objects
+    _scores: dict[str, tuple[Any, np.ndarray]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     # ---------------------------------------------------------------- segments
     @property
@@ -193,8 +204,19 @@ class Study:
 
         Rows follow the order of ``systems``, columns the order of ``segments``. System-level ratings are
         ignored here (see :meth:`system_scores`).
+        Computed once per criterion (a loop over every rating) while ``ratings``, ``systems`` and
+        ``segments`` stay the same; each call returns a fresh copy.
         """
         self._check_criterion(criterion)
+        stamp = (self.ratings, len(self.ratings), tuple(self.systems), self.segments)
+        hit = self._scores.get(criterion)
+        if hit is not None and hit[0][0] is stamp[0] and hit[0][1:] == stamp[1:]:
+            return hit[1].copy()
+        result = self._segment_scores(criterion)
+        self._scores[criterion] = (stamp, result)
+        return result.copy()
+
+    def _segment_scores(self, criterion: str) -> np.ndarray:
         systems = {name: i for i, name in enumerate(self.systems)}
         rows: list[int] = []
         cols: list[int] = []
@@ -235,21 +257,6 @@ class Study:
                 result[name] = float(rated.mean()) if rated.size else math.nan
         return result
 
-    def with_ratings(self, extra: Iterable[Rating], criteria: Iterable[Criterion] = ()) -> Study:
-        """A new study with ``extra`` ratings appended (and ``criteria`` added), validated.
-
-        Raises :class:`bleu_core.errors.StudyError` when a new rating names an unknown system, segment or
-        criterion, or has an invalid score.
-        """
-        from bleu_core.study.validation import validate_study
-
-        new_criteria = dict(self.criteria)
-        for criterion in criteria:
-            new_criteria[criterion.name] = criterion
-        study = replace(self, ratings=self.ratings + tuple(extra), criteria=new_criteria)
-        validate_study(study)
-        return study
-
     def subset(self, systems: Iterable[str] | None = None, n_segments: int | None = None) -> Study:
         """A smaller study: only ``systems`` (default all) and the first ``n_segments`` segments, with their
         ratings (system-level ratings are kept for the chosen systems).
@@ -282,6 +289,15 @@ class Study:
                 for r in self.ratings
                 if r.system in chosen and (r.segment_id is None or r.segment_id in ids)
             ),
+            error_spans=tuple(
+                span
+                for span in self.error_spans
+                if span.system in chosen and span.segment_id in ids
+            ),
+            metric_scores={
+                name: scores.subset(chosen, n, len({s.doc_id for s in segments if s.doc_id}))
+                for name, scores in self.metric_scores.items()
+            },
         )
 
     def _check_criterion(self, criterion: str) -> None:

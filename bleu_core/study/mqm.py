@@ -2,7 +2,10 @@
 
 Each row of the TSV is one annotated error (or a ``No-error`` row for an error-free segment) of one system's
 translation of one segment, by one rater. Every row repeats the full source and target text, with the error
-span marked ``<v>…</v>``; the marks are stripped here.
+span marked ``<v>…</v>``. The marks are removed from the texts and kept as :class:`ErrorSpan` objects
+in ``study.error_spans`` (character offsets into the plain target, or source for source-side errors such
+as omissions; full category; severity; rater); a rated item without errors has a ``No-error`` row and no
+span.
 
 Scores follow Google's weighting (Freitag et al. 2021, "Experts, Errors, and Context"): a segment's MQM
 score, per rater, is minus the weighted error count — Major 5, Minor 1, but a Minor ``Fluency/Punctuation``
@@ -30,6 +33,7 @@ from dataclasses import dataclass, field
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
+from bleu_core.study.spans import ErrorSpan, spans_from_marked_text
 from bleu_core.study.tables import Table, parse_table
 
 __all__ = [
@@ -67,7 +71,6 @@ MQM_CRITERIA: dict[str, Criterion] = {
     ),
 }
 
-_SPAN_MARK = re.compile(r"</?v>")
 _HUMAN = re.compile(r"^(ref|human)", re.IGNORECASE)
 _NO_ERROR = {"no-error", "neutral", "no error"}
 
@@ -105,14 +108,16 @@ class _Collected:
     sources: dict[str, tuple[str, int]] = field(default_factory=dict)
     docs: dict[str, str] = field(default_factory=dict)
     items: dict[tuple[str, str, str], _Item] = field(default_factory=lambda: defaultdict(_Item))
-
-
-def _strip(text: str) -> str:
-    return _SPAN_MARK.sub("", text)
+    #: (system, seg_id, rater, side, start, end, category, severity) of every marked error
+    spans: list[tuple[str, str, str, str, int, int, str, str]] = field(default_factory=list)
+    #: lines of error rows without any <v></v> mark
+    unmarked: list[int] = field(default_factory=list)
+    #: lines whose last <v> is never closed (read as running to the end of the text)
+    unclosed: list[int] = field(default_factory=list)
 
 
 def _segment_sort_key(seg_id: str) -> tuple[int, int | str]:
-    return (0, int(seg_id)) if seg_id.isdigit() else (1, seg_id)
+    return (0, int(seg_id)) if seg_id.isascii() and seg_id.isdigit() else (1, seg_id)
 
 
 def _collect(table: Table) -> _Collected:
@@ -130,8 +135,14 @@ def _collect(table: Table) -> _Collected:
                 line=row.line,
                 column="system" if not system else "seg_id",
             )
-        target = _strip(row["target"])
-        source = _strip(row["source"])
+        target, target_spans = spans_from_marked_text(
+            row["target"], unclosed="to-end", file=table.file, line=row.line, column="target"
+        )
+        source, source_spans = spans_from_marked_text(
+            row["source"], unclosed="to-end", file=table.file, line=row.line, column="source"
+        )
+        if any(row[c].count("<v>") > row[c].count("</v>") for c in ("target", "source")):
+            got.unclosed.append(row.line)
         key = (system, seg_id)
         previous = got.texts.get(key)
         if previous is None:
@@ -164,7 +175,26 @@ def _collect(table: Table) -> _Collected:
                 line=row.line,
                 column="severity",
             )
-        item = got.items[(system, seg_id, row["rater"].strip())]
+        rater = row["rater"].strip()
+        item = got.items[(system, seg_id, rater)]
+        if weight or row["category"].strip().lower() not in ("no-error", *_NO_ERROR):
+            marked = [("target", *span) for span in target_spans]
+            marked += [("source", *span) for span in source_spans]
+            if not marked:
+                got.unmarked.append(row.line)
+            for side, start, end in marked:
+                got.spans.append(
+                    (
+                        system,
+                        seg_id,
+                        rater,
+                        side,
+                        start,
+                        end,
+                        row["category"].strip(),
+                        row["severity"].strip(),
+                    )
+                )
         item.total += weight
         category = row["category"].strip().lower()
         if category.startswith("accuracy/"):
@@ -211,14 +241,7 @@ def mqm_study_from_table(
             )
         chosen = [max(humans, key=lambda n: mean_mqm[n])]
     else:
-        chosen = [reference] if isinstance(reference, str) else list(reference)
-    for ref in chosen:
-        if ref not in names:
-            raise StudyError(
-                f"reference {ref!r} is not a translation in this file; choose one of: "
-                f"{', '.join(names)}",
-                file=table.file,
-            )
+        chosen = _chosen_references(reference, names, humans, table.file)
     warnings: list[LoadWarning] = []
 
     def stream(system: str) -> list[str | None]:
@@ -242,6 +265,31 @@ def mqm_study_from_table(
             Rating(system, seg_id, rater_name, None, "mqm_accuracy", -item.accuracy / 10)
         )
         ratings.append(Rating(system, seg_id, rater_name, None, "mqm_fluency", -item.fluency / 10))
+    error_spans = tuple(
+        ErrorSpan(system, seg_id, rater or None, side, start, end, category, severity)  # type: ignore[arg-type]
+        for system, seg_id, rater, side, start, end, category, severity in got.spans
+        if system not in chosen
+    )
+    if got.unmarked:
+        lines = ", ".join(map(str, got.unmarked[:5])) + (" ..." if len(got.unmarked) > 5 else "")
+        warnings.append(
+            LoadWarning(
+                "errors-without-span",
+                f"{len(got.unmarked)} error rows mark no span with <v></v> (lines {lines}); they count "
+                "in the MQM scores but cannot be located in the text",
+                file=table.file,
+            )
+        )
+    if got.unclosed:
+        lines = ", ".join(map(str, got.unclosed[:5])) + (" ..." if len(got.unclosed) > 5 else "")
+        warnings.append(
+            LoadWarning(
+                "unclosed-span",
+                f"{len(got.unclosed)} rows open an error span with <v> but never close it (lines "
+                f"{lines}); read as running to the end of the text",
+                file=table.file,
+            )
+        )
     if set_aside:
         warnings.append(
             LoadWarning(
@@ -263,16 +311,62 @@ def mqm_study_from_table(
         human_systems=frozenset(h for h in humans if h not in chosen),
         criteria=dict(MQM_CRITERIA),
         ratings=tuple(ratings),
+        error_spans=error_spans,
         source_lang=source_lang,
         target_lang=target_lang,
         metadata={
             "format": "google-mqm-tsv",
             "file": table.file,
             "reference_mqm": {ref: mean_mqm[ref] for ref in chosen},
+            # every human translation can be a reference stream, and the chosen ones' scores are kept:
+            # reference_choice.choose_references switches without reading the file again
+            "all_references": humans + [ref for ref in chosen if ref not in humans],
+            "reference_ratings": [
+                [system, seg_id, rater or None, None, criterion, -tenths / 10]
+                for (system, seg_id, rater), item in got.items.items()
+                if system in chosen
+                for criterion, tenths in (
+                    ("mqm", item.total),
+                    ("mqm_accuracy", item.accuracy),
+                    ("mqm_fluency", item.fluency),
+                )
+            ],
             "mqm_weights": "Major 5, Minor 1, Minor Fluency/Punctuation 0.1, Non-translation 25",
         },
     )
     return LoadResult(study, tuple(warnings))
+
+
+def _chosen_references(
+    reference: str | Sequence[str], names: list[str], humans: list[str], file: str
+) -> list[str]:
+    """The translations ``reference`` names: ``"all"`` (every human translation), names in the file, or
+    reference letters of human translations (``"B"`` or ``HUMAN-B`` for ``refB``)."""
+    from bleu_core.study.reference_choice import reference_letter
+
+    parts = [reference] if isinstance(reference, str) else list(reference)
+    if [str(p).strip().lower() for p in parts] == ["all"]:
+        if not humans:
+            raise StudyError(
+                "reference='all' needs human translations (names starting with 'ref' or 'human'); "
+                f"name the reference instead (one of: {', '.join(names)})",
+                file=file,
+            )
+        return list(humans)
+    chosen: list[str] = []
+    for ref in parts:
+        letter = reference_letter(str(ref)) if ref not in names else None
+        hits = [h for h in humans if letter and reference_letter(h) == letter]
+        if ref not in names and len(hits) != 1:
+            raise StudyError(
+                f"reference {ref!r} is not a translation in this file; choose one of: "
+                f"{', '.join(names)}",
+                file=file,
+            )
+        name = ref if ref in names else hits[0]
+        if name not in chosen:
+            chosen.append(name)
+    return chosen
 
 
 def load_mqm_tsv(

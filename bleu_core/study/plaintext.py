@@ -12,20 +12,31 @@ A study folder looks like this (only ``references/`` and ``systems/`` are requir
       ratings.csv              human ratings, long or wide form (optional; see ratings.py); any one
                                .csv/.tsv at the top other than segments.tsv is read as the ratings
 
-The same can be loaded from explicit paths with :func:`plain_text_study` (the Python API). Every file must
-have the same number of lines; blank reference or source lines are errors, blank system lines a warning.
+The same can be loaded from explicit paths with :func:`plain_text_study` (the Python API), and from files
+side by side whose names say their role (WMT names such as ``newstest2021.de-en.ref.A.en``, ``NAME.ref``,
+``NAME.hyp``; see :mod:`bleu_core.study.file_roles`) or whose roles are given, with :func:`files_study`.
+Every file must have the same number of lines; blank reference or source lines are errors, blank system
+lines a warning.
+
+Ratings may name a human translation by its reference letter (``HUMAN-B``, ``Human-B.12``, ``refB`` for
+the reference ``ref-B``; a bare ``HUMAN`` for the only one): the scores of a human system are studied like a
+machine's, those of a reference stream are set aside (``metadata["reference_ratings"]``) with a warning, and
+:func:`~bleu_core.study.reference_choice.choose_references` makes it a human system with its scores.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import astuple
 from pathlib import Path
 
 from bleu_core.errors import InputError, StudyError
-from bleu_core.study.model import LoadResult, LoadWarning, Segment, Study
-from bleu_core.study.ratings import ratings_from_table
+from bleu_core.study.file_roles import NAMING_HELP, ROLES, FileRole, recognise_files, stream_name
+from bleu_core.study.model import LoadResult, LoadWarning, Rating, Segment, Study
+from bleu_core.study.ratings import human_aliases, ratings_from_table
 from bleu_core.study.reading import DEFAULT_MAX_BYTES, FileTree, read_text_file, split_lines
+from bleu_core.study.reference_choice import choose_references
 from bleu_core.study.tables import parse_table
 from bleu_core.study.validation import (
     check_blank_lines,
@@ -34,17 +45,13 @@ from bleu_core.study.validation import (
     validate_study,
 )
 
-__all__ = ["folder_study", "looks_like_plain_text_folder", "plain_text_study"]
+__all__ = ["files_study", "folder_study", "looks_like_plain_text_folder", "plain_text_study"]
 
 _TEXT_SUFFIXES = (".txt", ".detok", ".hyp", ".ref")
 
 
 def _stream_name(path: str) -> str:
-    name = path.rsplit("/", 1)[-1]
-    for suffix in _TEXT_SUFFIXES:
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return name
+    return stream_name(path)
 
 
 def _named(paths: Sequence[str] | Mapping[str, str], what: str) -> list[tuple[str, str]]:
@@ -135,13 +142,23 @@ def build_plain_text_study(
     segments = tuple(
         Segment(seg, doc, src) for seg, doc, src in zip(ids, docs, source_lines, strict=True)
     )
-    ratings = ()
+    ratings: tuple[Rating, ...] = ()
     criteria = {}
     system_names = {s for s, _, _ in systems}
+    reference_names = [r for r, _, _ in references]
+    human_translations = reference_names + [h for h in humans if h in system_names]
+    set_aside: list[Rating] = []
     if ratings_table is not None:
         table = parse_table(ratings_table[1], ratings_table[0])
-        parsed = ratings_from_table(table, systems=system_names, segment_ids=set(ids))
-        ratings = tuple(parsed.ratings)
+        known = system_names | set(reference_names)
+        parsed = ratings_from_table(
+            table,
+            systems=known,
+            segment_ids=set(ids),
+            aliases=human_aliases(table, human_translations, known),
+        )
+        ratings = tuple(r for r in parsed.ratings if r.system in system_names)
+        set_aside = [r for r in parsed.ratings if r.system not in system_names]
         criteria = parsed.criteria
         if parsed.skipped_empty:
             warnings.append(
@@ -159,9 +176,16 @@ def build_plain_text_study(
         human_systems=frozenset(h for h in humans if h in system_names),
         criteria=criteria,
         ratings=ratings,
-        metadata={"format": "plain-text"},
+        metadata={
+            "format": "plain-text",
+            # every human translation can be a reference stream (reference_choice.choose_references)
+            "all_references": human_translations,
+            "reference_ratings": [list(astuple(r)) for r in set_aside],
+        },
     )
     validate_study(study)
+    if set_aside:  # a reference stream's own scores, set aside: the warning says how to study them
+        warnings.extend(choose_references(study, reference_names).warnings)
     return LoadResult(study, tuple(warnings))
 
 
@@ -259,3 +283,97 @@ def folder_study(tree: FileTree, *, name: str | None = None) -> LoadResult:
         segments_table=segments,
         ratings_table=ratings,
     )
+
+
+def files_study(
+    tree: FileTree,
+    roles: Mapping[str, str] | None = None,
+    *,
+    name: str | None = None,
+    pair: str | None = None,
+) -> LoadResult:
+    """A plain-text study from files side by side: each file's role from ``roles`` (path -> one of
+    :data:`~bleu_core.study.file_roles.ROLES`) or else from its name (:mod:`bleu_core.study.file_roles`).
+
+    Files with WMT names of several language pairs need ``pair``; files of other pairs are left out.
+    Raises :class:`~bleu_core.errors.StudyError` naming the files whose role is unknown and the names
+    that work.
+    """
+    files = tree.files()
+    given = dict(roles or {})
+    for path, role in given.items():
+        if path not in files:
+            raise StudyError(
+                f"a role is given for {path!r}, which is not among the files ({', '.join(files)})",
+                file=tree.label,
+            )
+        if role not in ROLES:
+            raise StudyError(
+                f"unknown role {role!r} for {path!r}; roles: {', '.join(ROLES)}", file=tree.label
+            )
+    found = recognise_files([f for f in files if f not in given])
+    assigned: dict[str, FileRole] = dict(found.recognised)
+    for path, role in given.items():
+        assigned[path] = FileRole(role, stream_name(path))
+    unknown = [f for f in found.unrecognised if not f.lower().endswith(".json")]
+    if unknown:
+        raise StudyError(
+            f"the role of {', '.join(repr(tree.display(f)) for f in unknown)} is not known from "
+            f"the name; {NAMING_HELP}",
+            file=tree.label,
+        )
+    pairs = found.pairs
+    if pair is None and len(pairs) > 1:
+        raise StudyError(
+            f"these files are of several language pairs ({', '.join(pairs)}); choose one with "
+            "pair='xx-yy' (command line: --pair xx-yy)",
+            file=tree.label,
+        )
+    chosen_pair = pair or (pairs[0] if pairs else None)
+    streams: dict[str, list[tuple[str, str, list[str]]]] = {
+        "reference": [],
+        "system": [],
+        "human": [],
+    }
+    source = segments = ratings = None
+    for path, role in assigned.items():
+        if role.role == "ignore" or (role.pair and chosen_pair and role.pair != chosen_pair):
+            continue
+        shown = tree.display(path)
+        if role.role in streams:
+            lines = split_lines(tree.read_text(path))
+            streams[role.role].append((role.name or stream_name(path), shown, lines))
+            continue
+        if role.role == "source":
+            if source is not None:
+                raise StudyError(
+                    f"two source files ({source[0]} and {shown}); give one", file=tree.label
+                )
+            source = (shown, split_lines(tree.read_text(path)))
+        elif role.role == "segments":
+            segments = (shown, tree.read_text(path))
+        elif ratings is not None:
+            raise StudyError(
+                f"several ratings tables ({ratings[0]} and {shown}); merge them into one",
+                file=tree.label,
+            )
+        else:
+            ratings = (shown, tree.read_text(path))
+    if not streams["reference"]:
+        raise StudyError(
+            "no reference among these files; mark one as the reference, or name it so: "
+            + NAMING_HELP,
+            file=tree.label,
+        )
+    result = build_plain_text_study(
+        name=name or (f"{Path(tree.label).name} {chosen_pair}" if chosen_pair else tree.label),
+        references=streams["reference"],
+        systems=streams["system"] + streams["human"],
+        humans=[n for n, _, _ in streams["human"]],
+        source=source,
+        segments_table=segments,
+        ratings_table=ratings,
+    )
+    if chosen_pair:
+        result.study.source_lang, result.study.target_lang = chosen_pair.split("-", 1)
+    return result

@@ -26,14 +26,21 @@ anything else is higher-is-better with no fixed scale.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from bleu_core.errors import InputError
 from bleu_core.study.model import Criterion, Rating
 from bleu_core.study.tables import Row, Table, parse_score
 
-__all__ = ["KNOWN_CRITERIA", "ParsedRatings", "default_criterion", "ratings_from_table"]
+__all__ = [
+    "KNOWN_CRITERIA",
+    "ParsedRatings",
+    "check_repeated_ratings",
+    "default_criterion",
+    "human_aliases",
+    "ratings_from_table",
+]
 
 #: Defaults for criteria commonly found in MT evaluation data (used when a table does not declare them).
 KNOWN_CRITERIA: dict[str, Criterion] = {
@@ -149,6 +156,12 @@ def _declared_criteria(table: Table) -> dict[str, tuple[Criterion, int]]:
     return declared
 
 
+def _is_ascii_int(text: str) -> bool:
+    """ASCII digits with an optional leading minus (``str.isdigit`` also accepts ``²`` and ``٣``)."""
+    digits = text[1:] if text.startswith("-") else text
+    return digits.isascii() and digits.isdigit()
+
+
 def _check_known(
     value: str,
     known: Collection[str],
@@ -163,8 +176,8 @@ def _check_known(
     listing = sorted(known, key=lambda s: (len(s), s))
     shown = ", ".join(listing[:12]) + (" ..." if len(listing) > 12 else "")
     hint = ""
-    if what == "segment" and value.strip().lstrip("-").isdigit():
-        numeric = sorted(int(k) for k in known if k.isdigit())
+    if what == "segment" and _is_ascii_int(value.strip()):
+        numeric = sorted(int(k) for k in known if _is_ascii_int(k))
         if numeric and int(value) == numeric[0] - 1:
             hint = (
                 " (your ids look 0-based while the study's are 1-based: add 1 to every segment_id)"
@@ -186,12 +199,14 @@ def ratings_from_table(
     systems: Collection[str],
     segment_ids: Collection[str],
     criteria: Mapping[str, Criterion] | None = None,
+    aliases: Mapping[str, str] | None = None,
 ) -> ParsedRatings:
     """Read ratings from ``table`` (long or wide form), checking names, numbers and scales row by row.
 
     ``systems`` and ``segment_ids`` are the known names (a rating for anything else is an error naming the
     line). ``criteria`` gives definitions that take precedence over :data:`KNOWN_CRITERIA`.
-    Empty score cells are skipped and counted (``skipped_empty``).
+    ``aliases`` maps other names of a system to its name (``{"HUMAN-B": "ref-B"}``, see
+    :func:`human_aliases`). Empty score cells are skipped and counted (``skipped_empty``).
     """
     table.require("system", "segment_id")
     long_form = "criterion" in table.columns or "score" in table.columns
@@ -216,8 +231,10 @@ def ratings_from_table(
             result.criteria[name] = given.get(name) or declared.get(name) or default_criterion(name)
         return result.criteria[name]
 
+    aliases = aliases or {}
     for row in table:
         system = row["system"].strip()
+        system = aliases.get(system, system)
         segment = row["segment_id"].strip() or None
         rater = row["rater"].strip() or None
         group = row["group"].strip() or None
@@ -267,4 +284,88 @@ def ratings_from_table(
                 )
             result.ratings.append(Rating(system, segment, rater, group, name, score))
             result.lines.append(row.line)
+    check_repeated_ratings(result.ratings, result.lines, file=table.file)
     return result
+
+
+def check_repeated_ratings(
+    ratings: Sequence[Rating], lines: Sequence[int] | None = None, *, file: str | None = None
+) -> None:
+    """A named rater may score an item (system, segment, criterion) once: raise on a repeat.
+
+    Policy: averaging a rater's repeated scores silently would give that rater double weight in the
+    mean over raters, and two *different* scores usually mean a copy-paste error or a misnamed rater. So
+    a repeat is an error naming both lines, whether the scores differ or not. Deliberate repeats (e.g.
+    quality-control items shown twice) must be resolved before loading: keep one row, or average them
+    yourself. Ratings without a rater name are anonymous and may repeat (different unknown raters).
+
+    ``lines`` are the table lines of the ratings; without them (ratings from Python) the message counts
+    ratings instead ("rating 1", "rating 2").
+
+    >>> r = Rating("A", "1", "ann", None, "adequacy", 4.0)
+    >>> check_repeated_ratings([r, r], [2, 5], file="r.csv")
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.InputError: r.csv, line 5: rater 'ann' scores system 'A', segment '1', adequacy twice (4 on line 2, 4 here): a duplicated row; ...
+    """
+    first: dict[tuple[str, str | None, str, str], tuple[float, int]] = {}
+    where = "line" if lines is not None else "rating"
+    numbers = lines if lines is not None else range(1, len(ratings) + 1)
+    for rating, line in zip(ratings, numbers, strict=True):
+        if rating.rater is None:
+            continue
+        key = (rating.system, rating.segment_id, rating.rater, rating.criterion)
+        if key not in first:
+            first[key] = (rating.score, line)
+            continue
+        score, earlier = first[key]
+        item = (
+            f"system {rating.system!r}, "
+            + ("system level" if rating.segment_id is None else f"segment {rating.segment_id!r}")
+            + f", {rating.criterion}"
+        )
+        kind = (
+            "a duplicated row"
+            if score == rating.score
+            else "different scores for the same item (a copy-paste error or a misnamed rater?)"
+        )
+        raise InputError(
+            f"rater {rating.rater!r} scores {item} twice ({score:g} on {where} {earlier}, "
+            f"{rating.score:g} {'here' if lines is not None else f'on rating {line}'}): {kind}; "
+            "keep one score per rater and item (bleu-study does not average a rater's repeats "
+            "silently)",
+            file=file,
+            line=line if lines is not None else None,
+        )
+
+
+def human_aliases(
+    table: Table, human_translations: Sequence[str], known: Collection[str]
+) -> dict[str, str]:
+    """Names in ``table``'s ``system`` column that mean one of ``human_translations`` by its reference
+    letter (``HUMAN-B``, ``Human-B.12``, ``refB``, ``ref.B`` for ``ref-B``; a bare ``HUMAN`` for the only
+    human translation), mapped to that name; names in ``known`` are left alone.
+
+    >>> from bleu_core.study.tables import parse_table
+    >>> table = parse_table("system,segment_id,da\\nHUMAN-B.12,1,90\\nHUMAN-C,1,80\\nmt,1,50\\n", "r.csv")
+    >>> human_aliases(table, ["ref-B", "ref-C"], known={"mt", "ref-B", "ref-C"})
+    {'HUMAN-B.12': 'ref-B', 'HUMAN-C': 'ref-C'}
+    """
+    from bleu_core.study.reference_choice import reference_letter
+
+    by_letter: dict[str, list[str]] = {}
+    for name in human_translations:
+        letter = reference_letter(name)
+        if letter:
+            by_letter.setdefault(letter, []).append(name)
+    aliases: dict[str, str] = {}
+    for row in table:
+        raw = row["system"].strip()
+        if not raw or raw in known or raw in aliases:
+            continue
+        letter = reference_letter(raw)
+        if letter == "" and len(human_translations) == 1:
+            aliases[raw] = human_translations[0]
+        elif letter and len(by_letter.get(letter, [])) == 1:
+            aliases[raw] = by_letter[letter][0]
+    return aliases

@@ -4,7 +4,17 @@ Every loader reads through a :class:`FileTree`, so a WMT release works the same 
 ``.zip``. Reading enforces a size cap per file (``max_bytes``, default 200 MB) and, for archives, on the total
 decompressed size; zip members with absolute paths or ``..`` components are refused.
 
-Text is decoded as UTF-8; a byte-order mark is dropped and Windows line ends (CRLF) are accepted silently.
+Text is decoded as UTF-8; Windows line ends (CRLF) are accepted silently. A byte-order mark is dropped and
+the tree remembers the file (:attr:`FileTree.bom_files`), so the loader can warn that the official (sacrebleu)
+score, which keeps the mark inside the first word, may differ.
+
+Messages name files as the user knows them: a tree can carry a ``label`` (e.g. the uploaded archive's name
+instead of a temporary path) and ``aliases`` (relative path -> the name to show):
+
+>>> tree = MemoryTree({"a.txt": b"\\xef\\xbb\\xbfone\\n"}, label="the upload")
+>>> tree.read_text("a.txt"), tree.display("a.txt"), tree.bom_files
+('one\\n', 'a.txt', ['a.txt'])
+
 Undecodable bytes raise an :class:`~bleu_core.errors.InputError` naming the file, the line and the column:
 
 >>> decode_text(b"caf\\xc3\\xa9\\r\\nna\\xefve\\r\\n", "hyp.txt")
@@ -19,16 +29,21 @@ from __future__ import annotations
 
 import os
 import zipfile
+import zlib
 from collections.abc import Iterator
+from lzma import LZMAError
 from pathlib import Path, PurePosixPath
 
 from bleu_core.errors import InputError, StudyError
+from bleu_core.limits import check_text
 from bleu_core.textio import decode_text as _decode_text
+from bleu_core.textio import read_file_bytes
 
 __all__ = [
     "DEFAULT_MAX_BYTES",
     "FileTree",
     "FolderTree",
+    "MemoryTree",
     "SubTree",
     "ZipTree",
     "decode_text",
@@ -80,19 +95,43 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in lines]
 
 
-def read_text_file(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
-    """Read and decode one UTF-8 text file, enforcing the size cap."""
+def has_bom(data: bytes) -> bool:
+    """True when ``data`` starts with the UTF-8 byte-order mark."""
+    return data.startswith(b"\xef\xbb\xbf")
+
+
+def read_text_file(
+    path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None
+) -> str:
+    """Read and decode one UTF-8 text file, enforcing the size cap; messages call it ``name``
+    (default: the path)."""
     path = Path(path)
+    shown = name or str(path)
     if not path.is_file():
-        raise InputError("no such file; check the path", file=str(path))
-    check_size(path.stat().st_size, max_bytes, str(path))
-    return decode_text(path.read_bytes(), str(path))
+        raise InputError("no such file; check the path", file=shown)
+    check_size(path.stat().st_size, max_bytes, shown)
+    text = decode_text(read_file_bytes(path, shown), shown)
+    check_text(text, shown)  # NUL bytes and over-long lines (bleu_core.limits)
+    return text
 
 
 class FileTree:
     """A read-only set of files addressed by relative POSIX paths (a folder or a zip archive)."""
 
     label: str
+    #: relative path -> the name messages use (e.g. the name a file was uploaded under)
+    aliases: dict[str, str] | None = None
+
+    @property
+    def bom_files(self) -> list[str]:
+        """Display names of the files read so far that started with a byte-order mark (removed)."""
+        if "_boms" not in self.__dict__:
+            self._boms: list[str] = []
+        return self._boms
+
+    def _note_bom(self, shown: str) -> None:
+        if shown not in self.bom_files:
+            self.bom_files.append(shown)
 
     def files(self) -> list[str]:
         """Every file's relative path, sorted."""
@@ -103,12 +142,19 @@ class FileTree:
         raise NotImplementedError
 
     def display(self, relpath: str) -> str:
-        """How to name the file in messages."""
+        """How to name the file in messages (its alias when it has one)."""
+        if self.aliases and relpath in self.aliases:
+            return self.aliases[relpath]
         return f"{self.label}/{relpath}"
 
     def read_text(self, relpath: str) -> str:
-        """The decoded text of one file."""
-        return decode_text(self.read_bytes(relpath), self.display(relpath))
+        """The decoded text of one file (a byte-order mark is removed and noted in :attr:`bom_files`)."""
+        data = self.read_bytes(relpath)
+        if has_bom(data):
+            self._note_bom(self.display(relpath))
+        text = decode_text(data, self.display(relpath))
+        check_text(text, self.display(relpath))  # NUL bytes and over-long lines (bleu_core.limits)
+        return text
 
     def close(self) -> None:
         """Release resources (open archives)."""
@@ -123,9 +169,17 @@ class FileTree:
 class FolderTree(FileTree):
     """The files under a folder (symbolic links followed, hidden files skipped)."""
 
-    def __init__(self, root: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(
+        self,
+        root: str | os.PathLike[str],
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        label: str | None = None,
+        aliases: dict[str, str] | None = None,
+    ) -> None:
         self.root = Path(root)
-        self.label = str(self.root)
+        self.label = label or str(self.root)
+        self.aliases = aliases
         self.max_bytes = max_bytes
 
     def files(self) -> list[str]:
@@ -141,20 +195,28 @@ class FolderTree(FileTree):
     def read_bytes(self, relpath: str) -> bytes:
         path = self.root / relpath
         check_size(path.stat().st_size, self.max_bytes, self.display(relpath))
-        return path.read_bytes()
+        return read_file_bytes(path, self.display(relpath))
 
 
 class ZipTree(FileTree):
     """The files of a zip archive, checked for path traversal and decompressed size before any reading."""
 
-    def __init__(self, path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        label: str | None = None,
+        aliases: dict[str, str] | None = None,
+    ) -> None:
         self.path = Path(path)
-        self.label = str(self.path)
+        self.label = label or str(self.path)
+        self.aliases = aliases
         self.max_bytes = max_bytes
         check_size(self.path.stat().st_size, max_bytes, self.label)
         try:
             self._zip = zipfile.ZipFile(self.path)
-        except zipfile.BadZipFile:
+        except (zipfile.BadZipFile, EOFError, OSError, ValueError, NotImplementedError):
             raise StudyError(
                 "not a valid zip archive; re-create it (e.g. `zip -r study.zip folder/`)",
                 file=self.label,
@@ -191,16 +253,63 @@ class ZipTree(FileTree):
     def read_bytes(self, relpath: str) -> bytes:
         info = self._members[relpath]
         # The header's size can lie: read at most one byte past the cap and check what really came out.
-        with self._zip.open(info) as handle:
-            data = handle.read(self.max_bytes + 1)
+        try:
+            with self._zip.open(info) as handle:
+                data = handle.read(self.max_bytes + 1)
+        except (zipfile.BadZipFile, zlib.error, EOFError, OSError, LZMAError) as exc:
+            raise StudyError(
+                f"archive member {relpath!r} is damaged ({exc}); the zip is corrupt or was cut "
+                "short — re-create it (e.g. `zip -r study.zip folder/`)",
+                file=self.label,
+            ) from None
+        except (NotImplementedError, RuntimeError) as exc:  # unknown compression, encrypted member
+            raise StudyError(
+                f"archive member {relpath!r} cannot be read ({exc}); re-create the zip without "
+                "a password, with the usual Deflate compression",
+                file=self.label,
+            ) from None
         check_size(len(data), self.max_bytes, self.display(relpath))
         return data
 
     def display(self, relpath: str) -> str:
+        if self.aliases and relpath in self.aliases:
+            return self.aliases[relpath]
         return f"{self.label}!{relpath}"
 
     def close(self) -> None:
         self._zip.close()
+
+
+class MemoryTree(FileTree):
+    """Files held in memory (e.g. uploaded in the app), named as the user named them.
+
+    ``files`` maps a relative path (usually the uploaded file's name) to its bytes; messages show the path
+    itself, so no temporary folder ever appears in a message.
+    """
+
+    def __init__(
+        self,
+        files: dict[str, bytes],
+        *,
+        label: str = "the upload",
+        max_bytes: int = DEFAULT_MAX_BYTES,
+    ) -> None:
+        self._data = dict(files)
+        self.label = label
+        self.max_bytes = max_bytes
+        for relpath, data in self._data.items():
+            check_size(len(data), max_bytes, relpath)
+
+    def files(self) -> list[str]:
+        return sorted(self._data)
+
+    def read_bytes(self, relpath: str) -> bytes:
+        return self._data[relpath]
+
+    def display(self, relpath: str) -> str:
+        if self.aliases and relpath in self.aliases:
+            return self.aliases[relpath]
+        return relpath
 
 
 class SubTree(FileTree):
@@ -220,6 +329,9 @@ class SubTree(FileTree):
     def display(self, relpath: str) -> str:
         return self.parent.display(self.prefix + relpath)
 
+    def _note_bom(self, shown: str) -> None:
+        self.parent._note_bom(shown)
+
 
 def single_top_folder(tree: FileTree) -> str | None:
     """The name of the only top-level folder when every file is inside it, else ``None``."""
@@ -230,14 +342,24 @@ def single_top_folder(tree: FileTree) -> str | None:
     return None
 
 
-def open_tree(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_MAX_BYTES) -> FileTree:
-    """A :class:`FolderTree` for a folder, a :class:`ZipTree` for a ``.zip`` file."""
+def open_tree(
+    path: str | os.PathLike[str],
+    *,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    label: str | None = None,
+    aliases: dict[str, str] | None = None,
+) -> FileTree:
+    """A :class:`FolderTree` for a folder, a :class:`ZipTree` for a ``.zip`` file.
+
+    ``label`` replaces the path in messages (a zip member is shown as ``label!member``); ``aliases`` map
+    relative paths to the names messages use.
+    """
     path = Path(path)
     if path.is_dir():
-        return FolderTree(path, max_bytes=max_bytes)
+        return FolderTree(path, max_bytes=max_bytes, label=label, aliases=aliases)
     if zipfile.is_zipfile(path):
-        return ZipTree(path, max_bytes=max_bytes)
-    raise StudyError("neither a folder nor a zip archive", file=str(path))
+        return ZipTree(path, max_bytes=max_bytes, label=label, aliases=aliases)
+    raise StudyError("neither a folder nor a zip archive", file=label or str(path))
 
 
 def iter_suffix(tree: FileTree, suffix: str) -> Iterator[str]:

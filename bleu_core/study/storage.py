@@ -25,6 +25,8 @@ from typing import Any
 from bleu_core.errors import StudyError
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
+from bleu_core.study.saved_schema import check_saved_types
+from bleu_core.study.spans import spans_from_columns, spans_to_columns
 from bleu_core.study.validation import validate_study
 
 __all__ = [
@@ -61,7 +63,7 @@ def study_to_dict(study: Study) -> dict[str, Any]:
     rater_names, rater_codes = _codes([r.rater for r in ratings])
     group_names, group_codes = _codes([r.group for r in ratings])
     criterion_names, criterion_codes = _codes([r.criterion for r in ratings])
-    return {
+    saved: dict[str, Any] = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "name": study.name,
@@ -98,6 +100,13 @@ def study_to_dict(study: Study) -> dict[str, Any]:
         },
         "metadata": study.metadata,
     }
+    if study.error_spans:  # written only when present: files without spans stay as before
+        saved["error_spans"] = spans_to_columns(study.error_spans, [s.id for s in study.segments])
+    if study.metric_scores:  # external metrics (COMET...), likewise only when present
+        from bleu_core.study.metric_scores import metric_scores_to_dict
+
+        saved["metric_scores"] = metric_scores_to_dict(study.metric_scores)
+    return saved
 
 
 def _get(data: dict[str, Any], key: str, kind: type, file: str) -> Any:
@@ -124,6 +133,7 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
             f"reads {FORMAT_VERSION}); upgrade bleu-study",
             file=file,
         )
+    check_saved_types(data, file)  # a number where a text belongs fails here, with its JSON path
     try:
         seg = _get(data, "segments", dict, file)
         segments = tuple(
@@ -178,8 +188,27 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
             f"saved study is damaged ({type(exc).__name__}: {exc}); save it again with save_study",
             file=file,
         ) from None
+    study.error_spans = spans_from_columns(data.get("error_spans"), list(seg["id"]), file=file)
+    if data.get("metric_scores"):
+        study.metric_scores = _metric_scores(data["metric_scores"], study, file)
     validate_study(study)
     return study
+
+
+def _metric_scores(entries: Any, study: Study, file: str) -> dict[str, Any]:
+    """The saved external metric scores, checked against the study (older files have none)."""
+    from bleu_core.study.metric_scores import check_metric_scores, metric_scores_from_dict
+
+    try:
+        scores = metric_scores_from_dict(entries)
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:
+        raise StudyError(
+            f"saved metric scores are damaged ({type(exc).__name__}: {exc}); save the study again",
+            file=file,
+        ) from None
+    for item in scores.values():
+        check_metric_scores(study, item)
+    return scores
 
 
 def save_study(study: Study, path: str | os.PathLike[str]) -> None:
@@ -223,6 +252,12 @@ def read_saved_study(path: str | os.PathLike[str], *, max_bytes: int = DEFAULT_M
     text = decode_text(raw, file)
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise StudyError(
+            "JSON nested too deeply to be a saved study (a saved study is at most 4 levels deep); "
+            "the file is damaged or not a saved study — save the study again",
+            file=file,
+        ) from None
     except json.JSONDecodeError as exc:
         raise StudyError(
             f"not valid JSON ({exc.msg}); the file is damaged — save the study again",

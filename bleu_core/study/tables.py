@@ -14,12 +14,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bleu_core.errors import InputError
+from bleu_core.limits import check_text
 
-__all__ = ["Row", "Table", "parse_score", "parse_table"]
+__all__ = ["Row", "Table", "is_plain_number", "parse_score", "parse_table"]
 
 #: Cell values read as "no score here" (the row carries text only, or the item was not rated).
 EMPTY_SCORE = ("",)
@@ -88,6 +90,7 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
     """
     if not text.strip():
         raise InputError("empty file; a header line and at least one row are needed", file=file)
+    check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
     first_line = text.split("\n", 1)[0]
     if delimiter is None:
         delimiter = guess_delimiter(file, first_line)
@@ -149,6 +152,22 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
     return Table(file=file, columns=columns, rows=rows, delimiter=delimiter)
 
 
+#: A plain decimal number in ASCII digits: what every spreadsheet writes. Python's ``float()`` also
+#: accepts ``5_0`` (= 50), Arabic-Indic ``٣٠`` (= 30) and fullwidth ``４``; a rating file must not.
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_NON_FINITE_WORDS = frozenset({"nan", "inf", "infinity"})
+
+
+def is_plain_number(text: str) -> bool:
+    """True for a plain ASCII decimal number (``3``, ``-1.5``, ``.5``, ``2e-3``); False for ``5_0``,
+    ``٣٠``, ``４``, ``nan``, ``1,5`` and anything else.
+
+    >>> [is_plain_number(t) for t in ("3", "-1.5", "2e-3", "5_0", "\u0663\u0660", "\uff14", " 4")]
+    [True, True, True, False, False, False, False]
+    """
+    return _PLAIN_NUMBER.fullmatch(text) is not None
+
+
 def parse_score(value: str, *, file: str, line: int, column: str) -> float:
     """A finite float from a cell, or an :class:`~bleu_core.errors.InputError` with the fix.
 
@@ -160,16 +179,19 @@ def parse_score(value: str, *, file: str, line: int, column: str) -> float:
     bleu_core.errors.InputError: r.csv, line 3, column score: score 'nan' is not a finite number; ...
     """
     text = value.strip()
-    try:
-        score = float(text)
-    except ValueError:
+    if text.lower().lstrip("+-") in _NON_FINITE_WORDS:
+        score = math.nan
+    elif not is_plain_number(text):
         raise InputError(
-            f"score {value!r} is not a number; write a decimal number such as 3 or -1.5 "
-            "(leave the cell empty when there is no score)",
+            f"score {value!r} is not a number; write a plain decimal number with ASCII digits "
+            "such as 3, -1.5 or 2e-3 (no digit separators, no other scripts' digits; leave the "
+            "cell empty when there is no score)",
             file=file,
             line=line,
             column=column,
-        ) from None
+        )
+    else:
+        score = float(text)
     if not math.isfinite(score):
         raise InputError(
             f"score {value!r} is not a finite number; leave the cell empty when the item was not "

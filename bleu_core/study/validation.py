@@ -17,10 +17,17 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 
-from bleu_core.errors import InputError, StudyError
+from bleu_core.errors import InputError, StudyError, WrongTypeError
 from bleu_core.study.model import Study
+from bleu_core.textio import check_blank_lines  # lives in textio: `score` need not load the study
 
-__all__ = ["check_blank_lines", "check_line_counts", "check_unique_names", "validate_study"]
+__all__ = [
+    "check_blank_lines",
+    "check_line_counts",
+    "check_study_types",
+    "check_unique_names",
+    "validate_study",
+]
 
 
 def _plural(n: int, word: str) -> str:
@@ -62,18 +69,6 @@ def check_line_counts(files: Mapping[str, Sequence[str]], *, expected: int | Non
     return n
 
 
-def check_blank_lines(file: str, lines: Sequence[str]) -> None:
-    """A reference (or source) line must not be blank: a blank reference makes BLEU meaningless."""
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            raise InputError(
-                "blank line; every line must hold the text of one segment — fill it in, or delete "
-                "the segment from every file (all files must stay line-aligned)",
-                file=file,
-                line=number,
-            )
-
-
 def check_unique_names(names: Sequence[tuple[str, str]], *, what: str) -> None:
     """``names`` are (name, where it comes from); raise on the first duplicate name."""
     seen: dict[str, str] = {}
@@ -87,6 +82,110 @@ def check_unique_names(names: Sequence[tuple[str, str]], *, what: str) -> None:
         seen[name] = origin
 
 
+def _type_name(value: object) -> str:
+    return "None" if value is None else f"{type(value).__name__} {value!r:.40}"
+
+
+def _wrong(what: str, expected: str, value: object, where: str) -> WrongTypeError:
+    return WrongTypeError(f"{where}: {what} must be {expected}, got {_type_name(value)}")
+
+
+def _check_texts(kind: str, name: object, texts: object, where: str) -> None:
+    if not isinstance(name, str):
+        raise _wrong(f"a {kind} name", "a str", name, where)
+    if isinstance(texts, (str, bytes)) or not isinstance(texts, (list, tuple)):
+        raise _wrong(
+            f"{kind} {name!r}",
+            "a list of texts (one str per segment, None where missing)",
+            texts,
+            where,
+        )
+    for i, text in enumerate(texts):
+        if text is None:
+            continue
+        if not isinstance(text, str):
+            raise _wrong(f"{kind} {name!r} text {i + 1}", "a str or None", text, where)
+
+
+def check_study_types(study: Study) -> None:
+    """Raise :class:`~bleu_core.errors.WrongTypeError` (a ``TypeError`` and a ``BleuStudyError``) when a
+    field of ``study`` has the wrong Python type: a number where a text belongs, a bare string where a list
+    of texts belongs, a rating that is not a :class:`~bleu_core.study.model.Rating`...
+
+    Run first by :func:`validate_study`, so the usual-mistake detectors and the statistics only ever see
+    well-typed studies.
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> check_study_types(Study("toy", (Segment("1"),), {"ref": ["a b"]}, {"A": [42]}))
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.WrongTypeError: toy: system 'A' text 1 must be a str or None, got int 42
+    """
+    from bleu_core.study.model import Criterion, Rating, Segment
+
+    if not isinstance(study.name, str):
+        raise _wrong("the study name", "a str", study.name, "study")
+    where = study.name or "study"
+    if not isinstance(study.segments, (tuple, list)):
+        raise _wrong("segments", "a tuple of Segment", study.segments, where)
+    for i, segment in enumerate(study.segments, start=1):
+        if not isinstance(segment, Segment):
+            raise _wrong(f"segment {i}", "a Segment", segment, where)
+        if not isinstance(segment.id, str):
+            raise _wrong(f"segment {i}'s id", "a str", segment.id, where)
+        for field_name in ("doc_id", "source"):
+            value = getattr(segment, field_name)
+            if value is not None and not isinstance(value, str):
+                raise _wrong(
+                    f"segment {segment.id!r}'s {field_name}", "a str or None", value, where
+                )
+    for kind, streams in (("reference", study.references), ("system", study.systems)):
+        if not isinstance(streams, dict):
+            raise _wrong(f"the {kind}s", "a dict of name -> list of texts", streams, where)
+        for name, texts in streams.items():
+            _check_texts(kind, name, texts, where)
+    for name in study.human_systems:
+        if not isinstance(name, str):
+            raise _wrong("a human system name", "a str", name, where)
+    for key, criterion in study.criteria.items():
+        if not isinstance(criterion, Criterion):
+            raise _wrong(f"criterion {key!r}", "a Criterion", criterion, where)
+        if not isinstance(criterion.name, str) or not isinstance(criterion.higher_is_better, bool):
+            raise _wrong(
+                f"criterion {key!r}",
+                "a Criterion with a str name and a bool higher_is_better",
+                criterion,
+                where,
+            )
+        scale = criterion.scale
+        if scale is not None and not (
+            isinstance(scale, tuple)
+            and len(scale) == 2
+            and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in scale)
+        ):
+            raise _wrong(f"criterion {key!r}'s scale", "None or a (low, high) tuple", scale, where)
+    for number, rating in enumerate(study.ratings, start=1):
+        if not isinstance(rating, Rating):
+            raise _wrong(f"rating {number}", "a Rating", rating, where)
+        for field_name, nullable in (
+            ("system", False),
+            ("segment_id", True),
+            ("rater", True),
+            ("group", True),
+            ("criterion", False),
+        ):
+            value = getattr(rating, field_name)
+            if not (isinstance(value, str) or (nullable and value is None)):
+                raise _wrong(
+                    f"rating {number}'s {field_name}",
+                    "a str or None" if nullable else "a str",
+                    value,
+                    where,
+                )
+        if isinstance(rating.score, bool) or not isinstance(rating.score, (int, float)):
+            raise _wrong(f"rating {number}'s score", "a number", rating.score, where)
+
+
 def validate_study(study: Study) -> None:
     """Check a study's internal consistency; raise :class:`~bleu_core.errors.StudyError` on the first problem.
 
@@ -95,6 +194,7 @@ def validate_study(study: Study) -> None:
     reference and a system; human systems are systems; criteria are keyed by their names with valid scales;
     every rating names a known system, segment and criterion and has a finite score on the criterion's scale.
     """
+    check_study_types(study)
     where = study.name or "study"
     if not study.name:
         raise StudyError("the study has no name; give it one")
@@ -192,3 +292,6 @@ def validate_study(study: Study) -> None:
                 f"{rating.score:g}, outside the {criterion.name} scale {criterion.scale}",
                 file=where,
             )
+    from bleu_core.study.spans import check_error_spans
+
+    check_error_spans(study)

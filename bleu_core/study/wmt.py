@@ -12,15 +12,23 @@ and, when present anywhere in the folder, Google's MQM scores for the same test 
 (``mqm_newstest2021_ende.avg_seg_scores.tsv``: ``system mqm_avg_score seg_id``). All files are line-aligned;
 segment ``i`` (1-based) has id ``"i"``, which is also the ``SID``/``seg_id`` of the human scores.
 
+The same file names are recognised without the folders (a flat folder or upload of
+``newstest2021.de-en.src.de``, ``newstest2021.de-en.ref.A.en``, ``newstest2021.de-en.hyp.SYSTEM.en``).
+
 References are named ``ref-A``, ``ref-B``, ... By default only the first (``ref-A``, the one the organisers'
 ``bleu-A`` uses) is a reference stream; the other human translations become human *systems*, so their ratings
 can be studied (en-de MQM rates ``ref-C`` and ``ref-D``). Pass ``reference="all"`` for every reference as a
-stream (the organisers' ``bleu-all``), or a list of letters/names.
+stream (the organisers' ``bleu-all``), or a list of letters/names. Whatever the choice, the study keeps every
+reference's texts and human scores, so :func:`bleu_core.study.reference_choice.choose_references` switches to
+another choice without reading the release again.
 
 Human scores name systems slightly differently from the files (DA ``Nemo.7``, MQM ``Nemo`` for file
 ``NVIDIA-NeMo``): the DA ``.N`` suffix is dropped and names are matched case- and punctuation-insensitively,
-then by unique containment. Scores of translations whose text is not in the release (DA ``HUMAN``, MQM
-``metricsystem1-5``) cannot be attached to a system and are reported in a warning.
+then by unique containment. Human translations are matched to reference letters (``HUMAN-B``,
+``HUMAN-B.12``, ``Human-A.0``, ``ref-B``, ``refB``, ``ref.B`` all mean reference B; a bare ``HUMAN`` means
+the reference when the pair has only one). Scores that cannot be attached to a text in the release
+(``HUMAN-C`` without a reference C, MQM ``metricsystem1-5``, a bare ``HUMAN`` when there are several
+references) are left out and reported in a warning.
 """
 
 from __future__ import annotations
@@ -33,18 +41,19 @@ from bleu_core.errors import InputError, StudyError
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
 from bleu_core.study.ratings import KNOWN_CRITERIA
 from bleu_core.study.reading import FileTree
+from bleu_core.study.reference_choice import choose_references, reference_letter
 from bleu_core.study.tables import parse_score
 from bleu_core.study.validation import check_blank_lines, check_line_counts
 
-__all__ = ["WmtRelease", "find_release", "wmt_study"]
+__all__ = ["WmtRelease", "find_release", "release_pairs", "wmt_study"]
 
 _PAIR = r"(?P<pair>[a-z]{2,3}-[a-z]{2,3})"
-_SOURCE = re.compile(rf"(?:^|/)sources/(?P<testset>[^/]+)\.{_PAIR}\.src\.(?P<lang>[\w-]+)$")
+_SOURCE = re.compile(rf"(?:^|/)(?P<testset>[^/]+)\.{_PAIR}\.src\.(?P<lang>[\w-]+)$")
 _REFERENCE = re.compile(
-    rf"(?:^|/)references/(?P<testset>[^/]+)\.{_PAIR}\.ref\.(?P<ref>[^./]+)\.(?P<lang>[\w-]+)$"
+    rf"(?:^|/)(?P<testset>[^/]+)\.{_PAIR}\.ref\.(?P<ref>[^./]+)\.(?P<lang>[\w-]+)$"
 )
 _SYSTEM = re.compile(
-    rf"(?:^|/)system-outputs/(?P<testset>[^/]+)\.{_PAIR}\.hyp\.(?P<system>[^/]+)\.(?P<lang>[\w-]+)$"
+    rf"(?:^|/)(?P<testset>[^/]+)\.{_PAIR}\.hyp\.(?P<system>[^/]+)\.(?P<lang>[\w-]+)$"
 )
 _DA_SEG = re.compile(r"(?:^|/)ad-seg-scores-(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.csv$")
 _DA_SYS = re.compile(r"(?:^|/)ad-sys-scores-(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.csv$")
@@ -82,6 +91,11 @@ def _prefer_txt(paths: list[str]) -> list[str]:
     return plain or paths
 
 
+def release_pairs(tree: FileTree) -> list[str]:
+    """The language pairs of a WMT release (pairs with a source file), sorted."""
+    return sorted({m["pair"] for p in _prefer_txt(tree.files()) if (m := _SOURCE.search(p))})
+
+
 def find_release(tree: FileTree, pair: str | None) -> WmtRelease:
     """Locate the files of ``pair`` (or of the only pair) in a WMT release; raise with the pairs found."""
     files = _prefer_txt(tree.files())
@@ -92,7 +106,7 @@ def find_release(tree: FileTree, pair: str | None) -> WmtRelease:
             sources.setdefault(match["pair"], (path, match["testset"]))
     if not sources:
         raise StudyError(
-            "no WMT source file found (expected txt/sources/<testset>.<xx-yy>.src.<xx>); "
+            "no WMT source file found (expected <testset>.<xx-yy>.src.<xx>, e.g. in txt/sources/); "
             "is this a WMT release folder? see docs/formats.md",
             file=tree.label,
         )
@@ -226,47 +240,33 @@ def wmt_study(
                 )
             )
 
-    # Which reference translations are reference streams, which are human systems.
+    # Every reference translation is loaded; the chosen ones become streams at the end.
     letters = sorted(ref_lines)
-    if reference is None:
-        chosen = letters[:1]
-    elif reference == "all":
-        chosen = letters
-    else:
-        wanted = [reference] if isinstance(reference, str) else list(reference)
-        chosen = []
-        for item in wanted:
-            letter = item.removeprefix("ref-").removeprefix("ref.")
-            if letter not in ref_lines:
-                raise StudyError(
-                    f"no reference {item!r} for {pair}; references found: "
-                    f"{', '.join('ref-' + x for x in letters)}",
-                    file=tree.label,
-                )
-            chosen.append(letter)
-    references = {f"ref-{x}": ref_lines[x] for x in chosen}
+    all_refs = {f"ref-{x}": ref_lines[x] for x in letters}
     systems: dict[str, list[str | None]] = {s: list(t) for s, t in system_lines.items()}
-    humans = set()
-    for letter in letters:
-        if letter not in chosen:
-            systems[f"ref-{letter}"] = list(ref_lines[letter])
-            humans.add(f"ref-{letter}")
     segments = tuple(Segment(str(i), None, source_lines[i - 1]) for i in range(1, n + 1))
     segment_ids = {segment.id for segment in segments}
 
     ratings: list[Rating] = []
     criteria: dict[str, Criterion] = {}
     unmatched: dict[str, set[str]] = {}
-    set_aside: set[str] = set()
-    match_system = _NameMatcher(list(systems) + list(references))
+    ambiguous: dict[str, set[str]] = {}
+    match_system = _NameMatcher(list(systems))
 
     def attach(raw: str, file: str, line: int) -> str | None:
-        name = match_system(raw)
+        if raw in systems:
+            return raw
+        letter = reference_letter(raw)
+        if letter == "" and len(letters) == 1:
+            letter = letters[0]
+        if letter == "":
+            ambiguous.setdefault(file, set()).add(raw)
+            return None
+        if letter is not None and letter in ref_lines:
+            return f"ref-{letter}"
+        name = None if letter is not None else match_system(raw)
         if name is None:
             unmatched.setdefault(file, set()).add(raw)
-        elif name in references:
-            set_aside.add(name)
-            return None
         return name
 
     def check_segment(seg: str, file: str, line: int) -> None:
@@ -326,22 +326,24 @@ def wmt_study(
                 file=file,
             )
         )
-    if set_aside:
+    for file, names in ambiguous.items():
         warnings.append(
             LoadWarning(
-                "reference-ratings-set-aside",
-                f"human scores of {', '.join(sorted(set_aside))} were left out because it is a "
-                "reference stream; load with another reference to study it as a human system",
+                "scores-without-text",
+                f"scores for {', '.join(sorted(names))} were left out: the name says a human "
+                f"translation but not which one, and {pair} has {len(letters)} references "
+                f"({', '.join(all_refs)}), so the scores cannot be attached to a text",
+                file=file,
             )
         )
-    study = Study(
+    full = Study(
         name=name or f"{release.testset} {pair}",
         segments=segments,
-        references=references,  # type: ignore[arg-type]
+        references=all_refs,  # type: ignore[arg-type]
         systems=systems,
-        human_systems=frozenset(humans),
+        human_systems=frozenset(),
         criteria=criteria,
-        ratings=tuple(ratings),
+        ratings=tuple(r for r in ratings if r.system not in all_refs),
         source_lang=source_lang,
         target_lang=target_lang,
         metadata={
@@ -349,7 +351,13 @@ def wmt_study(
             "testset": release.testset,
             "pair": pair,
             "release": tree.label,
-            "all_references": [f"ref-{x}" for x in letters],
+            "all_references": list(all_refs),
+            "reference_ratings": [
+                [r.system, r.segment_id, r.rater, r.group, r.criterion, r.score]
+                for r in ratings
+                if r.system in all_refs
+            ],
         },
     )
-    return LoadResult(study, tuple(warnings))
+    view = choose_references(full, list(all_refs)[:1] if reference is None else reference)
+    return LoadResult(view.study, tuple(warnings) + view.warnings)

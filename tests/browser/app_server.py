@@ -48,8 +48,9 @@ the ``.streamlit/config.toml`` next to the script it runs and in its working dir
 below adds only the port and address, so the tests and benchmarks run the app as ``make run`` does."""
 
 
-def streamlit_command(app: Path, port: int) -> list[str]:
-    """The ``streamlit run`` command line for ``app`` on ``port`` (other settings: :data:`CONFIG`)."""
+def streamlit_command(app: Path, port: int, args: list[str] | None = None) -> list[str]:
+    """The ``streamlit run`` command line for ``app`` on ``port`` (other settings: :data:`CONFIG`);
+    ``args`` go to the app after ``--`` (``[PATH]``: the study every session opens, see ui/app/startup.py)."""
     return [
         sys.executable,
         "-m",
@@ -60,6 +61,7 @@ def streamlit_command(app: Path, port: int) -> list[str]:
         str(port),
         "--server.address",
         "127.0.0.1",
+        *(["--", *args] if args else []),
     ]
 
 
@@ -70,6 +72,7 @@ def streamlit_server(
     app: Path | None = None,
     quiet: bool = False,
     cwd: Path | None = None,
+    args: list[str] | None = None,
 ) -> Iterator[str]:
     """Run ``app`` (default: the project's ``app.py``) in a subprocess; yield its base URL once the
     health endpoint answers; stop it (only this process) afterwards. ``quiet`` drops its output.
@@ -80,7 +83,7 @@ def streamlit_server(
     env = {**os.environ, **(extra_env or {})}
     out = subprocess.DEVNULL if quiet else subprocess.PIPE
     proc = subprocess.Popen(
-        streamlit_command(app or ROOT / "app.py", port),
+        streamlit_command(app or ROOT / "app.py", port, args),
         cwd=cwd or ROOT,
         env=env,
         stdout=out,

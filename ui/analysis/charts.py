@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 import altair as alt
 
+from ui.app import chart_layout as layout
+
 # Segment-level scatters have ~8k points (15 systems × 529 segments): above altair's 5000-row guard.
 alt.data_transformers.disable_max_rows()
 
@@ -43,11 +45,17 @@ def regression_scatter(
     label: str = "system",
     x_title: str | None = None,
     y_title: str | None = None,
+    all_labels: bool | None = None,
 ) -> alt.LayerChart:
     """System-level scatter of ``y`` against ``x`` with the least-squares line (paper, Figures 5-6).
 
     ``frame`` needs columns ``x``, ``y``, ``label`` and a boolean ``human`` (human translations are diamonds).
+    ``all_labels``: write every point's label (default: when there are few points,
+    :func:`ui.app.chart_layout.scatter_labels_default`); otherwise a label appears on the point under the
+    pointer (the tooltip has it too), so 50 close points do not bury each other in text.
     """
+    if all_labels is None:
+        all_labels = layout.scatter_labels_default(len(frame))
     # Built from constructors, the data on the layer chart only: chained ``.mark_*()``/``.encode()``
     # calls and ``a + b`` copy the whole chart each time (and ``+`` hashes the data of every layer),
     # 11 ms per chart instead of 2 on every re-run of the page. The Vega-Lite spec is the same.
@@ -58,7 +66,11 @@ def regression_scatter(
         encoding=alt.FacetedEncoding(x=enc_x, y=enc_y),
         transform=[alt.RegressionTransform(regression=y, on=x, method="linear")],
     )
+    hover = alt.selection_point(
+        name="hovered", on="pointerover", nearest=True, clear="pointerout", empty=False
+    )
     points = alt.Chart(
+        params=[hover.param],
         mark=alt.MarkDef(type="point", size=80, filled=True),
         encoding=alt.FacetedEncoding(
             x=enc_x,
@@ -72,12 +84,22 @@ def regression_scatter(
             ],
         ),
     )
-    labels = alt.Chart(
-        mark=alt.MarkDef(type="text", align="left", dx=7, dy=-6, fontSize=11),
-        encoding=alt.FacetedEncoding(x=enc_x, y=enc_y, text=alt.Text(f"{label}:N")),
-    )
+    label_mark = alt.MarkDef(type="text", align="left", dx=7, dy=-6, fontSize=11)
+    if all_labels:
+        label_encoding = alt.FacetedEncoding(x=enc_x, y=enc_y, text=alt.Text(f"{label}:N"))
+    else:
+        label_encoding = alt.FacetedEncoding(
+            x=enc_x,
+            y=enc_y,
+            text=alt.Text(f"{label}:N"),
+            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0), empty=False),
+        )
+    labels = alt.Chart(mark=label_mark, encoding=label_encoding)
     return alt.LayerChart(
-        data=frame, layer=[line, points, labels], title=_title(title, subtitle), height=380
+        data=frame,
+        layer=[line, points, labels],
+        title=_title(title, subtitle),
+        height=max(380, layout.band_length(len(frame), per=10)),
     )
 
 
@@ -95,6 +117,9 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
         if "position" in frame.columns
         else list(dict.fromkeys(frame["system"]))
     )
+    systems = list(dict.fromkeys(frame["system"]))
+    series = list(dict.fromkeys(frame["series"]))
+    width = layout.band_length(len(systems), per=24, minimum=400)
     return alt.Chart(
         frame,
         mark=alt.MarkDef(type="line", point=alt.OverlayMarkDef(size=70, filled=True)),
@@ -102,15 +127,18 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
             x=alt.X(
                 "system:N",
                 sort=sort,
-                title="system (ordered by BLEU)",
-                axis=alt.Axis(labelAngle=-40),
+                axis=layout.category_axis(
+                    systems, title="system (ordered by BLEU)", x=True, length_px=width
+                ),
             ),
             y=alt.Y(
                 "normalised:Q",
                 title="score normalised by its range",
                 scale=alt.Scale(domain=[0, 1]),
             ),
-            color=alt.Color("series:N", title=None, legend=alt.Legend(orient="top")),
+            color=alt.Color(
+                "series:N", legend=layout.complete_legend(series, title=None, orient="top")
+            ),
             tooltip=[
                 alt.Tooltip("system:N"),
                 alt.Tooltip("series:N"),
@@ -120,6 +148,7 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
         ),
         title=_title(title, subtitle),
         height=360,
+        width=width,
     )
 
 
@@ -165,12 +194,13 @@ def segment_density(
 
 
 def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:
-    """Corpus BLEU per system as horizontal bars (human translations highlighted)."""
+    """Corpus BLEU per system as horizontal bars (human translations highlighted), one row per system."""
+    systems = list(frame["system"])
     return (
         alt.Chart(frame)
         .mark_bar()
         .encode(
-            y=alt.Y("system:N", sort="-x", title=None),
+            y=alt.Y("system:N", sort="-x", axis=layout.category_axis(systems), title=None),
             x=alt.X("BLEU:Q", title="BLEU (0-100)"),
             color=alt.Color(
                 "human:N",
@@ -184,5 +214,5 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
                 alt.Tooltip("BP:Q", format=".3f"),
             ],
         )
-        .properties(title=_title(title, subtitle))
+        .properties(title=_title(title, subtitle), height=layout.band_length(len(systems)))
     )

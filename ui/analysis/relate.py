@@ -111,4 +111,6 @@ def describe_fit(fit: LinearFit) -> str:
     """
     if math.isnan(fit.r):
         return f"n = {fit.n}: too few systems (or no spread) for a fit"
-    return f"r = {fit.r:.3f} · R² = {fit.r2:.3f} · p = {fit.pvalue:.2g} · n = {fit.n}"
+    from ui.app.numbers import format_p
+
+    return f"r = {fit.r:.3f} · R² = {fit.r2:.3f} · p = {format_p(fit.pvalue)} · n = {fit.n}"

@@ -9,6 +9,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
+from ui.app import chart_layout as layout
+
 VERDICT_COLOURS = alt.Scale(domain=[">", "<", "~"], range=["#2a9d4b", "#d1495b", "#c9c9c9"])
 
 
@@ -25,10 +27,17 @@ def block_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
         .encode(
             x=alt.X("block:O", title="block of consecutive segments"),
             y=alt.Y("BLEU:Q", title="block BLEU (0-100)"),
-            color=alt.Color("system:N", sort=order, title="system (low → high mean)"),
+            color=alt.Color(
+                "system:N",
+                sort=order,
+                scale=alt.Scale(scheme="tableau20" if len(order) > 10 else "tableau10"),
+                legend=layout.complete_legend(order, title="system (low → high mean)"),
+            ),
             tooltip=["system:N", "block:O", alt.Tooltip("BLEU:Q", format=".2f")],
         )
-        .properties(title=_title(title, subtitle), height=340)
+        .properties(
+            title=_title(title, subtitle), height=max(340, layout.legend_height(len(order)))
+        )
     )
 
 
@@ -37,7 +46,9 @@ def interval_chart(
 ) -> alt.LayerChart:
     """Point estimates with intervals, one row per ``label`` (columns ``label``, ``value``, ``low``, ``high``)."""
     order = list(frame["label"])
-    base = alt.Chart(frame).encode(y=alt.Y("label:N", sort=order, title=None))
+    base = alt.Chart(frame).encode(
+        y=alt.Y("label:N", sort=order, title=None, axis=layout.category_axis(order))
+    )
     bars = base.mark_rule(strokeWidth=2, color="#6b8fd6").encode(
         x=alt.X("low:Q", title=x_title, scale=alt.Scale(zero=False)), x2="high:Q"
     )
@@ -58,7 +69,7 @@ def interval_chart(
             .encode(x="zero:Q")
         )
     return alt.layer(*layers).properties(
-        title=_title(title, subtitle), height=max(120, 28 * len(frame))
+        title=_title(title, subtitle), height=layout.band_length(len(frame), per=26)
     )
 
 
@@ -69,9 +80,15 @@ def verdict_matrix(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> al
     significant difference (Zhang & Vogel's Tables 4-5).
     """
     order = list(dict.fromkeys(frame["row"]))
+    cell = layout.matrix_cell(len(order))
+    size = max(220, cell * len(order))
     base = alt.Chart(frame).encode(
-        x=alt.X("column:N", sort=order, title="compared with", axis=alt.Axis(labelAngle=-40)),
-        y=alt.Y("row:N", sort=order, title="system"),
+        x=alt.X(
+            "column:N",
+            sort=order,
+            axis=layout.category_axis(order, title="compared with", x=True, length_px=size),
+        ),
+        y=alt.Y("row:N", sort=order, axis=layout.category_axis(order, title="system")),
     )
     cells = base.mark_rect().encode(
         color=alt.Color("verdict:N", scale=VERDICT_COLOURS, title="verdict"),
@@ -83,8 +100,7 @@ def verdict_matrix(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> al
             alt.Tooltip("p:Q", format=".4f"),
         ],
     )
-    text = base.mark_text(fontSize=13).encode(text="verdict:N")
-    size = max(220, 34 * len(order))
+    text = base.mark_text(fontSize=13 if cell > 20 else 10).encode(text="verdict:N")
     return (cells + text).properties(title=_title(title, subtitle), width=size, height=size)
 
 
@@ -94,21 +110,21 @@ def judges_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.
     Columns ``group``, ``pair`` ("S1 → S2"), ``difference``, ``low``, ``high``.
     """
     order = list(dict.fromkeys(frame["pair"]))
+    groups = list(dict.fromkeys(frame["group"]))
     base = alt.Chart(frame).encode(
-        x=alt.X(
+        y=alt.Y(
             "pair:N",
             sort=order,
-            title="adjacent systems (worse → better)",
-            axis=alt.Axis(labelAngle=-30),
+            axis=layout.category_axis(order, title="adjacent systems (worse → better)"),
         ),
-        xOffset=alt.XOffset("group:N"),
-        color=alt.Color("group:N", title="rater group"),
+        yOffset=alt.YOffset("group:N"),
+        color=alt.Color("group:N", legend=layout.complete_legend(groups, title="rater group")),
     )
     rules = base.mark_rule(strokeWidth=2).encode(
-        y=alt.Y("low:Q", title="mean score difference (same judge, same segment)"), y2="high:Q"
+        x=alt.X("low:Q", title="mean score difference (same judge, same segment)"), x2="high:Q"
     )
     points = base.mark_point(filled=True, size=70).encode(
-        y="difference:Q",
+        x="difference:Q",
         tooltip=[
             "group:N",
             "pair:N",
@@ -121,23 +137,31 @@ def judges_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.
     zero = (
         alt.Chart(pd.DataFrame({"zero": [0.0]}))
         .mark_rule(color="#999", strokeDash=[4, 3])
-        .encode(y="zero:Q")
+        .encode(x="zero:Q")
     )
-    return alt.layer(rules, points, zero).properties(title=_title(title, subtitle), height=340)
+    height = layout.band_length(len(order), per=max(22, 12 * len(groups)))
+    return alt.layer(rules, points, zero).properties(title=_title(title, subtitle), height=height)
 
 
 def subset_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.LayerChart:
     """BLEU with every reference subset (columns ``system``, ``size``, ``BLEU``, ``references``)."""
+    systems = list(dict.fromkeys(frame["system"]))
     base = alt.Chart(frame).encode(
         x=alt.X("size:O", title="number of references"),
-        color=alt.Color("system:N", title="system"),
+        color=alt.Color(
+            "system:N",
+            scale=alt.Scale(scheme="tableau20" if len(systems) > 10 else "tableau10"),
+            legend=layout.complete_legend(systems, title="system"),
+        ),
     )
     points = base.mark_circle(size=45, opacity=0.6).encode(
         y=alt.Y("BLEU:Q", title="BLEU (0-100)", scale=alt.Scale(zero=False)),
         tooltip=["system:N", "references:N", alt.Tooltip("BLEU:Q", format=".2f")],
     )
     means = base.mark_line().encode(y="mean(BLEU):Q")
-    return (points + means).properties(title=_title(title, subtitle), height=320)
+    return (points + means).properties(
+        title=_title(title, subtitle), height=max(320, layout.legend_height(len(systems)))
+    )
 
 
 def histogram(

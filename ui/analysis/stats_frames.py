@@ -7,12 +7,24 @@ from typing import Any
 
 import pandas as pd
 
+from ui.app.numbers import format_ci
+
 
 def block_frames(blocks: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(Table 2 layout, neighbour t-tests, long per-block scores) of a :class:`bleu_core.stats.BlockResult`."""
-    table = blocks.table()
+    """(Table 2 layout, neighbour t-tests, long per-block scores) of a :class:`bleu_core.stats.BlockResult`.
+
+    Every BLEU here is on the 0-100 scale (the paper's Table 2 prints 0-1: ``blocks.table()``), so the
+    layout's Mean and StdDev rows read on the same scale as the differences and the chart.
+    """
+    t_row = ["—"] + [f"{t.statistic:.2f}" for t in blocks.tests]
     layout = pd.DataFrame(
-        [r[1:] for r in table[1:]], index=[r[0] for r in table[1:]], columns=table[0][1:]
+        [
+            [f"{m:.2f}" for m in blocks.mean],
+            [f"{d:.2f}" for d in blocks.std],
+            t_row,
+        ],
+        index=["Mean BLEU (0-100)", "StdDev (0-100)", "t vs left neighbour"],
+        columns=list(blocks.systems),
     )
     p_name = "p (one-sided)" if blocks.alternative == "greater" else "p"
     tests = pd.DataFrame(
@@ -23,9 +35,9 @@ def block_frames(blocks: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
                 "t": t.statistic,
                 p_name: t.pvalue,
                 "df": t.df,
-                "mean difference": t.mean_difference,
-                "95% CI low": t.confidence_interval[0],
-                "95% CI high": t.confidence_interval[1],
+                "mean difference [95% CI] (BLEU 0-100)": format_ci(
+                    t.mean_difference, *t.confidence_interval, digits=2
+                ),
             }
             for t in blocks.tests
         ]
@@ -47,6 +59,7 @@ def intervals_frame(boot: Any, level: str) -> pd.DataFrame:
             {
                 "system": iv.system,
                 "BLEU": iv.statistic,
+                f"BLEU [{level} CI]": format_ci(iv.statistic, *iv.confidence_interval, digits=2),
                 "mean": iv.mean,
                 f"{level} CI low": iv.confidence_interval[0],
                 f"{level} CI high": iv.confidence_interval[1],

@@ -3,6 +3,7 @@
 ``state``           every session-state key (constants), defaults, :func:`init_state`.
 ``settings``        the sidebar's BLEU settings → :class:`bleu_core.options.BleuOptions`.
 ``context``         the page helpers re-exported by :mod:`ui` (open study, scores, signature, charts, downloads).
+``references``      the sidebar's reference choice: the open study as loaded and its views (no re-reading).
 ``cache``           statistics store and ``st.cache_data`` adapters (studies, uploads, matches, chart images).
 ``prefetch``        the shared result store and background counting of other tokenizers.
 ``analysis_cache``  cached metric scores, blocks and bootstrap shared by several analysis pages.

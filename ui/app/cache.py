@@ -19,21 +19,21 @@ What is cached on what:
 from __future__ import annotations
 
 import hashlib
-import tempfile
 import threading
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
-from bleu_core.errors import BleuStudyError, InputError
 from bleu_core.matches import match_provenance
 from bleu_core.statistics import compute_system_statistics
-from bleu_core.study import Study, load_study
+from bleu_core.study import Study
 from bleu_core.study.demo import load_demo
+from bleu_core.study.file_roles import recognise_files
+from bleu_core.study.loading import list_pairs, load_files
+from bleu_core.study.model import LoadWarning
 from bleu_core.tokenizers import TOKENIZER_NAMES
 from ui.app.prefetch import Prefetcher, ResultStore
 from ui.app.prefetch import disabled as prefetch_disabled
@@ -252,62 +252,24 @@ class UploadResult:
     """A study loaded from uploaded files, with the loader's warnings and each input's sha256."""
 
     study: Study
-    warnings: tuple[str, ...]
+    warnings: tuple[LoadWarning, ...]
     inputs: tuple[tuple[str, int, str], ...]  # (file name, size in bytes, sha256)
     key: str
-
-
-def _safe_name(name: str) -> str:
-    """The base name of an uploaded file (browsers send base names; never trust a path).
-
-    >>> _safe_name("../../etc/passwd"), _safe_name("C:\\\\x\\\\hyp.txt"), _safe_name("..")
-    ('passwd', 'hyp.txt', 'upload')
-    """
-    base = name.replace("\\", "/").rsplit("/", 1)[-1].strip()
-    return base if base not in ("", ".", "..") else "upload"
-
-
-ROOT_FILES = ("source.txt", "segments.tsv", "segments.csv")
-
-
-def upload_layout(
-    names: tuple[str, ...], references: tuple[str, ...], humans: tuple[str, ...] = ()
-) -> dict[str, str]:
-    """Where each of several uploaded files goes in a plain-text study folder.
-
-    Text files are reference streams when listed in ``references``, human translations when listed in
-    ``humans``, system outputs otherwise; ``source.txt``, ``segments.tsv`` and tables (ratings) stay at the
-    top of the folder (see :mod:`bleu_core.study.plaintext`).
-
-    >>> upload_layout(("ref-A.txt", "google.txt", "ratings.csv"), ("ref-A.txt",))
-    {'ref-A.txt': 'references/ref-A.txt', 'google.txt': 'systems/google.txt', 'ratings.csv': 'ratings.csv'}
-    """
-    layout = {}
-    for name in names:
-        safe = _safe_name(name)
-        if safe in ROOT_FILES or not safe.endswith((".txt", ".detok", ".hyp", ".ref")):
-            layout[name] = safe
-        elif name in references:
-            layout[name] = f"references/{safe}"
-        elif name in humans:
-            layout[name] = f"humans/{safe}"
-        else:
-            layout[name] = f"systems/{safe}"
-    return layout
 
 
 @st.cache_data(max_entries=8, show_spinner="Loading the uploaded study…")
 def load_uploaded(
     files: tuple[tuple[str, bytes], ...],
     pair: str | None,
-    references: tuple[str, ...] = (),
-    humans: tuple[str, ...] = (),
+    roles: tuple[tuple[str, str], ...] = (),
 ) -> UploadResult:
-    """Load uploaded files with :func:`bleu_core.study.load_study`.
+    """Load uploaded files with :func:`bleu_core.study.loading.load_files`, from memory.
 
     One file is loaded as it is (a long table, a saved study, a WMT or plain-text study .zip, an MQM
-    TSV…); several files are laid out as a plain-text study folder (:func:`upload_layout`). Errors are
-    :class:`bleu_core.errors.BleuStudyError` with a message for the user.
+    TSV…); several files are a WMT release (with a WMT source file) or a plain-text study whose roles come
+    from the names or from ``roles`` ((file name, role) pairs chosen in the upload form). Every message
+    names the files as uploaded. Errors are :class:`bleu_core.errors.BleuStudyError` with a message for
+    the user.
     """
     digest = hashlib.sha256()
     inputs = []
@@ -315,24 +277,21 @@ def load_uploaded(
         sha = hashlib.sha256(data).hexdigest()
         digest.update(name.encode("utf-8") + b"\0" + sha.encode("ascii") + b"\0")
         inputs.append((name, len(data), sha))
-    digest.update(repr((pair or "", sorted(references), sorted(humans))).encode("utf-8"))
-    layout = upload_layout(tuple(name for name, _ in files), references, humans)
-    with tempfile.TemporaryDirectory(prefix="bleu-study-upload-") as tmp:
-        folder = Path(tmp) / "study"
-        for name, data in files:
-            path = folder / layout[name] if len(files) > 1 else folder / _safe_name(name)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(data)
-        target = folder / _safe_name(files[0][0]) if len(files) == 1 else folder
-        try:
-            result = load_study(target, pair=pair or None)
-        except BleuStudyError as exc:
-            # name the files as the user uploaded them, not by our temporary folder
-            raise InputError(
-                str(exc).replace(f"{folder}/", "").replace(str(folder), "the upload")
-            ) from None
-    warnings = tuple(str(w) for w in getattr(result, "warnings", ()) or ())
-    return UploadResult(result.study, warnings, tuple(inputs), "upload:" + digest.hexdigest())
+    digest.update(repr((pair or "", sorted(roles))).encode("utf-8"))
+    result = load_files(list(files), roles=dict(roles) or None, pair=pair or None)
+    return UploadResult(
+        result.study, result.warnings, tuple(inputs), "upload:" + digest.hexdigest()
+    )
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def upload_pairs(
+    files_id: tuple[tuple[str, int, str], ...], _files: tuple[tuple[str, bytes], ...]
+) -> list[str]:
+    """The language pairs of uploaded files (a WMT release, zipped or not, or WMT-named files side by
+    side), sorted; ``files_id`` identifies the upload (names, sizes, uploader ids) without hashing it."""
+    pairs = list_pairs(list(_files))
+    return pairs or recognise_files([name for name, _ in _files]).pairs
 
 
 @st.cache_data(max_entries=64, show_spinner=False)

@@ -7,6 +7,7 @@ script: read widgets, call the core, render.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from typing import Any
@@ -20,7 +21,9 @@ from bleu_core.score import BleuArrays, bleu_from_stats
 from bleu_core.signature import make_signature
 from bleu_core.statistics import N_LENGTH_COLUMNS
 from bleu_core.study import Study
+from bleu_core.study.model import LoadWarning
 from ui.app import cache
+from ui.app import references as reference_choice
 from ui.app import state as K
 from ui.app.settings import options_from_state
 
@@ -87,8 +90,9 @@ def ensure_entrypoint() -> None:
 
 
 def current_study() -> Study | None:
-    """The open study, or None."""
+    """The open study (the view for the sidebar's reference choice), or None."""
     ensure_entrypoint()
+    sync_references()
     return st.session_state.get(K.STUDY)
 
 
@@ -107,10 +111,21 @@ def current_options() -> BleuOptions:
 
 
 def current_references(study: Study | None = None) -> tuple[str, ...]:
-    """The reference streams chosen in the sidebar (all streams of the study when none is chosen)."""
+    """The reference streams in use: those of the open study, which is the view for the sidebar's
+    reference choice (:mod:`ui.app.references`)."""
     study = study or require_study()
-    chosen = [r for r in (st.session_state.get(K.OPT_REFERENCES) or []) if r in study.references]
-    return tuple(chosen or study.references)
+    return tuple(study.references)
+
+
+def sync_references() -> bool:
+    """Make the open study the view for the sidebar's reference choice (app.py, every run; no file is
+    read: see :mod:`ui.app.references`). True when the open study changed."""
+    return reference_choice.sync_reference_choice(st.session_state)
+
+
+def reference_pool() -> list[str]:
+    """The open study's human translations that the sidebar's reference picker offers."""
+    return reference_choice.reference_pool(st.session_state)
 
 
 def truncate_order(array: np.ndarray, from_order: int, to_order: int) -> np.ndarray:
@@ -336,18 +351,20 @@ def open_study(
     *,
     key: str,
     label: str,
-    warnings: list[str] | tuple[str, ...] = (),
+    warnings: Sequence[LoadWarning | str] = (),
     inputs: list[dict[str, Any]] | tuple[dict[str, Any], ...] = (),
 ) -> None:
-    """Make ``study`` the open study (resets page selections that refer to the previous one)."""
+    """Make ``study`` the open study (resets page selections that refer to the previous one).
+
+    ``study`` is the base of the sidebar's reference choice, which starts at the loader's choice (its
+    reference streams); give the loader's :class:`LoadWarning` objects, so that a warning depending on
+    the choice is replaced when the choice changes.
+    """
     state = st.session_state
-    state[K.STUDY] = study
-    state[K.STUDY_KEY] = key
+    reference_choice.open_record(state, study, key=key, warnings=warnings)
     state[K.STUDY_LABEL] = label
-    state[K.STUDY_WARNINGS] = list(warnings)
     state[K.STUDY_INPUTS] = list(inputs)
     state[K.STUDY_ERROR] = None
-    state[K.OPT_REFERENCES] = []
     state[K.EXPORT_REGISTRY] = {}
     for stale in (
         K.EXPLORE_SYSTEMS,

@@ -122,8 +122,14 @@ def _reset_options() -> None:
         st.session_state[key] = K.DEFAULTS[key]
 
 
-def render_settings(reference_names: Sequence[str]) -> tuple[BleuOptions, list[str]]:
-    """Draw the BLEU settings in the sidebar; return the options and the reference streams to use."""
+def render_settings(
+    reference_names: Sequence[str], streams: Sequence[str] | None = None
+) -> tuple[BleuOptions, list[str]]:
+    """Draw the BLEU settings in the sidebar; return the options and the reference streams in use.
+
+    ``reference_names``: the human translations the reference picker offers (no picker for one);
+    ``streams``: the open study's reference streams (the picker's choice, already applied by
+    :func:`ui.app.references.sync_reference_choice`; default: all of ``reference_names``)."""
     sb = st.sidebar
     sb.header("BLEU settings")
     sb.selectbox(
@@ -171,18 +177,19 @@ def render_settings(reference_names: Sequence[str]) -> tuple[BleuOptions, list[s
         key=K.OPT_EFFECTIVE_ORDER,
         help="Ignore n-gram orders the hypothesis is too short to have (sentence BLEU).",
     )
-    refs: list[str] = list(reference_names)
+    refs: list[str] = list(streams if streams is not None else reference_names)
     if len(reference_names) > 1:
         current = st.session_state.get(K.OPT_REFERENCES) or []
         st.session_state[K.OPT_REFERENCES] = [r for r in current if r in reference_names]
-        chosen = sb.multiselect(
+        sb.multiselect(
             "References",
             list(reference_names),
             key=K.OPT_REFERENCES,
-            placeholder="all reference streams",
-            help="Reference streams BLEU is computed against (empty = all).",
+            placeholder="the loader's choice",
+            help="The human translations BLEU is computed against (choose all of them for "
+            "multi-reference BLEU). The others become human systems with their own human scores, "
+            "on every page. Nothing chosen: the loader's choice (WMT: reference A).",
         )
-        refs = [r for r in reference_names if r in chosen] or list(reference_names)
     sb.button("Reset to defaults", on_click=_reset_options, help="sacrebleu's defaults")
     options, problems = options_from_state(st.session_state)
     for problem in problems:

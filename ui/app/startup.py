@@ -54,6 +54,20 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"the app's command-line arguments: {message}")
 
 
+def app_arguments(argv: list[str], app_file: str) -> list[str]:
+    """The arguments after ``--`` when this process serves *app_file* (``streamlit run`` puts the script in
+    ``argv[0]``); none in any other process (a test runner's own arguments are not a study).
+
+    >>> app_arguments(["/srv/app.py", "demo:ted-zh-en"], "/srv/app.py")
+    ['demo:ted-zh-en']
+    >>> app_arguments(["/usr/bin/pytest", "-n", "2"], "/srv/app.py")
+    []
+    """
+    if not argv or os.path.realpath(argv[0]) != os.path.realpath(app_file):
+        return []
+    return list(argv[1:])
+
+
 def parse_startup(argv: list[str]) -> StartupStudy | None:
     """The study named in the arguments after ``--`` (None: no arguments)."""
     if not argv:
@@ -71,7 +85,8 @@ class LoadedStartup:
     study: Any
     key: str
     label: str
-    warnings: tuple[str, ...]
+    warnings: tuple[Any, ...]
+    """The loader's :class:`bleu_core.study.model.LoadWarning` objects (files named by their paths)."""
 
 
 _lock = threading.Lock()
@@ -110,7 +125,7 @@ def load_startup(request: StartupStudy) -> LoadedStartup:
             result.study,
             key,
             f"{os.path.basename(request.path.rstrip('/')) or request.path}{suffix}",
-            tuple(str(w) for w in result.warnings),
+            tuple(result.warnings),
         )
         _loaded[request] = loaded
         return loaded

@@ -38,11 +38,7 @@ STUDY_UPLOAD_PREFIX: Final = "study_upload_"
 """Prefix of the file uploader's key (followed by the nonce)."""
 STUDY_DEMO_CHOICE: Final = "study_demo_choice"
 STUDY_PAIR: Final = "study_pair"
-"""Language pair typed for a WMT release upload."""
-STUDY_UPLOAD_REFS: Final = "study_upload_refs"
-"""Uploaded text files marked as reference streams."""
-STUDY_UPLOAD_HUMANS: Final = "study_upload_humans"
-"""Uploaded text files marked as human translations."""
+"""Language pair chosen for an upload of several pairs (select box of the release's pairs)."""
 DEFAULT_STUDY_TRIED: Final = "default_study_tried"
 """True once app.py tried to open the default demo in this session."""
 
@@ -58,7 +54,8 @@ OPT_SMOOTH_VALUE: Final = "opt_smooth_value"
 """Smoothing value as text: ``""`` for the method's default."""
 OPT_EFFECTIVE_ORDER: Final = "opt_effective_order"
 OPT_REFERENCES: Final = "opt_references"
-"""Reference streams used for BLEU (list of names); empty means all streams of the study."""
+"""Widget: the human translations used as reference streams (list of names; the others are human
+systems, see :mod:`ui.app.references`); empty means the loader's choice."""
 
 # --- reproducibility (shared by the significance and export pages) -------------------------------
 SEED: Final = "seed"
@@ -85,6 +82,9 @@ EXPLORE_FOCUS_SYSTEM: Final = "explore_focus_system"
 """System of the row last selected in the browser (its n-grams are listed)."""
 EXPLORE_TABLE: Final = "explore_table"
 """Selection state of the segment browser table."""
+EXPLORE_PICKED: Final = "explore_picked"
+"""The browser table's selection last acted on (tuple of row positions): a selection that stays the same
+while the rows move (sort, filter, settings) is not read again, so the detail view keeps its segment id."""
 EXPLORE_NGRAM_SYSTEM: Final = "explore_ngram_system"
 EXPLORE_NGRAM_TABLE: Final = "explore_ngrams"
 """Selection state of the n-gram table."""
@@ -100,6 +100,8 @@ INCLUDE_HUMANS: Final = "include_humans"
 """Whether human translations (``study.human_systems``) are included in system-level analyses."""
 BVH_CRITERION: Final = "bvh_criterion"
 BVH_GROUPS: Final = "bvh_groups"
+BVH_LABELS: Final = "bvh_labels"
+"""Widget: write every system's name in the scatters (None until the page sets it from the system count)."""
 
 # --- Export page ----------------------------------------------------------------------------------
 EXPORT_INCLUDE_VIEWED: Final = "export_include_viewed"
@@ -170,6 +172,7 @@ PERSISTENT_WIDGET_KEYS: list[str] = [
     INCLUDE_HUMANS,
     BVH_CRITERION,
     BVH_GROUPS,
+    BVH_LABELS,
 ]
 """Widget keys whose values must survive page switches (other areas may append theirs)."""
 
@@ -269,7 +272,7 @@ PERSISTENT_WIDGET_KEYS += [MET_METRICS, MET_CRITERION, MET_WILLIAMS, MET_EXPLORE
 SIG_BLOCKS: Final = "sig_blocks"
 """Widget: number of blocks on the Significance page (paper: 20)."""
 SIG_BLOCK_SIZE: Final = "sig_block_size"
-"""Widget: segments per block (0 = split the whole test set evenly; paper: 25)."""
+"""Widget: segments per block (default 0 = every segment, in blocks differing by at most one; paper: 25)."""
 SIG_TRIALS: Final = "sig_trials"
 """Widget: approximate-randomisation trials."""
 SIG_ALPHA: Final = "sig_alpha"
@@ -287,7 +290,7 @@ CORR_OTHER_METRIC: Final = "corr_other_metric"
 CORR_DRAWS: Final = "corr_draws"
 """Widget: number of random single-reference draws on the Correlation page."""
 DEFAULTS.update(
-    {SIG_BLOCKS: 20, SIG_BLOCK_SIZE: 25, SIG_TRIALS: 10000, SIG_ALPHA: 0.05, CORR_DRAWS: 100}
+    {SIG_BLOCKS: 20, SIG_BLOCK_SIZE: 0, SIG_TRIALS: 10000, SIG_ALPHA: 0.05, CORR_DRAWS: 100}
 )
 PERSISTENT_WIDGET_KEYS += [
     SIG_BLOCKS,
@@ -321,3 +324,52 @@ PUB_PAIRS: Final = "pub_pairs"
 # --- metrics (pages/metrics.py) ------------------------------------------------------------------
 MET_BABYCH_ON: Final = "met_babych_on"
 """Widget: compute Babych & Hartley's Tables 1-3 on the Metrics page (several seconds on the TED demo)."""
+
+# --- class mode and projector (issue 20: ui/campaigns/class_mode.py, pages/projector.py) ----------------
+CLASS_SYSTEMS: Final = "class_systems"
+"""Widget: number of systems of a lesson campaign (paper: 5)."""
+CLASS_SEGMENTS: Final = "class_segments"
+"""Widget: number of segments of a lesson campaign."""
+CLASS_GROUPS: Final = "class_groups"
+"""Widget: split the class into the paper's monolingual and bilingual groups (bool)."""
+PROJ_CODE: Final = "proj_code"
+"""Code of the campaign the projector dashboard shows (str) or None."""
+PROJ_KEY: Final = "proj_key"
+"""Organiser key of that campaign (str) or None; taken out of the address once read."""
+PROJ_FROZEN: Final = "proj_frozen"
+"""The dashboard is frozen for discussion: no automatic refresh (bool)."""
+PROJ_FORM_CODE: Final = "proj_form_code"
+"""Widget: campaign code typed on the projector's sign-in form."""
+PROJ_FORM_KEY: Final = "proj_form_key"
+"""Widget: organiser key typed on the projector's sign-in form."""
+RATE_ANONYMOUS: Final = "rate_anonymous"
+"""Widget: join a campaign without giving a name (a class's students)."""
+DEFAULTS.update(
+    {
+        CLASS_SYSTEMS: 5,
+        CLASS_SEGMENTS: 10,
+        CLASS_GROUPS: False,
+        PROJ_CODE: None,
+        PROJ_KEY: None,
+        PROJ_FROZEN: False,
+    }
+)
+
+# --- reference choice and uploads by role (issue 13: ui/app/references.py, pages/study.py) ---------------
+STUDY_OPENED: Final = "study_opened"
+"""The open study as loaded, its load warnings and the reference views built so far
+(:class:`ui.app.references.OpenedStudy`); ``STUDY`` is the view for the sidebar's reference choice."""
+STUDY_UPLOAD_ROLE_PREFIX: Final = "study_upload_role_"
+"""Prefix of the upload form's role select boxes: ``f"{prefix}{nonce}_{file name}"``."""
+
+# --- BLEU vs error spans (issue 18: ui/explore/span_view.py, ui/explore/agreement.py, pages/error_spans.py) ---
+EXPLORE_SPAN_RATERS: Final = "explore_span_raters"
+"""Widget: the raters whose MQM error spans Explore draws and counts (list; empty = every rater)."""
+SPANS_SEVERITY: Final = "spans_severity"
+"""Widget: which spans count as errors on the "BLEU vs error spans" page ("" = any severity)."""
+SPANS_ORDER: Final = "spans_order"
+"""Widget: the max order at which a token counts as matched on that page (1-4)."""
+SPANS_SYSTEM: Final = "spans_system"
+"""Widget: the system whose tables by severity and category are shown ("" = all systems)."""
+DEFAULTS.update({SPANS_SEVERITY: "", SPANS_ORDER: 1, SPANS_SYSTEM: ""})
+PERSISTENT_WIDGET_KEYS += [EXPLORE_SPAN_RATERS, SPANS_SEVERITY, SPANS_ORDER, SPANS_SYSTEM]

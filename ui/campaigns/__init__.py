@@ -1,4 +1,4 @@
-"""The Campaigns and Rate pages: running a human evaluation and rating translations.
+"""The Campaigns, Rate and Projector pages: running a human evaluation, rating translations, class mode.
 
 ``db``             the campaign store of the server (one per database URL).
 ``forms``          the organiser's forms (new campaign, criteria, groups).
@@ -6,7 +6,9 @@
 ``frames``         progress and agreement DataFrames.
 ``session``        which campaigns a browser session follows; ratings into the open study.
 ``judge_access``   a judge's way in (campaign code, resume token) and the judge's view.
+``judge_link``     whether a session is a judge's (link or sign-in): the app then shows the Rate page only.
 ``rating_widgets`` the rating form of one item.
+``class_mode``     class mode: a lesson campaign in one click, the join QR code, the projector dashboard's parts.
 
-May import: ``bleu_core`` and :mod:`ui.app`.
+May import: ``bleu_core``, :mod:`ui.app`, and :mod:`ui.analysis` (the projector draws the paper's Figures 5-7).
 """

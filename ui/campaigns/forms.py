@@ -26,7 +26,8 @@ from bleu_core.study.model import Study
 from ui.app import state as K
 from ui.campaigns.views import DISPLAY_HELP
 
-#: Labels of the two tabs of the Campaigns page.
+#: Labels of the tabs of the Campaigns page.
+CLASS_TAB = "Class mode"
 NEW_TAB = "New campaign"
 MANAGE_TAB = "Manage a campaign"
 

@@ -9,6 +9,7 @@ else (position, ratings) is in the campaign database.
 from __future__ import annotations
 
 import html
+import secrets
 
 import streamlit as st
 
@@ -17,10 +18,7 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.markup import STYLE, label_html
 from ui.campaigns.db import open_store
-
-#: Query parameters: the judge's resume code, and the campaign code of an organiser's link (``/rate?campaign=``).
-RESUME_PARAM = "resume"
-CAMPAIGN_PARAM = "campaign"
+from ui.campaigns.judge_link import CAMPAIGN_PARAM, RESUME_PARAM  # noqa: E402,F401 (re-exported)
 
 #: What a judge is told they will see, per display mode.
 JUDGE_SEES: dict[str, str] = {
@@ -100,6 +98,16 @@ def campaign_intro_html(campaign: Campaign) -> str:
     )
 
 
+def anonymous_name() -> str:
+    """A random judge name for a student who joins without a name (65,536 of them: a clash is told as
+    "name taken", and the student presses the button again).
+
+    >>> name = anonymous_name(); name.startswith("student ") and len(name) == 12
+    True
+    """
+    return f"student {secrets.token_hex(2)}"
+
+
 def _join_form(store: CampaignStore, code: str) -> None:
     try:
         campaign = store.get_campaign(code)
@@ -111,6 +119,11 @@ def _join_form(store: CampaignStore, code: str) -> None:
         st.warning("This campaign is closed; ask the organiser to reopen it.")
     with st.form("rate_join_form"):
         name = st.text_input("Your name", key=K.RATE_JOIN_NAME, max_chars=80)
+        anonymous = st.checkbox(
+            "Join without my name",
+            key=K.RATE_ANONYMOUS,
+            help="You get a random name such as 'student 4f2a'; your resume code still brings you back.",
+        )
         group = st.radio(
             "Your group",
             list(campaign.groups),
@@ -121,7 +134,9 @@ def _join_form(store: CampaignStore, code: str) -> None:
         )
         if st.form_submit_button("Start rating", type="primary"):
             try:
-                session = JudgeSession.join(store, code, name, group)
+                session = JudgeSession.join(
+                    store, code, anonymous_name() if anonymous else name, group
+                )
             except BleuStudyError as err:
                 st.error(str(err))
             else:

@@ -61,6 +61,23 @@ KEYBOARD_JS = (
     .replace("__BACK__", BACK_LABEL)
 )
 
+#: On a phone (≤ 640 px): a smaller title, the score options as large touch targets (44 px, Apple's and
+#: Google's minimum), "Save and next" across the screen within reach of the thumb.
+PHONE_STYLE = """
+<style>
+@media (max-width: 640px) {
+  h1 { font-size: 1.6rem !important; padding-top: 0 !important; }
+  [data-testid="stForm"] [role="radiogroup"] { gap: 0.35rem; }
+  [data-testid="stForm"] [role="radiogroup"] label {
+    min-height: 44px; min-width: 44%; padding: 0.35rem 0.6rem; margin: 0 !important;
+    border: 1px solid #ccc; border-radius: 0.6rem; align-items: center;
+  }
+  [data-testid="stForm"] [data-testid="stFormSubmitButton"],
+  [data-testid="stForm"] [data-testid="stFormSubmitButton"] button { width: 100%; min-height: 52px; }
+}
+</style>
+"""
+
 KEYBOARD_HELP = (
     "Keyboard: Tab and arrow keys move between scores, number keys set the next open criterion, "
     "Enter saves, **s** skips, **b** goes back. Every rating is saved as soon as you submit it."
@@ -154,6 +171,7 @@ def score_form(campaign: Campaign, position: int, existing: dict[str, int]) -> S
     The widgets are keyed ``f"{ui.app.state.RATE_SCORE_PREFIX}{position}_{criterion index}"``.
     """
     keys = [f"{K.RATE_SCORE_PREFIX}{position}_{i}" for i in range(len(campaign.criteria))]
+    st.html(PHONE_STYLE)
     with st.form(f"rate_form_{position}"):
         for crit, key in zip(campaign.criteria, keys, strict=True):
             options = list(crit.scores)

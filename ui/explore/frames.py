@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -20,9 +21,12 @@ def segment_frame(
     human: np.ndarray | None = None,
     *,
     higher_is_better: bool = True,
+    missing: np.ndarray | None = None,
 ) -> pd.DataFrame:
     """One row per (system, segment): ids, sentence BLEU (0-100), lengths, human score, disagreement.
 
+    ``missing`` (systems × segments, bool) marks translations the study does not have (the release lacks
+    that system's output): their ``missing`` column is True and their BLEU NaN (not scored).
     ``human`` is the (systems × segments) score matrix of one criterion (nan where unrated).
     ``disagreement`` is how far apart BLEU and the humans place a translation: the absolute difference
     of the two percentile ranks over all rated rows (0 = same place, 1 = opposite ends); nan where unrated.
@@ -30,7 +34,13 @@ def segment_frame(
     n_sys, n_seg = len(systems), study.n_segments
     seg_ids = study.segment_ids
     docs = [s.doc_id for s in study.segments]
-    score = np.asarray(sentence.score, dtype=float).reshape(n_sys, n_seg)
+    score = np.array(np.asarray(sentence.score, dtype=float).reshape(n_sys, n_seg))
+    absent = (
+        np.zeros((n_sys, n_seg), dtype=bool)
+        if missing is None
+        else np.asarray(missing, dtype=bool).reshape(n_sys, n_seg)
+    )
+    score[absent] = np.nan
     frame = pd.DataFrame(
         {
             "system": np.repeat(np.asarray(systems, dtype=object), n_seg),
@@ -40,6 +50,7 @@ def segment_frame(
             "BLEU": score.ravel(),
             "hyp_len": np.asarray(sentence.hyp_len, dtype=float).reshape(-1).astype(int),
             "ref_len": np.asarray(sentence.ref_len, dtype=float).reshape(-1),
+            "missing": absent.ravel(),
         }
     )
     if human is not None:
@@ -110,6 +121,10 @@ def corpus_vs_sentence_frame(
     return frame.sort_values("corpus BLEU", ascending=False).reset_index(drop=True)
 
 
+NOT_IN_RELEASE_ROW = "— not in the release —"
+"""The browse table's output cell of a translation the study does not have."""
+
+
 def browse_frame(
     study: Study,
     frame: pd.DataFrame,
@@ -125,18 +140,21 @@ def browse_frame(
     """The Explore page's browser: :func:`segment_frame` rows with the system output, filtered and sorted.
 
     ``search`` matches (case-insensitively) the system output, the source or any used reference of the
-    segment, or is the segment id. The BLEU range is open-ended at 0 and 100 (a perfect match can score 100 plus a rounding
-    error). Rows without a value in the sort column go last.
+    segment, or is the segment id. The BLEU range is open-ended at 0 and 100 (a perfect match can score
+    100 plus a rounding error); translations not in the release (no BLEU) are listed only under the full
+    range, their ``output`` saying so. Rows without a value in the sort column go last.
     """
     texts = study.systems
     frame = frame.assign(  # .tolist(): iterating pandas' string columns is 4× slower
         output=[
-            texts[s][p] or ""
+            NOT_IN_RELEASE_ROW if texts[s][p] is None else texts[s][p]
             for s, p in zip(frame["system"].tolist(), frame["position"].tolist(), strict=True)
         ]
     )
     low, high = bleu_range
     mask = frame["BLEU"].between(low if low > 0 else -1.0, high if high < 100 else 101.0)
+    if "missing" in frame.columns and (low, high) == (0.0, 100.0):
+        mask |= frame["missing"]
     if systems:
         mask &= frame["system"].isin(list(systems))
     if docs:
@@ -156,3 +174,38 @@ def browse_frame(
     return frame[mask].sort_values(
         sort, ascending=not descending, na_position="last", kind="stable"
     )
+
+
+def system_entries(
+    scores: Any,
+    segment: int,
+    systems: Sequence[str],
+    matches: Mapping[str, Any],
+    human_scores: Mapping[str, np.ndarray],
+    missing: np.ndarray,
+) -> list[dict[str, Any]]:
+    """The rows of Explore's all-systems table for one segment (best sentence BLEU first, translations
+    not in the release last): the entries :func:`ui.explore.highlight.comparison_table` takes.
+
+    ``scores`` is :class:`ui.app.context.Scores`; ``missing`` the (systems × segments) mask of
+    translations the study does not have.
+    """
+    n, order = scores.options.statistics_order, scores.options.max_order
+    entries = []
+    for name in systems:
+        s = scores.system_index(name)
+        row = scores.stats[s, segment]
+        entries.append(
+            {
+                "system": name,
+                "human": name in scores.study.human_systems,
+                "matches": matches[name],
+                "bleu": float(scores.sentence.score[s, segment]),
+                "missing": bool(missing[s, segment]),
+                "counts": [(row[4 + k], row[4 + n + k]) for k in range(order)],
+                "bp": float(scores.sentence.bp[s, segment]),
+                "scores": {c: float(h[s, segment]) for c, h in human_scores.items()},
+            }
+        )
+    entries.sort(key=lambda e: (e["missing"], -e["bleu"]))
+    return entries

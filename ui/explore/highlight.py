@@ -271,6 +271,13 @@ def _fmt(value: float | None, spec: str = ".1f") -> str:
     return format(value, spec)
 
 
+HUMAN_MARK = "◆ human"
+"""The marker of a human translation (plain text: an emoji shows as an empty box in some browsers)."""
+
+NOT_IN_RELEASE = "not in the release"
+"""A system's translation the study does not have (``None`` in the study)."""
+
+
 def comparison_table(
     entries: Sequence[dict[str, Any]],
     order: int,
@@ -296,8 +303,18 @@ def comparison_table(
     rows = []
     for e in entries:
         name = html.escape(e["system"]) + (
-            ' <span title="human translation">👤</span>' if e["human"] else ""
+            f' <span class="bs-human" title="human translation">{HUMAN_MARK}</span>'
+            if e["human"]
+            else ""
         )
+        if e.get("missing"):  # the release has no output of this system for this segment
+            blanks = "".join("<td class='bs-num'>—</td>" for _ in e["counts"])
+            crit = "".join("<td class='bs-num'>—</td>" for _ in criteria)
+            rows.append(
+                f"<tr><td class='bs-sys'>{name}</td><td><i>{NOT_IN_RELEASE}</i></td>"
+                f"<td class='bs-num'>—</td>{blanks}<td class='bs-num'>—</td>{crit}</tr>"
+            )
+            continue
         counts = "".join(f'<td class="bs-num">{int(m)}/{int(t)}</td>' for m, t in e["counts"])
         crit = "".join(
             f'<td class="bs-num">{_fmt(e["scores"].get(c), ".2f")}</td>' for c in criteria

@@ -98,6 +98,15 @@ def walkthrough(candidate: str, references: Sequence[str], options: BleuOptions)
     )
 
 
+SMOOTHED_ABOVE_ONE = (
+    "A smoothed precision can exceed 1: Chen & Cherry's methods 5 and 7 (`chen-cherry-5`, `-7`) replace "
+    "p_n by the average of three neighbours, (p_(n-1) + p_n + p_(n+1)) / 3, and for n = 1 the missing "
+    "p_0 is taken as p_1 + 1 (as in NLTK). So p_1 becomes (1 + 2·p_1 + p_2) / 3, which is above 1 when "
+    "p_1 and p_2 are high. It is an artefact of the smoothing, not more matches than n-grams."
+)
+"""Why a precision "after smoothing" can be above 1 (the Learn page, steps 3 and 6)."""
+
+
 def smoothing_rows(
     candidate: str, references: Sequence[str], options: BleuOptions
 ) -> list[dict[str, object]]:

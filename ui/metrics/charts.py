@@ -25,8 +25,10 @@ from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
 from bleu_core.study import Study
 from ui.app import analysis_cache as cache_analysis
+from ui.app import chart_layout as layout
 
-#: Column formats of the correlation table (p-values in scientific notation, coefficients to 3 decimals).
+#: Column formats of the correlation table (coefficients to 3 decimals; p-values are text from
+#: :func:`ui.app.numbers.format_p`, so tiny ones read 1.3e-47 and underflows < 1e-300).
 CORRELATION_COLUMNS = {
     name: st.column_config.NumberColumn(format=fmt)
     for name, fmt in (
@@ -34,7 +36,6 @@ CORRELATION_COLUMNS = {
         ("oriented r", "%.3f"),
         ("low", "%.3f"),
         ("high", "%.3f"),
-        ("p", "%.2e"),
     )
 }
 
@@ -327,9 +328,13 @@ def correlation_chart(frame: pd.DataFrame, *, criterion: str) -> alt.Chart:
     """Oriented correlation of each metric (points) with its bootstrap interval (rules), per level/method."""
     data = frame[frame["criterion"] == criterion].copy()
     data["level · method"] = data["level"] + " · " + data["method"]
+    metrics = list(dict.fromkeys(data["metric"]))
+    series = list(dict.fromkeys(data["level · method"]))
     base = alt.Chart(data).encode(
-        y=alt.Y("metric:N", sort="-x", title=None),
-        color=alt.Color("level · method:N", title="level · method"),
+        y=alt.Y("metric:N", sort="-x", title=None, axis=layout.category_axis(metrics)),
+        color=alt.Color(
+            "level · method:N", legend=layout.complete_legend(series, title="level · method")
+        ),
         yOffset="level · method:N",
     )
     rules = base.mark_rule().encode(
@@ -342,11 +347,12 @@ def correlation_chart(frame: pd.DataFrame, *, criterion: str) -> alt.Chart:
             "level",
             "method",
             alt.Tooltip("r:Q", format=".3f"),
-            alt.Tooltip("p:Q", format=".3g"),
+            alt.Tooltip("p:Q", format=".2g"),
             "n",
         ],
     )
     return (rules + points).properties(
+        height=layout.band_length(len(metrics), per=max(22, 10 * len(series))),
         title=alt.TitleParams(
             f"Metrics vs {criterion}",
             subtitle="95% bootstrap intervals; sign oriented so that higher = better agreement",
@@ -367,7 +373,12 @@ def explorer_chart(frame: pd.DataFrame) -> alt.Chart:
         .mark_bar()
         .encode(
             x=alt.X("BLEU:Q"),
-            y=alt.Y("variant:N", sort="-x", title=None),
+            y=alt.Y(
+                "variant:N",
+                sort="-x",
+                title=None,
+                axis=layout.category_axis(list(frame["variant"])),
+            ),
             color=color,
             tooltip=[
                 "variant",
@@ -376,5 +387,9 @@ def explorer_chart(frame: pd.DataFrame) -> alt.Chart:
                 "signature",
             ],
         )
-        .properties(title="BLEU under each ticked combination", width="container")
+        .properties(
+            title="BLEU under each ticked combination",
+            width="container",
+            height=layout.band_length(len(frame)),
+        )
     )

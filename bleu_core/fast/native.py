@@ -1,0 +1,107 @@
+"""Python faces of the C kernels (``bleu_core/fast/_kernels.c``): array allocation, table growth, dtypes.
+
+The C functions take numpy arrays through the buffer protocol and write into arrays given to them; these
+wrappers allocate those arrays, make the inputs C-contiguous with the right dtype, and grow the word table when
+the kernel stops because it is full. Read :mod:`bleu_core.fast.word_index` and :mod:`bleu_core.fast.clipping`
+for what the kernels compute and for their pure twins; callers reach this module only when
+:func:`bleu_core.fast.compiled.use_compiled` says so.
+
+>>> from bleu_core.fast.compiled import available
+>>> not available() or count(np.array([1, 2, 1, 1, 2]), np.array([[0], [3]]), np.array([[3], [2]]), 2,
+...                          key_base=3, direct=True).tolist() == [[2.0, 1.0]]
+True
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from .compiled import extension
+
+
+def _c() -> ModuleType:
+    module = extension()
+    if module is None:  # pragma: no cover - callers check use_compiled first
+        raise RuntimeError("the compiled kernels are not built: use the pure path")
+    return module
+
+
+def _int64(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+def index_words(
+    buf: np.ndarray,
+    kind: np.ndarray,
+    slots: np.ndarray,
+    meta: np.ndarray,
+    arena: np.ndarray,
+    used: int,
+    n_distinct: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Word ids of every word of ``buf`` (UTF-8 bytes), adding new words to the table; returns
+    ``(word_ids, slots, meta, arena, used, n_distinct)`` (the table's arrays perhaps reallocated)."""
+    c = _c()
+    n = int(buf.shape[0])
+    # At most one word per two bytes; pages of the array that are never written are never allocated.
+    word_ids = np.empty(n // 2 + 1, np.int64)
+    i = k = 0
+    while True:
+        i, k, used, n_distinct, arena_needed = c.scan(
+            buf, kind, i, word_ids, k, slots, meta, arena, used, n_distinct
+        )
+        if i >= n:
+            break
+        if 2 * (n_distinct + 1) > slots.shape[0]:  # keep the load factor under 1/2
+            slots = np.zeros(2 * slots.shape[0], np.uint64)
+            c.rehash(meta, arena, n_distinct, slots)
+        if n_distinct == meta.shape[0]:
+            bigger_meta = np.empty((2 * meta.shape[0], 2), np.int64)
+            bigger_meta[:n_distinct] = meta[:n_distinct]
+            meta = bigger_meta
+        if arena_needed > arena.shape[0]:
+            bigger = np.empty(max(2 * arena.shape[0], arena_needed), np.uint8)
+            bigger[:used] = arena[:used]
+            arena = bigger
+    return word_ids[:k].copy(), slots, meta, arena, used, n_distinct
+
+
+def expand(
+    word_ids: np.ndarray,
+    word_flat: np.ndarray,
+    word_start: np.ndarray,
+    word_len: np.ndarray,
+    n_lines: int,
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """``(ids, lengths, last_line)``: the token ids of the words one after the other, the tokens per line,
+    and the index of the last line reached (``-1`` when there are more separators than lines)."""
+    word_ids, word_flat = _int64(word_ids), _int64(word_flat)
+    word_start, word_len = _int64(word_start), _int64(word_len)
+    total = int(word_len[word_ids].sum()) if word_ids.shape[0] else 0
+    ids = np.empty(total, np.int64)
+    lengths = np.zeros(max(int(n_lines), 1), np.int64)
+    line = _c().expand(word_ids, word_flat, word_start, word_len, ids, lengths)
+    return ids, lengths[: int(n_lines)], int(line)
+
+
+def count(
+    ids: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    max_order: int,
+    *,
+    key_base: int,
+    direct: bool,
+) -> np.ndarray:
+    """Clipped matches per segment and order, shape ``(segments, max_order)``; ``starts``/``lengths`` are
+    ``(sources, segments)`` (source 0: the hypotheses), every id below ``key_base``."""
+    starts, lengths = _int64(starts), _int64(lengths)
+    n_sources, n_segments = starts.shape
+    out = np.zeros((n_segments, int(max_order)), np.float64)
+    if n_segments:
+        _c().count(
+            _int64(ids), starts, lengths, n_sources, int(max_order), int(key_base), direct, out
+        )
+    return out

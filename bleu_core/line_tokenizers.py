@@ -1,0 +1,151 @@
+"""sacrebleu's tokenizers, one line at a time, looked up by name: the base layer of tokenisation.
+
+``13a``, ``intl``, ``char``, ``zh`` and ``none`` are *defined* by sacrebleu's tokenizer classes: we call them, so
+our tokens are sacrebleu's tokens. ``paper`` counts words as the BLEU paper does in its worked examples:
+case-folded words, punctuation-only tokens dropped. Like sacrebleu, a line is lower-cased first (when asked),
+then right-stripped, then tokenised, then split on whitespace.
+
+This module imports nothing else of bleu_core but its errors: :mod:`bleu_core.fast.batch_tokenizers` (many lines
+at once) builds on it, and :mod:`bleu_core.tokenizers` (the public face) on both.
+
+**Only sacrebleu's tokenizers are loaded.** ``import sacrebleu.tokenizers.tokenizer_13a`` would first run
+sacrebleu's package ``__init__``, which imports its metrics, datasets and file locking (about 0.1 s, a third of
+a small ``score`` command). :func:`sacrebleu_tokenizer_module` imports the tokenizer modules under a sacrebleu
+package whose ``__init__`` runs on first use of anything else (``sacrebleu.corpus_bleu``, ``from sacrebleu
+import BLEU``, ...): code that uses sacrebleu itself sees no difference.
+
+>>> LineTokenizer("13a")("The cat sat on the mat.")
+['The', 'cat', 'sat', 'on', 'the', 'mat', '.']
+>>> LineTokenizer("paper")("It is a guide to action, which ensures that the military always obeys.")
+['it', 'is', 'a', 'guide', 'to', 'action', 'which', 'ensures', 'that', 'the', 'military', 'always', 'obeys']
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+import threading
+import types
+import unicodedata
+from collections.abc import Callable
+from functools import cache, lru_cache
+from typing import Any
+
+from .errors import BleuOptionError
+
+#: Every tokenizer name, default first.
+TOKENIZER_NAMES: tuple[str, ...] = ("13a", "intl", "char", "zh", "none", "paper")
+DEFAULT_TOKENIZER = "13a"
+
+TOKENIZER_DESCRIPTIONS: dict[str, str] = {
+    "13a": "mteval-v13a, sacrebleu's default: splits punctuation from words (WMT standard)",
+    "intl": "mteval-v14 international: splits on Unicode punctuation and symbols",
+    "char": "every character is a token (for languages without spaces)",
+    "zh": "Chinese characters split, other text as 13a",
+    "none": "whitespace only: for text that is already tokenised",
+    "paper": "case-folded words, punctuation dropped, as the BLEU paper counts them",
+}
+
+_LOCK = threading.Lock()
+
+
+class _DeferredPackage(types.ModuleType):
+    """sacrebleu's package, its ``__init__`` not run yet: the first attribute it lacks runs it (PEP 562)."""
+
+    def __getattr__(self, name: str) -> Any:
+        with _LOCK:
+            if type(self) is _DeferredPackage:
+                self.__class__ = (
+                    types.ModuleType
+                )  # before running: a failed name inside raises normally
+                self.__spec__.loader.exec_module(self)  # type: ignore[union-attr]
+        return getattr(self, name)
+
+
+def sacrebleu_tokenizer_module(module: str) -> types.ModuleType:
+    """``sacrebleu.tokenizers.<module>``, without running sacrebleu's package ``__init__`` when sacrebleu is not
+    loaded yet (see the module docs)."""
+    name = f"sacrebleu.tokenizers.{module}"
+    with _LOCK:
+        if "sacrebleu" not in sys.modules:
+            spec = importlib.util.find_spec("sacrebleu")
+            if spec is not None and spec.loader is not None and spec.submodule_search_locations:
+                package = importlib.util.module_from_spec(spec)
+                package.__class__ = _DeferredPackage
+                sys.modules["sacrebleu"] = package
+    return importlib.import_module(name)
+
+
+def _is_punctuation_only(token: str) -> bool:
+    return all(unicodedata.category(ch).startswith("P") for ch in token)
+
+
+class _PaperTokenizer:
+    """Case-folded 13a words with punctuation-only tokens dropped (BLEU paper, §2 examples)."""
+
+    def __init__(self) -> None:
+        self._base = _make("13a")
+
+    @lru_cache(maxsize=2**16)  # noqa: B019 - instances live for the process, like sacrebleu's
+    def __call__(self, line: str) -> str:
+        tokens = self._base(line.lower()).split()
+        return " ".join(t for t in tokens if not _is_punctuation_only(t))
+
+
+#: Tokenizer name -> (module of ``sacrebleu.tokenizers``, class name).
+_SACREBLEU_CLASSES: dict[str, tuple[str, str]] = {
+    "13a": ("tokenizer_13a", "Tokenizer13a"),
+    "intl": ("tokenizer_intl", "TokenizerV14International"),
+    "char": ("tokenizer_char", "TokenizerChar"),
+    "zh": ("tokenizer_zh", "TokenizerZh"),
+    "none": ("tokenizer_none", "NoneTokenizer"),
+}
+
+
+def sacrebleu_class(name: str) -> type:
+    """sacrebleu's tokenizer class for ``name`` (one of 13a, intl, char, zh, none)."""
+    module, cls = _SACREBLEU_CLASSES[name]
+    return getattr(sacrebleu_tokenizer_module(module), cls)
+
+
+def _make(name: str) -> Callable[[str], str]:
+    if name == "paper":
+        return _PaperTokenizer()
+    return sacrebleu_class(name)()
+
+
+@cache
+def _base_tokenizer(name: str) -> Callable[[str], str]:
+    return _make(name)
+
+
+class LineTokenizer:
+    """A named tokenizer: ``tokenizer(line) -> list[str]``.
+
+    >>> LineTokenizer("spacy")
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.BleuOptionError: unknown tokenizer 'spacy'; choose one of: 13a, intl, char, zh, none, paper
+    """
+
+    def __init__(self, name: str, lowercase: bool = False) -> None:
+        if name not in TOKENIZER_NAMES:
+            raise BleuOptionError(
+                f"unknown tokenizer {name!r}; choose one of: " + ", ".join(TOKENIZER_NAMES)
+            )
+        self.name = name
+        self.lowercase = lowercase
+        self._base = _base_tokenizer(name)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, lowercase={self.lowercase})"
+
+    def tokenize_string(self, line: str) -> str:
+        """The tokenised line as one space-separated string (what sacrebleu's BLEU counts n-grams on)."""
+        if self.lowercase:
+            line = line.lower()
+        return self._base(line.rstrip())
+
+    def __call__(self, line: str) -> list[str]:
+        return self.tokenize_string(line).split()

@@ -1,0 +1,435 @@
+"""chrF and chrF++ from additive per-segment statistics, like BLEU.
+
+chrF (Popović 2015) compares character n-grams (n = 1..6) of a hypothesis and a reference; chrF++ (Popović
+2017) adds word 1-2 grams. For every order the statistics of a segment are three counts: hypothesis n-grams,
+reference n-grams and matches (clipped: an n-gram matches at most as often as the reference has it). They
+**add up** over segments, so a corpus score, a sentence score and a score on a resampled test set are all the
+same pure function of a row of summed statistics: :func:`chrf_from_stats` (sacrebleu's
+``CHRF._compute_f_score``, vectorised, bit-identical).
+
+The statistics are computed once, for every system of a study at the same time
+(:func:`chrf_statistics_table`), in numpy: every n-gram of every segment gets an exact integer id by ranking
+``(id of its first n-1 characters, last character)`` pairs (no hashing, no collisions), and the counts come from
+one sort per order. Only n-grams whose prefix occurs in both a hypothesis and a reference of the same segment
+are carried to the next order, which makes the higher orders cheap.
+
+**Multiple references** (as sacrebleu does): for each segment, the hypothesis is compared with every
+reference and the statistics of the reference with the best *sentence* chrF are kept (the first one on ties).
+That choice is not additive — it is made once per segment, and the corpus score sums the chosen rows
+(``ChrfTable.reference`` records which reference was chosen). A corpus chrF against two references is therefore
+not a function of the two single-reference corpus statistics.
+
+Whitespace is handled as in sacrebleu: by default it is removed before character n-grams are taken
+(``"a b"`` and ``"ab"`` have the same character n-grams); words for chrF++ are whitespace-split, with one
+punctuation character split off the end (or else the start) of each word.
+
+>>> hyps = ["The cat sat on the mat.", "It rained."]
+>>> refs = [["The cat is on the mat.", "It was raining."]]
+>>> table = chrf_statistics_table([hyps], refs)
+>>> table.stats.shape          # 1 system x 2 segments x (3 counts x 6 orders)
+(1, 2, 18)
+>>> round(float(table.corpus()[0]), 4)     # sacrebleu.corpus_chrf(hyps, refs).score
+48.7814
+>>> plus = chrf_statistics_table([hyps], refs, ChrfOptions(word_order=2))
+>>> round(float(plus.corpus()[0]), 4)      # sacrebleu.corpus_chrf(hyps, refs, word_order=2).score
+51.528
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import chain
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from bleu_core.errors import BleuOptionError
+
+_PUNCTS = frozenset(
+    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+)  # sacrebleu's CHRF._PUNCTS (string.punctuation)
+_INT64_LIMIT = 2**62
+
+
+@dataclass(frozen=True)
+class ChrfOptions:
+    """sacrebleu's ``CHRF`` parameters (same names, same defaults): chrF is the default, chrF++ is
+    ``word_order=2``.
+
+    >>> ChrfOptions(word_order=2).order, ChrfOptions().n_features
+    (8, 18)
+    >>> ChrfOptions(beta=0)
+    Traceback (most recent call last):
+    ...
+    bleu_core.errors.BleuOptionError: chrF beta must be a positive integer, got 0
+    """
+
+    char_order: int = 6
+    word_order: int = 0
+    beta: int = 2
+    lowercase: bool = False
+    whitespace: bool = False
+    eps_smoothing: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("char_order", "word_order", "beta"):
+            value = getattr(self, name)
+            low = 1 if name != "word_order" else 0
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                kind = "a positive integer" if low else "an integer >= 0"
+                raise BleuOptionError(
+                    f"chrF {name.replace('_', ' ')} must be {kind}, got {value!r}"
+                )
+
+    @property
+    def order(self) -> int:
+        """Character orders plus word orders."""
+        return self.char_order + self.word_order
+
+    @property
+    def n_features(self) -> int:
+        """Width of a statistics row: ``(hypothesis, reference, match)`` counts for every order."""
+        return 3 * self.order
+
+    @property
+    def name(self) -> str:
+        """``chrF2`` / ``chrF2++`` as sacrebleu names it."""
+        return f"chrF{self.beta}" + "+" * self.word_order
+
+    def key(self) -> tuple[object, ...]:
+        """Everything the statistics depend on: the cache key of chrF's options (BLEU's tokenizer is not
+        in it: chrF never tokenizes)."""
+        return ("chrF", self.char_order, self.word_order, self.beta, self.lowercase, self.whitespace,
+                self.eps_smoothing)  # fmt: skip
+
+
+def chrf_from_stats(stats: np.ndarray, options: ChrfOptions | None = None) -> np.ndarray:
+    """chrF (0-100) of statistics rows of any leading shape ``(..., 3 * order)``.
+
+    Pure and vectorised: the same floating-point operations in the same order as sacrebleu's
+    ``CHRF._compute_f_score`` (orders summed one after the other), so the scores equal sacrebleu's bit for bit.
+    Use it on one segment's row (sentence chrF), on column sums (corpus chrF) or on ``counts @ rows``
+    (bootstrap resamples).
+
+    >>> row = np.array([5, 5, 4] * 6, dtype=float)        # 4 of 5 n-grams match at every order
+    >>> float(chrf_from_stats(row))
+    80.0
+    >>> chrf_from_stats(np.zeros((2, 18))).tolist()        # nothing to compare: 0, like sacrebleu
+    [0.0, 0.0]
+    """
+    options = options or ChrfOptions()
+    s = np.asarray(stats, dtype=np.float64)
+    if s.shape[-1] != options.n_features:
+        raise BleuOptionError(
+            f"chrF statistics need {options.n_features} columns (3 per order, {options.order} orders), "
+            f"got {s.shape[-1]}"
+        )
+    eps = 1e-16
+    factor = options.beta**2
+    shape = s.shape[:-1]
+    score = np.zeros(shape)
+    avg_prec = np.zeros(shape)
+    avg_rec = np.zeros(shape)
+    effective = np.zeros(shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(options.order):
+            n_hyp, n_ref, n_match = s[..., 3 * i], s[..., 3 * i + 1], s[..., 3 * i + 2]
+            prec = np.where(n_hyp > 0, n_match / n_hyp, eps)
+            rec = np.where(n_ref > 0, n_match / n_ref, eps)
+            denom = factor * prec + rec
+            score = score + np.where(denom > 0, (1 + factor) * prec * rec / denom, eps)
+            both = (n_hyp > 0) & (n_ref > 0)
+            avg_prec = avg_prec + np.where(both, prec, 0.0)
+            avg_rec = avg_rec + np.where(both, rec, 0.0)
+            effective = effective + both
+        if options.eps_smoothing:
+            return 100 * score / options.order
+        avg_prec = np.where(effective > 0, avg_prec / effective, 0.0)
+        avg_rec = np.where(effective > 0, avg_rec / effective, 0.0)
+        total = avg_prec + avg_rec
+        f = (1 + factor) * avg_prec * avg_rec
+        f = f / (factor * avg_prec + avg_rec)
+        return np.where(total != 0, 100 * f, 0.0)
+
+
+@dataclass(frozen=True, eq=False)
+class ChrfTable:
+    """chrF statistics of ``K`` systems on ``S`` segments.
+
+    ``stats`` is ``(K, S, 3 * order)``, columns ``[hyp, ref, match]`` for character orders 1..``char_order``
+    then word orders 1..``word_order``; zeros where a system has no output or a segment no usable reference.
+    ``reference`` is ``(K, S)``: the index of the reference stream whose statistics were kept (the best
+    sentence chrF, first on ties, as sacrebleu), ``-1`` where the row is zeros.
+    """
+
+    stats: np.ndarray
+    reference: np.ndarray
+    options: ChrfOptions
+
+    def corpus(self) -> np.ndarray:
+        """Corpus chrF of every system (``K``)."""
+        return chrf_from_stats(self.stats.sum(axis=1), self.options)
+
+    def sentence(self) -> np.ndarray:
+        """Sentence chrF of every system and segment (``K × S``); NaN where there is no statistic row."""
+        return np.where(self.reference >= 0, chrf_from_stats(self.stats, self.options), np.nan)
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray:
+        """Corpus chrF on resampled test sets: ``counts`` is ``M × S`` (how often each segment is drawn);
+        returns ``M × K``."""
+        counts = np.asarray(counts, dtype=np.float64)
+        k, n, f = self.stats.shape
+        sums = (counts @ self.stats.transpose(1, 0, 2).reshape(n, k * f)).reshape(-1, k, f)
+        return chrf_from_stats(sums, self.options)
+
+
+def _char_text(text: str, options: ChrfOptions) -> str:
+    if options.lowercase:
+        text = text.lower()
+    return text if options.whitespace else "".join(text.split())
+
+
+_P = re.escape("".join(sorted(_PUNCTS)))
+# where to put a space: before the last character of a word of 2+ characters when it is punctuation, or
+# else after the first character when it is punctuation (zero-width matches: a constant replacement, no
+# per-match template expansion)
+_SPLIT_PUNCT = re.compile(rf"(?<=\S)(?=[{_P}](?!\S))|(?<=(?<!\S)[{_P}])(?=\S*[^\s{_P}](?!\S))")
+
+
+def _words(text: str, options: ChrfOptions) -> list[str]:
+    """sacrebleu's ``CHRF._remove_punctuation`` (of the lowercased text when ``lowercase``), as one regular
+    expression substitution instead of a Python loop over words.
+
+    >>> _words("(hi) there, .. a !x", ChrfOptions())
+    ['(hi', ')', 'there', ',', '.', '.', 'a', '!', 'x']
+    """
+    if options.lowercase:
+        text = text.lower()
+    return _SPLIT_PUNCT.sub(" ", text).split()
+
+
+def _codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated code points of ``texts`` (int64) and each text's length."""
+    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+    joined = "".join(texts).encode("utf-32-le", "surrogatepass")
+    return np.frombuffer(joined, dtype="<u4").astype(np.int64), lengths
+
+
+def _word_ids(token_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
+    """Concatenated word ids (numbered in order of first appearance) and each list's length."""
+    lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
+    flat = list(chain.from_iterable(token_lists))
+    vocab = {w: i for i, w in enumerate(dict.fromkeys(flat))}
+    return np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat)), lengths
+
+
+def _match_counts(
+    units: np.ndarray,
+    lengths: np.ndarray,
+    doc_seg: np.ndarray,
+    doc_side: np.ndarray,
+    n_hyp_sides: int,
+    n_ref_sides: int,
+    n_segments: int,
+    max_order: int,
+) -> np.ndarray:
+    """Clipped matches ``(K, R, S, max_order)`` between every hypothesis document (side ``< K``) and every
+    reference document (side ``K + r``) of the same segment.
+
+    ``units`` are the concatenated unit ids (code points or word ids) of all documents, ``lengths`` their
+    lengths. Order ``n`` n-grams are identified by the rank of ``(id of the (n-1)-gram prefix, last unit)``
+    where the order-0 prefix is the segment, so an id means "this n-gram in this segment". One sort per order
+    of ``id * P + side`` (``P`` = number of sides) gives, for every n-gram, its count on every side.
+    """
+    k_sides, r_sides, p = n_hyp_sides, n_ref_sides, n_hyp_sides + n_ref_sides
+    out = np.zeros((k_sides, r_sides, n_segments, max_order))
+    if units.size == 0 or r_sides == 0:
+        return out
+    seen = np.zeros(int(units.max()) + 1, dtype=bool)
+    seen[units] = True
+    dense = np.cumsum(seen) - 1  # dense unit ids: fewer key bits, so the cheap packed sort applies
+    sep = int(seen.sum())  # one more id: the separator after every document
+    width = sep + 1
+    ends = np.cumsum(lengths + 1) - 1
+    text = np.empty(units.size + lengths.size, dtype=np.int64)
+    is_unit = np.ones(text.size, dtype=bool)
+    is_unit[ends] = False
+    text[is_unit] = dense[units]
+    text[ends] = sep  # an n-gram that reaches a separator crosses into the next document: dropped
+    alive = np.flatnonzero(is_unit)
+    side = np.repeat(doc_side.astype(np.int64), lengths)
+    prefix = np.repeat(
+        doc_seg.astype(np.int64), lengths
+    )  # order 0: the "empty n-gram" of a segment
+    prefix_seg = np.arange(n_segments)  # segment of each prefix id
+    for n in range(1, max_order + 1):
+        last = text[alive + (n - 1)]
+        if n > 1:
+            ok = last != sep
+            alive, prefix, side, last = alive[ok], prefix[ok], side[ok], last[ok]
+        if alive.size == 0:
+            break
+        bound = prefix_seg.size * width * p
+        if bound >= _INT64_LIMIT:  # pragma: no cover - needs ~10^10 positions
+            raise BleuOptionError("chrF: too much text in one chunk; use a smaller chunk_positions")
+        order, sk = _sort_with_order((prefix * width + last) * p + side, bound)
+        run_start = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
+        run_count = np.diff(np.r_[run_start, sk.size])
+        run_key = sk[run_start]
+        run_side = run_key % p
+        run_gram = run_key // p
+        new_group = np.r_[True, run_gram[1:] != run_gram[:-1]]
+        run_group = np.cumsum(new_group) - 1
+        n_groups = int(run_group[-1]) + 1
+        group_seg = prefix_seg[run_gram[new_group] // width]
+        is_ref = run_side >= k_sides
+        ref_count = np.zeros((r_sides, n_groups))
+        ref_count[run_side[is_ref] - k_sides, run_group[is_ref]] = run_count[is_ref]
+        is_hyp = ~is_ref
+        h_group = run_group[is_hyp]
+        h_count = run_count[is_hyp]
+        cell = run_side[is_hyp] * n_segments + group_seg[h_group]
+        for r in range(r_sides):
+            clipped = np.minimum(h_count, ref_count[r, h_group])
+            out[:, r, :, n - 1] = np.bincount(
+                cell, weights=clipped, minlength=k_sides * n_segments
+            ).reshape(k_sides, n_segments)
+        if n == max_order:
+            break
+        # carry on only the n-grams found on both sides: the others cannot grow into a match
+        keep = (ref_count.sum(axis=0) > 0) & (np.bincount(h_group, minlength=n_groups) > 0)
+        group_sorted = np.repeat(run_group, run_count)
+        mask = keep[group_sorted]
+        alive = alive[order[mask]]
+        prefix = group_sorted[mask]
+        side = np.repeat(run_side, run_count)[mask]
+        prefix_seg = group_seg
+    return out
+
+
+def _sort_with_order(key: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(argsort(key), sorted key)`` for non-negative ``key < bound``.
+
+    When the key and the position fit in 63 bits together, the position is packed into the low bits and one
+    plain ``np.sort`` (SIMD, several times faster than ``argsort``) gives both; otherwise ``argsort``.
+    """
+    pos_bits = max(int(key.size - 1).bit_length(), 1)
+    if int(bound - 1).bit_length() + pos_bits <= 63:
+        packed = np.sort((key << pos_bits) | np.arange(key.size, dtype=np.int64))
+        return packed & ((1 << pos_bits) - 1), packed >> pos_bits
+    order = np.argsort(key)
+    return order, key[order]
+
+
+def _chunks(weights: np.ndarray, budget: int) -> list[slice]:
+    """Consecutive segment ranges whose total weight stays under ``budget`` (at least one segment each)."""
+    out, start, acc = [], 0, 0
+    for i, w in enumerate(weights.tolist()):
+        if acc and acc + w > budget:
+            out.append(slice(start, i))
+            start, acc = i, 0
+        acc += w
+    out.append(slice(start, len(weights)))
+    return out
+
+
+def chrf_statistics_table(
+    systems: Sequence[Sequence[str | None]],
+    references: Sequence[Sequence[str | None]],
+    options: ChrfOptions | None = None,
+    *,
+    usable: np.ndarray | None = None,
+    chunk_positions: int = 2_000_000,
+    progress: Callable[[int, int, str], None] | None = None,
+) -> ChrfTable:
+    """chrF statistics of every system against the reference streams, one row per segment.
+
+    ``systems`` are ``K`` output streams and ``references`` ``R`` reference streams (sacrebleu's convention:
+    ``references[r][i]`` is reference ``r`` of segment ``i``), all of the same length ``S``; ``None`` marks a
+    missing translation or reference. ``usable`` (``K × R`` booleans, default all) says which references
+    each system may use (a system that *is* a reference stream is not scored against itself).
+    Segments are processed in chunks of about ``chunk_positions`` characters to bound memory;
+    ``progress(done, total, message)`` is called after each chunk.
+
+    Returns a :class:`ChrfTable` equal to sacrebleu's ``CHRF._extract_corpus_statistics`` row for row.
+
+    >>> t = chrf_statistics_table([["a b"], [None]], [["ab"]])
+    >>> t.reference.tolist(), float(t.sentence()[0, 0])   # whitespace is ignored: a perfect match
+    ([[0], [-1]], 100.0)
+    """
+    options = options or ChrfOptions()
+    systems = [list(s) for s in systems]
+    references = [list(r) for r in references]
+    if not references:
+        raise BleuOptionError("chrF needs at least one reference stream")
+    n = len(references[0])
+    for what, streams in (("reference", references), ("system", systems)):
+        for j, stream in enumerate(streams):
+            if len(stream) != n:
+                raise BleuOptionError(
+                    f"chrF: {what} stream {j + 1} has {len(stream)} segments, the first reference has {n}"
+                )
+    k, r = len(systems), len(references)
+    use = np.ones((k, r), dtype=bool) if usable is None else np.asarray(usable, dtype=bool)
+    if use.shape != (k, r):
+        raise BleuOptionError(
+            f"chrF: usable must be {k} x {r} (systems x references), got {use.shape}"
+        )
+    f = options.n_features
+    order = options.order
+    hyp_present = np.array([[t is not None for t in s] for s in systems], dtype=bool).reshape(k, n)
+    ref_present = np.array([[t is not None for t in s] for s in references], dtype=bool).reshape(
+        r, n
+    )
+    # per-reference statistics [hyp, ref, match] x orders, (K, R, S, order) each
+    hyp_tot = np.zeros((k, r, n, order))
+    ref_tot = np.zeros((r, n, order))
+    match = np.zeros((k, r, n, order))
+    char_texts = [[_char_text(t or "", options) for t in s] for s in (*systems, *references)]
+    word_texts = (
+        [[_words(t or "", options) for t in s] for s in (*systems, *references)]
+        if options.word_order
+        else None
+    )
+    char_len = np.array([[len(t) for t in s] for s in char_texts], dtype=np.int64).reshape(k + r, n)
+    weights = char_len.sum(axis=0) + 1
+    parts = _chunks(weights, chunk_positions)
+    for done, part in enumerate(parts, 1):
+        seg_ids = np.arange(part.start, part.stop)
+        m = seg_ids.size
+        side = np.repeat(np.arange(k + r), m)
+        seg = np.tile(np.arange(m), k + r)
+        present = np.concatenate([hyp_present[:, part].ravel(), ref_present[:, part].ravel()])
+        docs = [char_texts[j][i] for j in range(k + r) for i in seg_ids]
+        units, lengths = _codepoints(docs)
+        lengths = np.where(present, lengths, 0)
+        blocks = [(units, lengths, options.char_order, 0)]
+        if word_texts is not None:
+            w_units, w_len = _word_ids([word_texts[j][i] for j in range(k + r) for i in seg_ids])
+            blocks.append(
+                (w_units, np.where(present, w_len, 0), options.word_order, options.char_order)
+            )
+        for b_units, b_len, b_order, first in blocks:
+            got = _match_counts(b_units, b_len, seg, side, k, r, m, b_order)
+            match[:, :, part, first : first + b_order] = got
+            ngrams = np.maximum(b_len[:, None] - np.arange(b_order)[None, :], 0).reshape(
+                k + r, m, b_order
+            )
+            ref_tot[:, part, first : first + b_order] = ngrams[k:]
+            # sacrebleu reports 0 hypothesis n-grams of an order the reference has none of
+            hyp_tot[:, :, part, first : first + b_order] = np.where(
+                ngrams[k:][None] > 0, ngrams[:k][:, None], 0
+            )
+        if progress is not None:
+            progress(done, len(parts), f"chrF statistics: {part.stop} of {n} segments")
+    per_ref = np.stack([hyp_tot, np.broadcast_to(ref_tot, hyp_tot.shape), match], axis=-1)
+    per_ref = per_ref.reshape(k, r, n, f)  # [hyp, ref, match] per order, like sacrebleu's rows
+    scores = chrf_from_stats(per_ref, options)  # (K, R, S) sentence chrF against each reference
+    ok = use[:, :, None] & ref_present[None, :, :] & hyp_present[:, None, :]
+    scores = np.where(ok, scores, -np.inf)
+    best = np.argmax(scores, axis=1)  # first best reference, as sacrebleu's strict ">"
+    has = ok.any(axis=1)
+    chosen = np.take_along_axis(per_ref, best[:, None, :, None], axis=1)[:, 0]
+    stats = np.where(has[..., None], chosen, 0.0)
+    return ChrfTable(stats, np.where(has, best, -1), options)

@@ -1,0 +1,47 @@
+"""Build step of bleu-study: the compiled kernels (``bleu_core/fast/_kernels.c``), ahead of time.
+
+Everything else about the package is in ``pyproject.toml``. The C extension is optional: on a machine without a
+C compiler (or without Python's headers) the build prints one line and the package installs anyway; bleu_core
+then runs its pure numpy/Python twins of the kernels (same results, slower; see ``bleu_core/fast/compiled.py``).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+NOTICE = (
+    "bleu-study: the compiled kernels could not be built ({reason}); installing without them "
+    "(the pure numpy/Python path gives the same results, slower)"
+)
+
+
+class OptionalBuildExt(build_ext):
+    """``build_ext`` that turns any compiler failure into a one-line notice."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - no compiler, no headers, ...: all mean "go without"
+            print(NOTICE.format(reason=type(exc).__name__), file=sys.stderr)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            print(NOTICE.format(reason=type(exc).__name__), file=sys.stderr)
+
+
+setup(
+    ext_modules=[
+        Extension(
+            "bleu_core.fast._kernels",
+            sources=["bleu_core/fast/_kernels.c"],
+            extra_compile_args=["-O3"] if sys.platform != "win32" else ["/O2"],
+            optional=True,
+        )
+    ],
+    cmdclass={"build_ext": OptionalBuildExt},
+)

@@ -1,0 +1,101 @@
+"""End-to-end (issue 13): upload a generated WMT22-style release (references B and C, DA naming HUMAN-B.12, a
+file with a byte-order mark), choose the references in the sidebar, and check the Corpus page's BLEU (its CSV
+download) against sacrebleu 2.x for that choice. Screenshots go to ``tests/artifacts/``.
+"""
+
+# ruff: noqa: F811  (the fixtures of test_browser.py are imported by name and taken as arguments)
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from pathlib import Path
+
+import pytest
+import sacrebleu
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from app_server import wait_app_idle  # noqa: E402
+from test_browser import (  # noqa: E402, F401  (fixtures)
+    browser,
+    exceptions,
+    page,
+    pytestmark,
+    server,
+    shot,
+    signature,
+    upload,
+)
+from wmt22_release import REF_B, REF_C, SYSTEMS, release_zip  # noqa: E402
+
+
+def picker(page):
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    return sidebar.locator('[data-testid="stMultiSelect"]').filter(has_text="References")
+
+
+def add_reference(page, name: str) -> None:
+    picker(page).locator("input").click()
+    page.get_by_role("option", name=name, exact=True).click()
+    page.keyboard.press("Escape")
+    wait_app_idle(page)
+
+
+def remove_last_reference(page) -> None:
+    picker(page).locator("input").click()
+    page.keyboard.press("Backspace")
+    page.keyboard.press("Escape")
+    wait_app_idle(page)
+
+
+def corpus_csv(page, server: str) -> dict[str, dict[str, str]]:
+    """The Corpus page's table, from its CSV download (the grid on screen is a canvas)."""
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Corpus").click()
+    wait_app_idle(page)
+    assert exceptions(page) == []
+    with page.expect_download(timeout=60_000) as info:
+        page.locator('[data-testid="stDownloadButton"]').filter(has_text="CSV").first.click()
+    rows = csv.DictReader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8")))
+    return {row["system"]: row for row in rows}
+
+
+def expected(references: list[list[str]]) -> dict[str, float]:
+    # sacrebleu 2.x corpus_bleu, default settings, on the texts without the byte-order mark
+    return {s: sacrebleu.corpus_bleu(lines, references).score for s, lines in SYSTEMS.items()}
+
+
+def test_upload_a_release_and_choose_its_references(server, page):
+    upload(page, server, [("wmt22-release.zip", release_zip())])
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert exceptions(page) == [] and "Open: generaltest2022 de-en" in main
+    assert "wmt22-release.zip!txt/system-outputs/generaltest2022.de-en.hyp.sys1.en" in main
+    assert "byte-order mark" in main and "/tmp/" not in main
+    assert "human scores of ref-B (3 da, 3 da_z) were set aside" in main
+    shot(page, "references-study-loaded")
+
+    table = corpus_csv(page, server)  # the loader's choice: reference B; ref-C is a human system
+    for system, bleu in expected([REF_B]).items():
+        assert float(table[system]["BLEU"]) == pytest.approx(bleu, abs=1e-6)
+    assert "ref-C" in table and "nrefs:1|" in signature(page)
+
+    remove_last_reference(page)  # nothing chosen: still the loader's choice
+    add_reference(page, "ref-C")  # C only: B is a human system with HUMAN-B.12's DA (91-93)
+    table = corpus_csv(page, server)
+    for system, bleu in expected([REF_C]).items():
+        assert float(table[system]["BLEU"]) == pytest.approx(bleu, abs=1e-6)
+    assert float(table["ref-B"]["da"]) == pytest.approx(92.0)
+    assert float(table["ref-B"]["BLEU"]) == pytest.approx(
+        sacrebleu.corpus_bleu(REF_B, [REF_C]).score, abs=1e-6
+    )
+
+    add_reference(page, "ref-B")  # both: multi-reference BLEU
+    table = corpus_csv(page, server)
+    for system, bleu in expected([REF_B, REF_C]).items():
+        assert float(table[system]["BLEU"]) == pytest.approx(bleu, abs=1e-6)
+    assert set(table) == set(SYSTEMS) and "nrefs:2|" in signature(page)
+    shot(page, "references-corpus-both")
+    page.locator('[data-testid="stSidebar"]').get_by_role("link", name="Study").click()
+    wait_app_idle(page)  # (same session: a new address would open a new one, on the demo)
+    main = page.locator('[data-testid="stMain"]').inner_text()
+    assert "human scores of ref-B" in main and "human scores of ref-C" in main
+    shot(page, "references-study-both")

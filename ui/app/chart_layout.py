@@ -1,0 +1,147 @@
+"""Sizes, axes and legends that keep every label of a chart readable, from 2 systems to 50 and more.
+
+Vega-Lite's defaults suit a handful of categories: a fixed chart height, labels cut at 180 px, labels that
+would overlap silently dropped (``labelOverlap``), a legend that stops after a few symbols. With 50
+systems that hides most of the names. The charts of every room take their sizes and label settings from
+here instead of repeating numbers:
+
+* a chart's length along a category axis grows with the number of categories (:func:`band_length`);
+* category axes never drop a label (``labelOverlap=False``) and cut a label only beyond
+  :data:`MAX_LABEL_PX` (the marks' tooltips carry the full name) (:func:`category_axis`);
+* legends list every entry (``symbolLimit=0``), in columns when there are many (:func:`complete_legend`);
+* scatter labels are drawn for every point up to :data:`SCATTER_LABELS_UP_TO` points, beyond that on hover
+  unless the reader asks for all of them (:func:`scatter_labels_default`).
+
+The same chart object goes to the screen and to the PNG/SVG export, so the export gets the same sizes.
+
+>>> band_length(3), band_length(50)
+(120, 1100)
+>>> label_limit(["A", "Facebook-AI"]) < label_limit(["a-rather-long-system-name-2021"])
+True
+>>> legend_columns(9), legend_columns(50)
+(1, 3)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+ROW_PX = 22
+"""Pixels per category along an axis (one label line of an 11 px font, with air)."""
+
+MIN_BAND_PX = 120
+"""The shortest category axis (a chart with 2-3 categories)."""
+
+CHAR_PX = 6.6
+"""Rough width of one character of the 11 px label font (Vega's default sans-serif)."""
+
+MAX_LABEL_PX = 360
+"""Labels longer than this (≈ 55 characters) are cut with an ellipsis; the tooltip has the full name."""
+
+LEGEND_ROWS = 20
+"""Legend entries per column before the legend wraps into another column."""
+
+SCATTER_LABELS_UP_TO = 12
+"""A scatter labels every point up to this many points; beyond, labels show on hover (toggle on the page)."""
+
+FONT_PX = 11
+
+
+def band_length(n: int, *, per: int = ROW_PX, minimum: int = MIN_BAND_PX) -> int:
+    """Length (px) of a category axis with ``n`` categories: ``per`` px each, at least ``minimum``."""
+    return max(minimum, per * max(0, n))
+
+
+def label_limit(names: Sequence[Any], *, maximum: int = MAX_LABEL_PX) -> int:
+    """Pixels a label may take so that the longest of ``names`` is shown whole (up to ``maximum``)."""
+    longest = max((len(str(n)) for n in names), default=1)
+    return min(maximum, int(math.ceil(longest * CHAR_PX)) + 8)
+
+
+def x_label_angle(names: Sequence[Any], length_px: float | None = None) -> int:
+    """0° when the labels fit side by side on an x axis of ``length_px`` pixels, else -45° or -90° (many).
+
+    >>> x_label_angle(["1", "2", "3"]), x_label_angle(["system-%d" % i for i in range(40)], 600)
+    (0, -90)
+    """
+    n = max(1, len(names))
+    longest = max((len(str(v)) for v in names), default=1)
+    if length_px is None:
+        length_px = band_length(n, per=40)
+    if longest * CHAR_PX + 6 <= length_px / n:
+        return 0
+    return -45 if n <= 20 else -90
+
+
+def category_axis(
+    names: Sequence[Any],
+    *,
+    title: str | None = None,
+    x: bool = False,
+    length_px: float | None = None,
+) -> Any:
+    """An axis that shows every one of ``names`` (no overlap dropping, cut only beyond MAX_LABEL_PX)."""
+    import altair as alt
+
+    kwargs: dict[str, Any] = {
+        "labelOverlap": False,
+        "labelLimit": label_limit(names),
+        "labelFontSize": FONT_PX,
+    }
+    if title is not None:
+        kwargs["title"] = title
+    if x:
+        angle = x_label_angle(names, length_px)
+        kwargs["labelAngle"] = angle
+        if angle:
+            kwargs["labelAlign"] = "right"
+            kwargs["labelBaseline"] = "middle" if angle == -90 else "top"
+    return alt.Axis(**kwargs)
+
+
+def legend_columns(n: int) -> int:
+    """Columns of a legend with ``n`` entries (:data:`LEGEND_ROWS` per column)."""
+    return max(1, math.ceil(n / LEGEND_ROWS))
+
+
+def complete_legend(
+    names: Sequence[Any], *, title: str | None = None, orient: str = "right"
+) -> Any:
+    """A legend that lists every one of ``names``: no symbol limit, labels whole, in columns if many."""
+    import altair as alt
+
+    kwargs: dict[str, Any] = {
+        "symbolLimit": 0,
+        "labelLimit": label_limit(names),
+        "columns": legend_columns(len(names)),
+        "orient": orient,
+        "labelFontSize": FONT_PX,
+    }
+    if title is not None:
+        kwargs["title"] = title
+    return alt.Legend(**kwargs)
+
+
+def legend_height(n: int) -> int:
+    """Height (px) a vertical legend of ``n`` entries needs, so the chart can be at least as tall."""
+    return band_length(min(n, LEGEND_ROWS), per=16, minimum=0) + 30
+
+
+def scatter_labels_default(n_points: int) -> bool:
+    """Whether a scatter of ``n_points`` labels every point by default (else: labels on hover).
+
+    >>> scatter_labels_default(8), scatter_labels_default(50)
+    (True, False)
+    """
+    return n_points <= SCATTER_LABELS_UP_TO
+
+
+def matrix_cell(n: int) -> int:
+    """Side (px) of one cell of an n × n matrix: large enough for the cell's text, smaller when n is large.
+
+    >>> matrix_cell(5), matrix_cell(50)
+    (34, 18)
+    """
+    return 34 if n <= 15 else 24 if n <= 30 else 18

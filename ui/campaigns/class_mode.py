@@ -1,0 +1,229 @@
+"""Class mode: a lesson campaign in one click, its join QR code and link, and the projector dashboard's parts.
+
+The numbers come from :mod:`bleu_core.campaigns.lesson` (:func:`lesson_plan`, :func:`class_snapshot`); the charts
+are the analysis pages' own (the paper's Figures 5-7, :mod:`ui.analysis.charts`). The QR code is drawn here, on the
+server, by ``segno`` (no web service sees the link). Every name that goes into HTML is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import pandas as pd
+import streamlit as st
+
+from bleu_core.campaigns import CampaignStore
+from bleu_core.campaigns.lesson import (
+    ClassSnapshot,
+    lesson_plan,
+)
+from bleu_core.campaigns.model import Campaign
+from bleu_core.errors import BleuStudyError
+from ui.analysis.charts import normalised_chart, regression_scatter
+from ui.analysis.frames import normalised_frame
+from ui.app import state as K
+from ui.app.context import Scores
+
+RATE_PATH = "rate"
+PROJECTOR_PATH = "projector"
+
+#: Large type for the projector; the sidebar and the navigation are hidden there.
+PROJECTOR_STYLE = """
+<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"] {display: none;}
+.block-container {padding-top: 1.2rem;}
+[data-testid="stMetricValue"] {font-size: 3.2rem;}
+[data-testid="stMetricLabel"] p {font-size: 1.3rem;}
+.bs-proj-code {font-size: 2.6rem; font-weight: 700; letter-spacing: 0.3rem;}
+.bs-proj-link {font-size: 1.4rem; word-break: break-all;}
+</style>
+"""
+
+
+def app_base_url() -> str:
+    """The address students type: the app's own URL as the browser reached it, without path or query.
+
+    A projector at ``http://localhost:8501`` is reachable by phones only through the machine's network
+    address: the teacher starts the app with ``--server.address 0.0.0.0`` and opens it by that address.
+    """
+    url = getattr(st.context, "url", None) or ""
+    parts = urlsplit(url)
+    if not parts.scheme or not parts.netloc:
+        return "http://localhost:8501"
+    return urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+
+
+def join_url(base: str, code: str) -> str:
+    """The link a student opens to join the campaign.
+
+    >>> join_url("http://192.168.1.20:8501", "K7P2QX")
+    'http://192.168.1.20:8501/rate?campaign=K7P2QX'
+    """
+    return f"{base.rstrip('/')}/{RATE_PATH}?{urlencode({'campaign': code})}"
+
+
+def projector_url(base: str, code: str, key: str) -> str:
+    """The projector's link (it carries the organiser key; the page takes it out of the address at once).
+
+    >>> projector_url("http://h:1", "K7", "s3cret")
+    'http://h:1/projector?campaign=K7&key=s3cret'
+    """
+    return f"{base.rstrip('/')}/{PROJECTOR_PATH}?{urlencode({'campaign': code, 'key': key})}"
+
+
+def qr_png(text: str, *, scale: int = 10) -> bytes:
+    """A PNG QR code of *text* (error correction M, drawn locally by segno, no web service).
+
+    >>> qr_png("http://h:1/rate?campaign=K7")[:4]
+    b'\\x89PNG'
+    """
+    import io
+
+    import segno
+
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=scale, border=2)
+    return buffer.getvalue()
+
+
+def join_panel(code: str, base: str, *, qr_width: int = 360) -> None:
+    """The join QR code, the code in large letters and the short link (for the projector)."""
+    link = join_url(base, code)
+    left, right = st.columns([1, 1])
+    left.image(qr_png(link), width=qr_width, caption="Scan to join")
+    right.markdown(
+        f'<div>Join with your phone: scan, or open</div><div class="bs-proj-link">{html.escape(link)}'
+        f'</div><div style="margin-top:1rem">Campaign code</div><div class="bs-proj-code">'
+        f"{html.escape(code)}</div>",
+        unsafe_allow_html=True,
+    )
+
+
+def class_mode_form(n_systems_available: int) -> tuple[int, int, bool, int] | None:
+    """The class-mode choices (systems, segments, paper's two groups, seed) once the button is pressed."""
+    st.write(
+        "One click makes a short campaign sized for a lesson from the open study: a few systems spread over "
+        "the BLEU range (a human translation among them when the study has one), short segments, adequacy "
+        "and fluency on the paper's 1-5 scale. Students join on their phones; the projector shows their "
+        "judgment against BLEU as the ratings arrive."
+    )
+    c1, c2, c3 = st.columns(3)
+    n_systems = c1.number_input(
+        "Systems", min_value=2, max_value=max(2, min(8, n_systems_available)), key=K.CLASS_SYSTEMS
+    )
+    n_segments = c2.number_input("Segments", min_value=2, max_value=30, key=K.CLASS_SEGMENTS)
+    groups = c3.toggle(
+        "Monolingual and bilingual groups",
+        key=K.CLASS_GROUPS,
+        help="The paper's two groups of judges (§4); off: one group called 'class'.",
+    )
+    minutes = int(n_systems) * int(n_segments) * 2 * 6 / 60
+    st.caption(
+        f"{int(n_systems) * int(n_segments)} items; about {math.ceil(minutes)} minutes per student "
+        "(adequacy and fluency, ~6 s a rating)."
+    )
+    if not st.button("Start a class", type="primary", icon=":material/school:"):
+        return None
+    return int(n_systems), int(n_segments), bool(groups), int(st.session_state.get(K.SEED, 12345))
+
+
+def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int, bool, int]):
+    """Create the lesson campaign of the open study (BLEU under the sidebar's settings travels along)."""
+    n_systems, n_segments, groups, seed = choices
+    system_bleu = {s: float(scores.corpus.score[i]) for i, s in enumerate(scores.systems)}
+    plan = lesson_plan(
+        scores.study,
+        system_bleu,
+        seed=seed,
+        n_systems=n_systems,
+        n_segments=n_segments,
+        groups=("monolingual", "bilingual") if groups else ("class",),
+        bleu_signature=scores.signature,
+    )
+    return store.create_campaign(plan)
+
+
+# --- projector dashboard -------------------------------------------------------------------------
+
+
+def fit_points(campaign: Campaign, snap: ClassSnapshot, criterion: str) -> pd.DataFrame:
+    """System points of BLEU against the class's mean *criterion* score (human translations marked)."""
+    fit = snap.fits[criterion]
+    humans = set(campaign.metadata.get("human_systems", []))
+    points = pd.DataFrame(
+        {
+            "system": list(fit.systems),
+            "BLEU": list(fit.bleu),
+            "class": list(fit.human),
+            "human": [s in humans for s in fit.systems],
+        }
+    )
+    return points
+
+
+def fit_caption(snap: ClassSnapshot, criterion: str) -> str:
+    fit = snap.fits[criterion]
+    r = "r not yet defined" if not math.isfinite(fit.statistic) else f"r = {fit.statistic:.2f}"
+    return f"{r} · {fit.n} system{'s' if fit.n != 1 else ''}"
+
+
+def fit_chart(campaign: Campaign, snap: ClassSnapshot, criterion: str):
+    return regression_scatter(
+        fit_points(campaign, snap, criterion),
+        x="BLEU",
+        y="class",
+        title=f"BLEU vs the class's {criterion}",
+        subtitle=fit_caption(snap, criterion),
+        x_title="BLEU (whole test set)",
+        y_title=f"class {criterion} (mean, 1-5)",
+    )
+
+
+def normalised_class_chart(campaign: Campaign, snap: ClassSnapshot):
+    """BLEU and the class's criteria normalised by their range across systems (Figure 7)."""
+    bleu = {s: float(v) for s, v in campaign.metadata.get("bleu", {}).items()}
+    series = {"BLEU": bleu} | {f"class {c}": m for c, m in snap.system_means.items()}
+    order = sorted(campaign.systems, key=lambda s: bleu.get(s, math.nan))
+    return normalised_chart(
+        normalised_frame(series, order),
+        title="Range-normalised scores (paper, Figure 7)",
+        subtitle="systems ordered by BLEU",
+    )
+
+
+def alpha_frame(snap: ClassSnapshot) -> pd.DataFrame:
+    return pd.DataFrame(snap.alpha_history, columns=["ratings", "criterion", "alpha"])
+
+
+def alpha_lines(snap: ClassSnapshot) -> list[str]:
+    """One line per criterion: alpha with its interval, or why it is not there yet."""
+    lines = []
+    for criterion, result in snap.alpha.items():
+        if result is None or not math.isfinite(result.statistic):
+            lines.append(f"{criterion}: needs two students on the same item")
+            continue
+        low, high = result.confidence_interval
+        ci = "" if not math.isfinite(low) else f" (95% CI {low:.2f} to {high:.2f})"
+        lines.append(f"{criterion}: α = {result.statistic:.2f}{ci}")
+    return lines
+
+
+def read_projector_address(store: CampaignStore) -> str | None:
+    """Take ``?campaign=&key=`` out of the address into the session (checked against the store).
+
+    Returns an error message for the page, or None.
+    """
+    params = st.query_params
+    code, key = params.get("campaign"), params.get("key")
+    if not code or not key:
+        return None
+    for name in ("key",):
+        del params[name]  # the organiser key never stays in the address (history, shared screens)
+    try:
+        campaign = store.check_organiser(code, key)
+    except BleuStudyError as err:
+        return str(err)
+    st.session_state[K.PROJ_CODE], st.session_state[K.PROJ_KEY] = campaign.code, key
+    return None
