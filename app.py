@@ -33,6 +33,7 @@ PAGE_TABLE = [
     ("Study", "export.py", "Export", ":material/download:", False),
     ("Explore & learn", "explore.py", "Explore", ":material/manage_search:", False),
     ("Explore & learn", "learn.py", "Learn BLEU", ":material/school:", False),
+    ("Explore & learn", "error_spans.py", "BLEU vs error spans", ":material/spellcheck:", False),
     ("Analyse", "bleu_vs_human.py", "BLEU vs human", ":material/scatter_plot:", False),
     ("Analyse", "significance.py", "Significance", ":material/functions:", False),
     ("Analyse", "judges.py", "Judges", ":material/groups:", False),

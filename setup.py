@@ -9,8 +9,12 @@ from __future__ import annotations
 
 import sys
 
+import shutil
+from pathlib import Path
+
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 NOTICE = (
     "bleu-study: the compiled kernels could not be built ({reason}); installing without them "
@@ -34,6 +38,27 @@ class OptionalBuildExt(build_ext):
             print(NOTICE.format(reason=type(exc).__name__), file=sys.stderr)
 
 
+#: The Streamlit app's own files, outside any package in a checkout (``make run`` runs ``app.py`` there); a wheel
+#: carries them in ``ui/_app/`` so that ``bleu-study app`` works after ``pip install`` (:func:`bleu_core.launch.app_script`).
+APP_FILES = ("app.py", "pages/*.py", ".streamlit/config.toml")
+
+
+class BuildPyWithApp(build_py):
+    """``build_py`` that also copies the app's entry point, pages and Streamlit settings into ``ui/_app/``."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):  # an editable install runs the checkout's own app.py
+            return
+        root = Path(__file__).resolve().parent
+        target = Path(self.build_lib) / "ui" / "_app"
+        for pattern in APP_FILES:
+            for path in sorted(root.glob(pattern)):
+                dest = target / path.relative_to(root)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, dest)
+
+
 setup(
     ext_modules=[
         Extension(
@@ -43,5 +68,5 @@ setup(
             optional=True,
         )
     ],
-    cmdclass={"build_ext": OptionalBuildExt},
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPyWithApp},
 )

@@ -31,14 +31,15 @@ DEMO_PREFIX = "demo:"
 
 
 def app_script() -> Path:
-    """The app's entry point: ``app.py`` beside the ``ui`` package (a checkout, or the installed wheel)."""
+    """The app's entry point: ``ui/_app/app.py`` in an installed wheel, else ``app.py`` beside the ``ui``
+    package (a checkout, installed editable or not at all)."""
     import importlib.util
 
     spec = importlib.util.find_spec("ui")
     if spec is None or not spec.submodule_search_locations:
         raise InputError("the app is not installed: the 'ui' package cannot be found")
     ui_dir = Path(next(iter(spec.submodule_search_locations)))
-    for candidate in (ui_dir / "streamlit_app.py", ui_dir.parent / "app.py"):
+    for candidate in (ui_dir / "_app" / "app.py", ui_dir.parent / "app.py"):
         if candidate.is_file():
             return candidate
     raise InputError(f"the app's entry point is missing (looked for app.py beside {ui_dir})")

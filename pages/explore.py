@@ -10,8 +10,9 @@ from ui import current_scores, signature_caption
 from ui.app import cache
 from ui.app import state as K
 from ui.app.segment_bleu import NOT_IN_RELEASE, missing_translations
+from ui.explore import span_view as spans
 from ui.explore.frames import browse_frame, ngram_frame, segment_frame, system_entries
-from ui.explore.highlight import browse_label, comparison_table, segment_block, texts_block
+from ui.explore.highlight import browse_label, comparison_table, texts_block
 
 PAGE_SIZE = 25
 SORTS = {
@@ -28,7 +29,8 @@ study, options = scores.study, scores.options
 criteria = list(study.criteria)
 
 # ---- browser controls (in a pop-over: cheaper to re-draw, see ui.explore.highlight.browse_label) ----------------
-sort_keys = [k for k in SORTS if criteria or k not in ("disagreement", "human")]
+sorts = {**SORTS, **spans.browse_sorts(study)}  # + rewarded errors, penalised words (MQM spans)
+sort_keys = [k for k in sorts if criteria or k not in ("disagreement", "human")]
 if st.session_state.get(K.EXPLORE_SORT) not in sort_keys:
     st.session_state[K.EXPLORE_SORT] = "BLEU"
 label = browse_label(
@@ -37,7 +39,7 @@ label = browse_label(
     docs=st.session_state.get(K.EXPLORE_DOCS) or [],
     bleu_range=tuple(st.session_state.get(K.EXPLORE_BLEU_RANGE) or (0.0, 100.0)),
     search=st.session_state.get(K.EXPLORE_SEARCH) or "",
-    sort=SORTS[st.session_state[K.EXPLORE_SORT]],
+    sort=sorts[st.session_state[K.EXPLORE_SORT]],
     descending=bool(st.session_state.get(K.EXPLORE_DESCENDING)),
 )
 with st.popover(label, icon=":material/filter_list:"):
@@ -50,7 +52,7 @@ with st.popover(label, icon=":material/filter_list:"):
     criterion = (
         st.selectbox("Human criterion", criteria, key=K.EXPLORE_CRITERION) if criteria else None
     )
-    sort = st.selectbox("Sort by", sort_keys, format_func=SORTS.get, key=K.EXPLORE_SORT)
+    sort = st.selectbox("Sort by", sort_keys, format_func=sorts.get, key=K.EXPLORE_SORT)
     descending = st.toggle("Descending", key=K.EXPLORE_DESCENDING)
     low, high = st.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
     search = st.text_input(
@@ -70,6 +72,7 @@ frame = segment_frame(
     higher_is_better=higher_is_better,
     missing=missing,
 )
+frame = spans.with_agreement(frame, scores, sort)
 view = browse_frame(
     study,
     frame,
@@ -89,6 +92,7 @@ page = st.number_input(
 )
 shown = view.iloc[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
 columns = ["segment", "doc", "system", "BLEU", "human", "disagreement", "hyp_len", "output"]
+columns[-1:-1] = spans.BROWSE_COLUMNS  # shown when the browser is sorted by them
 event = st.dataframe(
     shown[[c for c in columns if c in shown.columns]],
     hide_index=True,
@@ -146,7 +150,7 @@ refs = [
 ]
 ref_names = [r for r, _ in refs]
 texts = ([("source", segment.source)] if segment.source else []) + refs
-st.html(texts_block(texts))  # the page's style sheets: this block ignores the settings
+st.html(texts_block(texts) + spans.style(study))  # style sheets: this block ignores the settings
 
 shown_systems = systems or list(study.systems)
 all_matches = cache.segment_matches_of_systems(
@@ -171,6 +175,7 @@ st.markdown(f"**N-grams of order {order} of one system, and where the references
 pick = st.selectbox(
     "System", shown_systems, index=shown_systems.index(focus), key=K.EXPLORE_NGRAM_SYSTEM
 )
+spans.rater_filter(scores.key, study)  # whose MQM error spans are drawn (a study with spans)
 focus_entry = next(e for e in entries if e["system"] == pick)
 ngrams = ngram_frame(focus_entry["matches"], order, ref_names)
 grams = st.dataframe(  # full width: the clipping columns need the room
@@ -188,9 +193,5 @@ if picked:
     selected = tuple(ngrams.iloc[picked[0]]["n-gram"].split(" "))
 if focus_entry["missing"]:
     st.info(f"{pick}: {NOT_IN_RELEASE} for this segment.")
-else:
-    st.html(
-        segment_block(
-            focus_entry["matches"], order, ref_names, system=pick, selected=selected, style=False
-        )
-    )
+else:  # with the raters' error spans when the study has them
+    st.html(spans.focus_block(scores, i, pick, focus_entry["matches"], order, ref_names, selected))

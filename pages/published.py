@@ -14,6 +14,7 @@ from typing import NoReturn
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
+from bleu_core.study.demo import data_dir as demo_dir
 from bleu_core.stats.correlation import METHODS
 from bleu_core.stats.system_table import is_human_column, parse_system_table, table_correlations
 from bleu_core.textio import decode_text
@@ -23,7 +24,7 @@ from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape as esc
 from ui.metrics import published_charts as cp
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "data" / "examples"
+EXAMPLES = demo_dir() / "examples"
 EXAMPLE_NOTES = {
     "babych2004-table1.csv": "Babych & Hartley (2004), Table 1: mean adequacy and fluency of the 4 MT systems "
     "of the DARPA-94 French–English corpus and their BLEU (REVERSO has no human scores). The paper "

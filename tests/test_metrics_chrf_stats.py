@@ -166,18 +166,25 @@ def _parity_on_study(study, options: ChrfOptions, n_systems: int, n_segments: in
         np.testing.assert_array_equal(table.stats[k, idx], expected, err_msg=name)
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="shared data not present")
-@pytest.mark.parametrize("word_order", [0, 2])
-def test_parity_on_ted_mqm_and_wmt21_samples(word_order: int) -> None:
-    # samples here to keep CI fast; the full releases were checked by the same comparison (see the report)
+@pytest.fixture(scope="module")
+def shared_studies():  # noqa: ANN201
+    if not DATA.exists():
+        pytest.skip("shared data not present")
     from bleu_core.study import load_study
 
-    options = ChrfOptions(word_order=word_order)
     ted = load_study(DATA / "google-mqm-ted2021/ted/zhen/mqm_ted_zhen.tsv", detect=False).study
-    _parity_on_study(ted, options, 3, 120)
     wmt = load_study(
         DATA / "wmt21-newstest2021-mqm-da", pair="en-de", reference="all", detect=False
     ).study
+    return ted, wmt
+
+
+@pytest.mark.parametrize("word_order", [0, 2])
+def test_parity_on_ted_mqm_and_wmt21_samples(shared_studies, word_order: int) -> None:  # noqa: ANN001
+    # samples here to keep CI fast; the full releases were checked by the same comparison (see the report)
+    ted, wmt = shared_studies
+    options = ChrfOptions(word_order=word_order)
+    _parity_on_study(ted, options, 3, 120)
     _parity_on_study(wmt, options, 2, 120)  # three references: the best-reference choice
 
 

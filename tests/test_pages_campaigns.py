@@ -164,7 +164,8 @@ def campaigns_app(study: Study | None) -> AppTest:
 def test_campaigns_page_create_then_manage(db):
     at = campaigns_app(toy_study())
     assert at.title[0].value == "Rating campaigns"
-    at.number_input[0].set_value(4)  # segments
+    segments = [n for n in at.number_input if n.label.startswith("Number of source segments")]
+    segments[0].set_value(4)
     buttons(at, "Create campaign")[0].click().run()
     assert not at.exception
     code, key = at.session_state[K.CAMP_CODE], at.session_state[K.CAMP_KEY]

@@ -19,7 +19,7 @@ from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "pages" / "published.py"
-EXAMPLE = ROOT / "data" / "examples" / "babych2004-table1.csv"
+EXAMPLE = ROOT / "bleu_core" / "demos" / "examples" / "babych2004-table1.csv"
 SEED_002 = glob.glob("/work/shared/seeds/002_*.txt")
 
 

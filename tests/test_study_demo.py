@@ -74,7 +74,9 @@ def test_demo_names_work_through_load_study_and_errors_list_them() -> None:
 
 @needs_shared
 def test_bundled_files_equal_a_fresh_conversion(tmp_path: Path) -> None:
-    spec = importlib.util.spec_from_file_location("build_demos", data_dir() / "build_demos.py")
+    spec = importlib.util.spec_from_file_location(
+        "build_demos", Path(__file__).resolve().parents[1] / "data" / "build_demos.py"
+    )
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     built = module.build(SHARED, tmp_path)

@@ -6,7 +6,7 @@ The rooms mirror the navigation:
 | page(s)                                                        | room                                |
 |----------------------------------------------------------------|-------------------------------------|
 | Study                                                          | ``ui.study``                        |
-| Explore, Learn BLEU                                            | ``ui.explore``                      |
+| Explore, Learn BLEU, BLEU vs error spans                      | ``ui.explore``                      |
 | Corpus, BLEU vs human, Significance, Judges, Correlation, Export | ``ui.analysis``                   |
 | Metrics, Published tables                                      | ``ui.metrics``                      |
 | Campaigns, Rate translations, Projector                        | ``ui.campaigns``                    |
@@ -30,6 +30,7 @@ PAGE_ROOMS = {
     "study": {"study"},
     "explore": {"explore"},
     "learn": {"explore"},
+    "error_spans": {"explore"},
     "corpus": {"analysis"},
     "bleu_vs_human": {"analysis"},
     "significance": {"analysis"},

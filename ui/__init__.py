@@ -5,7 +5,8 @@ Rooms (one sub-package per area of the navigation; a page imports its room and `
 ``ui.app``        shared by every page: session-state keys, sidebar settings, caches and the statistics
                   store, warm-up, export, shared frames and markup. Imports no other room.
 ``ui.study``      the Study page (overview of the open study).
-``ui.explore``    Explore and Learn BLEU: match highlighting, browse table, the paper's worked examples.
+``ui.explore``    Explore, Learn BLEU, BLEU vs error spans: match highlighting, browse table, the paper's
+                  worked examples, BLEU's matches against the raters' MQM error spans.
 ``ui.analysis``   Corpus, BLEU vs human, Significance, Judges, Correlation, Export: frames and charts.
 ``ui.metrics``    Metrics and Published tables.
 ``ui.campaigns``  Campaigns and Rate translations.

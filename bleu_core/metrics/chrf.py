@@ -38,9 +38,9 @@ punctuation character split off the end (or else the start) of each word.
 from __future__ import annotations
 
 import re
-from itertools import chain
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 

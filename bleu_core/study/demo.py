@@ -1,4 +1,5 @@
-"""The studies bundled with bleu-study (in the repository's ``data/`` folder, listed in ``data/manifest.json``).
+"""The studies bundled with bleu-study (package data in ``bleu_core/demos/``, listed in its ``manifest.json``;
+a wheel carries them, so ``bleu-study study demo:ted-en-de`` works after ``pip install``).
 
 * ``ted-en-de`` — WMT21 TED talks, English→German: 529 segments, 13 MT systems, reference ``ref``, expert MQM
   ratings (Freitag et al. 2021, Apache-2.0).
@@ -45,11 +46,11 @@ class DemoInfo:
 
 
 def data_dir() -> Path:
-    """The folder holding the bundled studies: ``$BLEU_STUDY_DATA`` or the repository's ``data/``."""
+    """The folder holding the bundled studies: ``$BLEU_STUDY_DATA`` or the package's ``bleu_core/demos/``."""
     override = os.environ.get("BLEU_STUDY_DATA")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parents[2] / "data"
+    return Path(__file__).resolve().parents[1] / "demos"
 
 
 @lru_cache(maxsize=4)
@@ -57,8 +58,8 @@ def _manifest(folder: Path) -> tuple[DemoInfo, ...]:
     path = folder / MANIFEST
     if not path.is_file():
         raise StudyError(
-            "the demo manifest is missing; run from a bleu-study checkout or set BLEU_STUDY_DATA to "
-            "its data/ folder",
+            "the demo manifest is missing (the package was installed without its data); reinstall "
+            "bleu-study or set BLEU_STUDY_DATA to a folder with manifest.json",
             file=str(path),
         )
     entries = json.loads(path.read_text(encoding="utf-8"))

@@ -209,11 +209,12 @@ class Study:
         """
         self._check_criterion(criterion)
         stamp = (self.ratings, len(self.ratings), tuple(self.systems), self.segments)
-        hit = self._scores.get(criterion)
+        cache = self.__dict__.setdefault("_scores", {})  # also on studies unpickled from older versions
+        hit = cache.get(criterion)
         if hit is not None and hit[0][0] is stamp[0] and hit[0][1:] == stamp[1:]:
             return hit[1].copy()
         result = self._segment_scores(criterion)
-        self._scores[criterion] = (stamp, result)
+        cache[criterion] = (stamp, result)
         return result.copy()
 
     def _segment_scores(self, criterion: str) -> np.ndarray:

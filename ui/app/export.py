@@ -80,7 +80,8 @@ def sha256_bytes(data: bytes) -> str:
 
 
 def study_digest(study: Study) -> str:
-    """sha256 of the study's contents (segments, references, systems, ratings) in a canonical JSON form.
+    """sha256 of the study's contents (segments, references, systems, ratings, error spans) in a canonical
+    JSON form.
 
     It changes when any text or score changes and not when the study is re-loaded from another format.
     """
@@ -92,6 +93,10 @@ def study_digest(study: Study) -> str:
         "ratings": sorted(
             [r.system, r.segment_id or "", r.rater or "", r.group or "", r.criterion, repr(r.score)]
             for r in study.ratings
+        ),
+        "error_spans": sorted(
+            [s.system, s.segment_id, s.rater or "", s.side, s.start, s.end, s.category, s.severity]
+            for s in study.error_spans
         ),
     }
     return sha256_bytes(json.dumps(content, ensure_ascii=False, sort_keys=True).encode("utf-8"))

@@ -1,9 +1,13 @@
-"""The Explore and Learn pages: n-gram match highlighting, the browse table, the paper's worked examples.
+"""The Explore, Learn and BLEU vs error spans pages: n-gram match highlighting, the browse table, the
+paper's worked examples, BLEU's matches against the raters' MQM error spans.
 
 ``highlight``  escaped HTML of matched / clipped / unmatched n-grams, the all-systems table, browse label.
 ``frames``     per-segment, n-gram, browse, token and precision DataFrames.
 ``teach``      the Learn page's step-by-step walkthrough, examples from the study, smoothing rows.
 ``charts``     the Learn page's precision chart.
+``error_spans`` escaped HTML of a translation with BLEU's matches and the raters' MQM error spans.
+``span_view``  Explore's error-span parts: rater filter, one system's spans view, the browser's sorts.
+``agreement``  BLEU vs error spans page: cached token-level agreement, its tables and charts.
 
 May import: ``bleu_core`` and :mod:`ui.app`.
 """

@@ -58,10 +58,10 @@ CELL_LABELS = {
 """Column names of the four counts (:data:`bleu_core.study.error_agreement.COUNT_NAMES`)."""
 
 BROWSE_SORTS = {
-    "rewarded": "most rewarded errors (matched tokens in error spans)",
-    "penalised": "most penalised correct words (unmatched tokens outside spans)",
+    "rewarded errors": "rewarded errors (matched tokens inside error spans)",
+    "penalised words": "penalised correct words (unmatched tokens outside every span)",
 }
-"""Explore's sorts by the agreement counts: browse-frame column → label."""
+"""Explore's sorts by the agreement counts: browse-frame column → label (descending: the most first)."""
 
 
 # ------------------------------------------------------------------------------------------ cached
@@ -105,7 +105,9 @@ def span_overview(study_key: str, _study: Study) -> SpanOverview:
 
     spans = _study.error_spans
     named = sorted({s.rater for s in spans if s.rater is not None})
-    raters: tuple[str | None, ...] = tuple(named) + ((None,) if any(s.rater is None for s in spans) else ())
+    raters: tuple[str | None, ...] = tuple(named) + (
+        (None,) if any(s.rater is None for s in spans) else ()
+    )
     severities = tuple(sorted({s.severity for s in spans}, key=lambda s: (severity_rank(s), s)))
     return SpanOverview(raters, severities, len(spans))
 
@@ -238,12 +240,20 @@ def ranking_frame(agreement: ErrorAgreement, by: str, top: int = 10) -> pd.DataF
     ranks = agreement.segment_ranking(by, top=top)
     return pd.DataFrame(
         [
-            {"system": r.system, "segment": r.segment_id, CELL_LABELS[by]: r.value, **{
-                CELL_LABELS[k]: v for k, v in r.counts.to_dict().items() if k != by
-            }}
+            {
+                "system": r.system,
+                "segment": r.segment_id,
+                CELL_LABELS[by]: r.value,
+                **{CELL_LABELS[k]: v for k, v in r.counts.to_dict().items() if k != by},
+            }
             for r in ranks
         ],
-        columns=["system", "segment", *[CELL_LABELS[by]], *[CELL_LABELS[k] for k in COUNT_NAMES if k != by]],
+        columns=[
+            "system",
+            "segment",
+            *[CELL_LABELS[by]],
+            *[CELL_LABELS[k] for k in COUNT_NAMES if k != by],
+        ],
     )
 
 
@@ -251,7 +261,8 @@ def browse_columns(
     frame: pd.DataFrame, agreement: ErrorAgreement, systems: Sequence[str]
 ) -> pd.DataFrame:
     """Explore's segment frame (rows: ``systems`` × segments, in that order) with the columns
-    ``rewarded`` (matched tokens inside spans) and ``penalised`` (unmatched tokens outside every span);
+    ``rewarded errors`` (matched tokens inside spans) and ``penalised words`` (unmatched tokens outside
+    every span);
     empty (``<NA>``) for translations no chosen rater annotated, so they sort last."""
     n_seg = len(agreement.segment_ids)
     rewarded = np.full((len(systems), n_seg), -1, dtype=np.int64)
@@ -262,10 +273,11 @@ def browse_columns(
             rewarded[s] = rows[:, COUNT_NAMES.index("matched_in_error")]
             penalised[s] = rows[:, COUNT_NAMES.index("unmatched_clean")]
     as_column = [
-        pd.array(np.where(v.ravel() >= 0, v.ravel(), 0), dtype="Int64").where(v.ravel() >= 0)
+        pd.array([int(x) if x >= 0 else None for x in v.ravel().tolist()], dtype="Int64")
         for v in (rewarded, penalised)
     ]
-    return frame.assign(rewarded=as_column[0], penalised=as_column[1])
+    rewarded_key, penalised_key = BROWSE_SORTS
+    return frame.assign(**{rewarded_key: as_column[0], penalised_key: as_column[1]})
 
 
 # ------------------------------------------------------------------------------------------ charts
@@ -292,7 +304,7 @@ def rates_chart(agreement: ErrorAgreement) -> alt.HConcatChart:
             .mark_bar(color=color)
             .encode(
                 y=alt.Y("system:N", sort=names, axis=y_axis),
-                x=alt.X(f"{column}:Q", title="% of tokens", scale=alt.Scale(domain=[0, 100])),
+                x=alt.X(f"{column}:Q", title="% of tokens", scale=alt.Scale(zero=True)),
                 tooltip=tooltip,
             )
             .properties(width=260, height=height)
@@ -316,8 +328,12 @@ def orders_chart(by_order: Mapping[int, ErrorAgreement]) -> alt.Chart:
             y=alt.Y("value:Q", title="% of tokens", scale=alt.Scale(domain=[0, 100])),
             color=alt.Color(
                 "rate:N",
-                scale=alt.Scale(domain=[REWARDED_RATE, PENALISED_RATE], range=["#d62728", "#2f6fdd"]),
-                legend=layout.complete_legend([REWARDED_RATE, PENALISED_RATE], title=None, orient="bottom"),
+                scale=alt.Scale(
+                    domain=[REWARDED_RATE, PENALISED_RATE], range=["#d62728", "#2f6fdd"]
+                ),
+                legend=layout.complete_legend(
+                    [REWARDED_RATE, PENALISED_RATE], title=None, orient="bottom"
+                ),
             ),
             tooltip=["max order:O", "rate:N", alt.Tooltip("value:Q", format=".1f")],
         )

@@ -211,9 +211,7 @@ def counts_line(counts: AgreementCounts, *, order: int, annotated: bool = True) 
     (<i>penalised correct words</i>)</div>
     """
     if not annotated:
-        return (
-            '<div class="bs-counts">BLEU vs the raters: no chosen rater annotated this translation.</div>'
-        )
+        return '<div class="bs-counts">BLEU vs the raters: no chosen rater annotated this translation.</div>'
     matched = counts.matched_in_error + counts.matched_clean
     unmatched = counts.unmatched_in_error + counts.unmatched_clean
     return (

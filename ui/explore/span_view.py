@@ -29,9 +29,27 @@ from ui.explore.error_spans import (
     spans_hypothesis_html,
     spans_legend_html,
 )
-from ui.explore.highlight import ngram_rows, occurrences, reference_html, reference_tokens
+from ui.explore.highlight import (
+    ngram_rows,
+    occurrences,
+    reference_html,
+    reference_tokens,
+    segment_block,
+)
 
-__all__ = ["browse_sorts", "chosen_raters", "focus_block", "rater_filter", "with_agreement", "style"]
+__all__ = [
+    "BROWSE_COLUMNS",
+    "browse_sorts",
+    "chosen_raters",
+    "explore_order",
+    "focus_block",
+    "rater_filter",
+    "style",
+    "with_agreement",
+]
+
+BROWSE_COLUMNS: list[str] = list(agreement.BROWSE_SORTS)
+"""The browse table's columns of the agreement counts (present when the browser is sorted by them)."""
 
 
 def style(study: Study) -> str:
@@ -70,48 +88,55 @@ def rater_filter(study_key: str, study: Study) -> tuple[str | None, ...] | None:
     return chosen_raters(study_key, study)
 
 
-def with_agreement(
-    frame: pd.DataFrame, scores: Any, sort: str, raters: tuple[str | None, ...] | None, order: int
-) -> pd.DataFrame:
-    """Explore's segment frame with the ``rewarded`` / ``penalised`` columns at max order ``order``
-    when the browser is sorted by one of them (else unchanged: the whole-study table is not computed)."""
+def explore_order(options: Any) -> int:
+    """Explore's highlighted order (session state), within the sidebar's max order."""
+    return max(1, min(int(st.session_state.get(K.EXPLORE_ORDER) or 1), options.max_order))
+
+
+def with_agreement(frame: pd.DataFrame, scores: Any, sort: str) -> pd.DataFrame:
+    """Explore's segment frame with the :data:`BROWSE_COLUMNS` counted at Explore's highlighted order
+    with the chosen raters, when the browser is sorted by one of them (else unchanged: the whole-study
+    table is not computed). ``scores``: :class:`ui.app.context.Scores`."""
     if sort not in agreement.BROWSE_SORTS:
         return frame
-    options = scores.options
-    orders = tuple(range(1, max(4, order) + 1))
+    options, order = scores.options, explore_order(scores.options)
     result = agreement.agreement_by_order(
         scores.key,
         scores.study,
         tuple(scores.references),
         options.tokenize,
         options.lowercase,
-        raters,
+        chosen_raters(scores.key, scores.study),
         None,
-        orders,
+        tuple(range(1, max(4, order) + 1)),
     )[order]
     return agreement.browse_columns(frame, result, list(scores.systems))
 
 
 def focus_block(
-    study_key: str,
-    study: Study,
+    scores: Any,
     index: int,
     system: str,
     matches: Any,
     order: int,
     reference_names: Sequence[str],
-    *,
-    tokenize: str,
-    lowercase: bool,
-    raters: tuple[str | None, ...] | None,
     selected: tuple[str, ...] | None = None,
 ) -> str:
-    """HTML of one system's translation of segment ``index``: source-side spans (if any), the hypothesis
-    with BLEU's order-``order`` matches and the raters' spans, the counts line, and the references with
-    the tokens the hypothesis shares (as :func:`ui.explore.highlight.segment_block`). Style sheets are
-    left to the page (:data:`ui.app.markup.STYLE`, :func:`style`)."""
+    """HTML of one system's translation of segment ``index`` (``scores``: :class:`ui.app.context.Scores`).
+
+    Without spans in the study: :func:`ui.explore.highlight.segment_block`. With spans: the source-side
+    spans of the chosen raters (if any), the hypothesis with BLEU's order-``order`` matches and the spans,
+    the counts line, and the references with the tokens the hypothesis shares. Style sheets are left to
+    the page (:data:`ui.app.markup.STYLE`, :func:`style`).
+    """
+    study = scores.study
+    if not study.error_spans:
+        return segment_block(
+            matches, order, reference_names, system=system, selected=selected, style=False
+        )
+    raters = chosen_raters(scores.key, study)
     segment = study.segments[index]
-    notes = agreement.segment_annotations(study_key, study, segment.id)
+    notes = agreement.segment_annotations(scores.key, study, segment.id)
     target = notes.of(system, raters)
     source = notes.of(system, raters, side="source")
     parts = [label_html(f"{system} · BLEU's matches and the raters' error spans")]
@@ -121,9 +146,13 @@ def focus_block(
     refs = [
         text for text in (study.references[r][index] for r in reference_names) if text is not None
     ]
-    hypothesis = study.systems[system][index] or ""
     records = token_records(  # no reference text: every token unmatched
-        hypothesis, refs or [""], target, max_order=order, tokenize=tokenize, lowercase=lowercase
+        study.systems[system][index] or "",
+        refs or [""],
+        target,
+        max_order=order,
+        tokenize=scores.options.tokenize,
+        lowercase=scores.options.lowercase,
     )
     chosen = [
         i
@@ -140,7 +169,9 @@ def focus_block(
             selected=chosen,
         )
     )
-    parts.append(counts_line(records.counts(), order=order, annotated=notes.annotated(system, raters)))
+    parts.append(
+        counts_line(records.counts(), order=order, annotated=notes.annotated(system, raters))
+    )
     parts.append(empty_spans_note(target))
     severities = {s.severity for s in notes.spans}
     if severities:
