@@ -19,6 +19,7 @@ st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", la
 from bleu_core.errors import BleuStudyError  # noqa: E402
 from ui.app import context, startup, warmup  # noqa: E402
 from ui.app import state as K  # noqa: E402
+from ui.app.boundary import run_page  # noqa: E402
 from ui.app.markup import md_escape  # noqa: E402
 from ui.app.numbers import plural  # noqa: E402
 from ui.app.settings import render_settings  # noqa: E402
@@ -39,6 +40,7 @@ PAGE_TABLE = [
     ("Analyse", "judges.py", "Judges", ":material/groups:", False),
     ("Analyse", "correlation.py", "Correlation", ":material/insights:", False),
     ("Analyse", "metrics.py", "Metrics", ":material/compare_arrows:", False),
+    ("Analyse", "metric_ranking.py", "Metric ranking", ":material/leaderboard:", False),
     ("Analyse", "published.py", "Published tables", ":material/table_view:", False),
     ("Human evaluation", "rate.py", "Rate translations", ":material/star_rate:", False),
     ("Human evaluation", "campaigns.py", "Campaigns", ":material/assignment:", False),
@@ -120,4 +122,5 @@ if navigation.url_path != "":  # not the default page (Study)
     warmup.wait()
 elif not context.under_app_test():
     warmup.start()  # once per process; it lets the browser draw this page first
-navigation.run()
+# The page runs inside the error boundary: an exception shows one clean message (traceback: the log).
+run_page(navigation, home=PAGES_DIR / ("rate.py" if judge else "study.py"))

@@ -44,9 +44,13 @@ import os
 import platform
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -402,6 +406,256 @@ def browser_times(
     return times, first
 
 
+# ----------------------------------------------------------------------------------------- page by page
+# Issue 14: every page of the app on studies of real and larger size, opened as a user would with
+# ``bleu-study app PATH`` (``python -m bleu_core app``), side by side with the TED demo in the same run.
+WMT21 = (
+    Path(os.environ.get("BLEU_STUDY_SHARED_DATA", "/work/shared/data"))
+    / "wmt21-newstest2021-mqm-da"
+)
+PAGE_LINKS = (
+    "Corpus",
+    "Export",
+    "Explore",
+    "Learn BLEU",
+    "BLEU vs error spans",
+    "BLEU vs human",
+    "Significance",
+    "Judges",
+    "Correlation",
+    "Metrics",
+    "Published tables",
+)
+"""The pages visited, in this order, after the Study page (the campaign pages do not depend on the study)."""
+PAGES_BEGIN = "<!-- pages: page-by-page table written by bench_app.py (issue 14) -->"
+PAGES_END = "<!-- pages: end -->"
+
+
+@dataclass(frozen=True)
+class BenchStudy:
+    """A study the page-by-page run opens: ``args`` after ``bleu-study app`` (none: the TED demo)."""
+
+    label: str
+    args: tuple[str, ...]
+    first_target: float | None
+    change_target: float | None
+
+
+def bench_studies(tmp: Path, *, quick: bool) -> list[BenchStudy]:
+    """The TED demo, the WMT21 zh-en release (when present) and a synthetic study written to ``tmp``."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import synthetic
+
+    out = [BenchStudy("TED en-de demo", (), None, None)]
+    if (WMT21 / "wmt21-news-systems").is_dir():
+        out.append(BenchStudy("WMT21 zh-en", (str(WMT21), "--pair", "zh-en"), 3.0, 1.0))
+    n_systems, n_segments = (50, 2_000) if quick else (50, 10_000)
+    folder = tmp / f"synthetic-{n_systems}x{n_segments}"
+    started = time.perf_counter()
+    synthetic.write_study_folder(str(folder), n_systems=n_systems, n_segments=n_segments)
+    print(f"synthetic study written in {time.perf_counter() - started:.0f} s: {folder}")
+    label = f"synthetic {n_systems}×{n_segments:,}×2"
+    out.append(BenchStudy(label, (str(folder),), 10.0, None))
+    return out
+
+
+@contextmanager
+def app_server(study: BenchStudy, cwd: Path) -> Iterator[tuple[str, int]]:
+    """``python -m bleu_core app [PATH …] --port N`` started in ``cwd`` (any folder); yields (URL, pid)."""
+    from app_server import free_port, wait_healthy
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bleu_core", "app", *study.args, "--port", str(port)],
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, timeout=120)
+        yield url, proc.pid
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MB (``VmRSS`` from /proc)."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _visit(page, link: str) -> float:
+    """Seconds from a click on the sidebar link ``link`` until the page's run is drawn."""
+    target = page.locator('[data-testid="stSidebar"]').get_by_role("link", name=link, exact=True)
+    return _measure(page, target.click)
+
+
+def _tour(
+    page, times: dict[str, list[float]], study: str, *, record: bool, tokenizers: list[str]
+) -> None:
+    """Visit every page of :data:`PAGE_LINKS`; on each, change the tokenizer once (next of ``tokenizers``)."""
+
+    def tok_shows(tok: str) -> Shows:
+        return (SIDEBAR_CODE, f"tok:{tok}|")
+
+    for link in PAGE_LINKS:
+        first = _visit(page, link)
+        time.sleep(SETTLE_S / 2)
+        tok = tokenizers.pop(0)
+        tokenizers.append(tok)
+        change = _change(page, "Tokenizer", tok, shows=tok_shows(tok))
+        print(f"  {study} | {link}: first visit {first:.2f} s, tokenizer → {tok} {change:.2f} s")
+        if record:
+            times.setdefault(f"{study}|{link}|first", []).append(first)
+            times.setdefault(f"{study}|{link}|change", []).append(change)
+
+
+def page_times(
+    repeats: int, *, quick: bool, sessions: int = 3
+) -> tuple[dict[str, list[float]], dict[str, list[float]], list[BenchStudy]]:
+    """Page-by-page browser figures: ({study|page|first/change: seconds}, {study|what: MB or s}, studies).
+
+    Each repeat starts a fresh server per study (empty caches): the Study page opens, then every page is
+    visited once (first visit) and the tokenizer changed on it (13a→intl on the first page, then back and
+    forth: a new tokenizer is counted once, later changes find it counted). After the last repeat, two more
+    browser sessions tour the same server and the server's resident memory is read after each session.
+    """
+    from app_server import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    times: dict[str, list[float]] = {}
+    other: dict[str, list[float]] = {}
+    if not CHROMIUM.exists():
+        print("no /usr/bin/chromium: page-by-page figures skipped")
+        return times, other, []
+    timeout = os.environ.setdefault("BENCH_TIMEOUT_MS", "900000")
+    print(f"page-by-page: timeout per measurement {int(timeout) / 1000:.0f} s")
+    with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
+        studies = bench_studies(Path(tmp), quick=quick)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            for run in range(repeats):
+                for study in studies:
+                    started = time.perf_counter()
+                    with app_server(study, Path(tmp)) as (url, pid):
+                        context = browser.new_context(viewport={"width": 1400, "height": 1400})
+                        page = context.new_page()
+                        t0 = time.perf_counter()
+                        page.goto(url)
+                        page.wait_for_selector(SIDEBAR_CODE, timeout=int(timeout))
+                        wait_app_idle_long(page, int(timeout))
+                        other.setdefault(f"{study.label}|Study page (opens the study)", []).append(
+                            time.perf_counter() - t0
+                        )
+                        other.setdefault(f"{study.label}|server start → Study page", []).append(
+                            time.perf_counter() - started
+                        )
+                        _tour(page, times, study.label, record=True, tokenizers=["intl", "13a"])
+                        other.setdefault(f"{study.label}|RSS after 1 session, MB", []).append(
+                            rss_mb(pid)
+                        )
+                        if run == repeats - 1:
+                            pages = [page]
+                            for n in range(2, sessions + 1):
+                                ctx = browser.new_context(viewport={"width": 1400, "height": 1400})
+                                extra = ctx.new_page()
+                                extra.goto(url)
+                                extra.wait_for_selector(SIDEBAR_CODE, timeout=int(timeout))
+                                wait_app_idle_long(extra, int(timeout))
+                                _tour(extra, times, study.label, record=False, tokenizers=["13a"])
+                                pages.append(extra)
+                                other.setdefault(
+                                    f"{study.label}|RSS after {n} sessions, MB", []
+                                ).append(rss_mb(pid))
+                            for each in pages:
+                                each.context.close()
+                        else:
+                            context.close()
+            browser.close()
+    return times, other, studies
+
+
+def wait_app_idle_long(page, timeout_ms: int) -> None:
+    from app_server import wait_app_idle
+
+    wait_app_idle(page, timeout_ms=timeout_ms)
+
+
+def pages_report(
+    times: dict[str, list[float]],
+    other: dict[str, list[float]],
+    studies: list[BenchStudy],
+    repeats: int,
+    load: tuple[float, float],
+) -> list[str]:
+    """The page-by-page table (markdown lines)."""
+
+    def cell(values: list[float] | None, target: float | None) -> str:
+        if not values:
+            return "—"
+        med = statistics.median(values)
+        mark = "" if target is None else (" ✓" if med <= target else " ✗")
+        return f"{med:.2f}{mark}"
+
+    head = "| page | " + " | ".join(f"{s.label} first | {s.label} change" for s in studies) + " |"
+    lines = [
+        PAGES_BEGIN,
+        "## Page by page (issue 14): first visit and a sidebar change, in the browser",
+        "",
+        f"`bench_app.py --pages-only{' --quick' if repeats == 1 else ''}`, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}, median of {repeats} run(s) in seconds (each run: a "
+        "fresh server per study started with `python -m bleu_core app PATH` in a scratch folder, headless "
+        "Chromium). *first*: click on the page's link → its run drawn (the first visit of that page on "
+        "that server); *change*: key press choosing another tokenizer in the sidebar → drawn (13a→intl on "
+        "the first page, then back and forth). ✓/✗: targets (WMT21 first ≤ 3 s, change ≤ 1 s; synthetic "
+        f"first ≤ 10 s). 1-minute load on {os.cpu_count()} cores: {load[0]:.1f} before, {load[1]:.1f} "
+        "after (a shared machine: every figure grows with it).",
+        "",
+        head,
+        "|---|" + "---|---|" * len(studies),
+    ]
+    for link in PAGE_LINKS:
+        cells = []
+        for s in studies:
+            cells.append(cell(times.get(f"{s.label}|{link}|first"), s.first_target))
+            cells.append(cell(times.get(f"{s.label}|{link}|change"), s.change_target))
+        lines.append(f"| {link} | " + " | ".join(cells) + " |")
+    lines += ["", "| study | what | median |", "|---|---|---|"]
+    for key, values in other.items():
+        label, what = key.split("|", 1)
+        unit = "" if what.endswith("MB") else " s"
+        lines.append(
+            f"| {label} | {what} | {statistics.median(values):.{0 if unit == '' else 2}f}{unit} |"
+        )
+    return [*lines, "", PAGES_END]
+
+
+def write_pages_section(out: Path, lines: list[str]) -> None:
+    """Put the page-by-page section into ``out`` (replacing the previous one), below the notes marker
+    so that a re-run of the other figures keeps it."""
+    old = out.read_text(encoding="utf-8") if out.exists() else NOTES_MARKER + "\n"
+    block = "\n".join(lines)
+    if PAGES_BEGIN in old and PAGES_END in old:
+        start, end = old.index(PAGES_BEGIN), old.index(PAGES_END) + len(PAGES_END)
+        new = old[:start] + block + old[end:]
+    elif NOTES_MARKER in old:
+        at = old.index(NOTES_MARKER) + len(NOTES_MARKER)
+        new = old[:at] + "\n\n" + block + "\n" + old[at:]
+    else:
+        new = old + "\n" + NOTES_MARKER + "\n\n" + block + "\n"
+    out.write_text(new, encoding="utf-8")
+
+
 # ----------------------------------------------------------------------------------------- report
 def _row(label: str, values: list[float]) -> str:
     med = statistics.median(values) * 1000
@@ -425,8 +679,25 @@ def main() -> None:
     parser.add_argument(
         "--app", type=Path, default=None, help="another copy of app.py to measure (A/B runs)"
     )
+    parser.add_argument(
+        "--pages-only", action="store_true", help="only the page-by-page run (issue 14)"
+    )
+    parser.add_argument("--no-pages", action="store_true", help="skip the page-by-page run")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="page-by-page only, one run, a 50 × 2,000 synthetic study (a few minutes)",
+    )
     args = parser.parse_args()
     os.chdir(ROOT)  # AppTest reads .streamlit/config.toml from the working directory
+    if args.quick or args.pages_only:
+        repeats = 1 if args.quick else args.repeats
+        load_before = os.getloadavg()[0]
+        times, other, studies = page_times(repeats, quick=args.quick)
+        lines = pages_report(times, other, studies, repeats, (load_before, os.getloadavg()[0]))
+        write_pages_section(args.out, lines)
+        print("\n".join(lines))
+        return
 
     load_before = os.getloadavg()[0]
     scripts = {} if args.no_script else script_times(args.repeats)
@@ -513,6 +784,14 @@ def main() -> None:
     notes = old[old.index(NOTES_MARKER) :] if NOTES_MARKER in old else NOTES_MARKER + "\n"
     args.out.write_text("\n".join(lines) + "\n" + notes, encoding="utf-8")
     print("\n".join(lines))
+    if not args.no_pages:
+        load_before = os.getloadavg()[0]
+        times, other, studies = page_times(args.repeats, quick=False)
+        page_lines = pages_report(
+            times, other, studies, args.repeats, (load_before, os.getloadavg()[0])
+        )
+        write_pages_section(args.out, page_lines)
+        print("\n".join(page_lines))
 
 
 if __name__ == "__main__":

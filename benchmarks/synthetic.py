@@ -222,3 +222,52 @@ def make_systems(
     rates = [0.10 + 0.35 * k / max(1, n_systems - 1) for k in range(n_systems)]
     systems = {k: _to_lines(_perturb(base, rng, rate, 0.05, 0.05)) for k, rate in enumerate(rates)}
     return systems, refs, rates
+
+
+def write_study_folder(
+    directory: str,
+    n_systems: int = 50,
+    n_segments: int = 10_000,
+    n_refs: int = 2,
+    *,
+    seed: int = 14,
+    doc_size: int = 20,
+    n_raters: int = 10,
+) -> list[str]:
+    """Write a plain-text study folder (docs/formats.md §1) for app benchmarks; return the system names.
+
+    ``references/ref-A.txt`` …, ``systems/sys-00.txt`` …, ``segments.tsv`` (documents of ``doc_size``
+    segments) and ``ratings.csv``: a DA-like ``da`` score (0-100) for every system on every segment, from one
+    of ``n_raters`` raters per document (a rater rates every system of a document, as in WMT's DA), drawn
+    from the system's edit rate plus noise, so human scores track BLEU as they do in real data.
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as tmp:
+    ...     names = write_study_folder(tmp, n_systems=3, n_segments=4, seed=1)
+    ...     sorted(os.listdir(tmp)), names
+    (['ratings.csv', 'references', 'segments.tsv', 'systems'], ['sys-00', 'sys-01', 'sys-02'])
+    """
+    systems, refs, rates = make_systems(n_segments, n_systems, n_refs=n_refs, seed=seed)
+    names = [f"sys-{k:02d}" for k in range(n_systems)]
+    for sub in ("references", "systems"):
+        os.makedirs(os.path.join(directory, sub), exist_ok=True)
+    for r, stream in enumerate(refs):
+        with open(os.path.join(directory, "references", f"ref-{'ABCDEFGH'[r]}.txt"), "w") as fh:
+            fh.write("\n".join(line or "." for line in stream) + "\n")  # no blank lines
+    for k, name in enumerate(names):
+        with open(os.path.join(directory, "systems", f"{name}.txt"), "w", encoding="utf-8") as fh:
+            fh.write("\n".join(line or "." for line in systems[k]) + "\n")
+    docs = np.arange(n_segments) // doc_size
+    with open(os.path.join(directory, "segments.tsv"), "w", encoding="utf-8") as fh:
+        fh.write("segment_id\tdoc_id\n")
+        fh.writelines(f"s{i + 1}\td{docs[i] + 1}\n" for i in range(n_segments))
+    rng = np.random.default_rng(seed + 1)
+    raters = docs % n_raters
+    with open(os.path.join(directory, "ratings.csv"), "w", encoding="utf-8") as fh:
+        fh.write("system,segment_id,rater,criterion,score\n")
+        for k, name in enumerate(names):
+            scores = np.clip(95 - 120 * rates[k] + rng.normal(0, 15, n_segments), 0, 100).round(1)
+            fh.writelines(
+                f"{name},s{i + 1},r{raters[i] + 1},da,{scores[i]}\n" for i in range(n_segments)
+            )
+    return names

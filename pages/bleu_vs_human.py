@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import streamlit as st
 
 from ui import current_scores, show_chart, signature_caption, table_downloads
@@ -10,9 +11,12 @@ from ui.analysis.frames import binned_counts, fit_line, normalised_frame, system
 from ui.analysis.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
 from ui.app import cache
 from ui.app import state as K
+from ui.app.analysis_cache import metric_scores
+from ui.app.background import show_pending
 from ui.app.chart_layout import scatter_labels_default
 from ui.app.frames import records_frame
 from ui.app.markup import md_escape
+from ui.app.metric_tables import metric_choices
 from ui.app.numbers import format_number, format_p, tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note
 
@@ -30,7 +34,17 @@ if not study.criteria:
     )
     st.stop()
 
-c1, c2, c3 = st.columns([1, 2, 1])
+c0, c1, c2, c3 = st.columns([1, 1, 2, 1])
+choices = metric_choices(study, ("BLEU", "chrF", "chrF++", "TER", "NIST", "PER"))
+if st.session_state.get(K.BVH_METRIC) not in choices:  # an attached metric of another study
+    st.session_state[K.BVH_METRIC] = "BLEU"
+metric = c0.selectbox(
+    "Metric",
+    choices,
+    key=K.BVH_METRIC,
+    help="BLEU, another metric computed here, or one "
+    "whose scores are attached on the Study page (COMET…).",
+)
 criterion = c1.selectbox("Criterion", list(study.criteria), key=K.BVH_CRITERION)
 groups_all = cache.rater_groups(scores.key, study, criterion)
 groups = c2.multiselect(
@@ -55,7 +69,20 @@ all_labels = st.toggle(
     key=K.BVH_LABELS,
     help="Off: a system's name shows when the pointer is on its point (and in the tooltip).",
 )
-bleu = {s: float(scores.corpus.score[scores.system_index(s)]) for s in scores.systems}
+if metric == "BLEU":
+    bleu = {s: float(scores.corpus.score[scores.system_index(s)]) for s in scores.systems}
+    metric_seg, up = segment_bleu(scores), True
+else:  # scored here (cached) or attached: system scores, segment scores (NaN where none)
+    pending: list = []  # TER: scored in the background, shown when done
+    other = metric_scores(
+        scores.key, study, (metric,), scores.options.tokenize, scores.options.lowercase,
+        pending=pending,
+    )  # fmt: skip
+    show_pending(pending)
+    if metric not in other:  # the page re-runs when TER is done
+        st.stop()
+    bleu = other[metric].system_scores()
+    metric_seg, up = other[metric].segment, other[metric].higher_is_better
 series = {f"{criterion} (all raters)": cache.system_human_scores(scores.key, study, criterion)}
 series.update(
     {
@@ -67,8 +94,10 @@ series.update(
 table_rows = []
 cols = st.columns(min(2, len(series)))
 for k, (name, human) in enumerate(series.items()):
-    frame = system_points(systems, bleu, human, study.human_systems)
-    fit = linear_fit(frame["BLEU"], frame["human score"])
+    frame = system_points(systems, bleu, human, study.human_systems).rename(
+        columns={"BLEU": metric}
+    )
+    fit = linear_fit(frame[metric], frame["human score"])
     table_rows.append(
         {
             "series": name,
@@ -83,11 +112,13 @@ for k, (name, human) in enumerate(series.items()):
     with cols[k % len(cols)]:
         chart = regression_scatter(
             frame,
-            x="BLEU",
+            x=metric,
             y="human score",
-            title=f"{name} vs BLEU",
+            title=f"{name} vs {metric}",
             subtitle=f"{describe_fit(fit)} · {direction}",
-            x_title="corpus BLEU",
+            x_title="corpus BLEU"
+            if metric == "BLEU"
+            else f"{metric} ({'higher' if up else 'lower'} is better)",
             y_title=f"{criterion} ({direction})",
             all_labels=all_labels,
         )
@@ -97,18 +128,20 @@ for k, (name, human) in enumerate(series.items()):
             help=describe_fit(fit),
         )
         st.caption(describe_fit(fit))
-        show_chart(chart, f"bleu vs {name}", stable=True, subtitle=False)  # numbers: caption
+        show_chart(chart, f"{metric} vs {name}", stable=True, subtitle=False)  # numbers: caption
 signature_caption(scores.signature)
 fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
     st.dataframe(tidy_frame(fits), hide_index=True, width="stretch")
     table_downloads(
-        fits, f"system level fits {criterion}", caption=f"BLEU vs {criterion}, system level"
+        fits,
+        f"system level fits {metric} {criterion}",
+        caption=f"{metric} vs {criterion}, system level",
     )
 
 st.subheader("Range-normalised scores (Figure 7)")
-order = sorted(systems, key=lambda s: bleu[s])
-norm_series = {"BLEU": bleu}
+order = sorted(systems, key=lambda s: bleu[s] if up else -bleu[s])
+norm_series = {metric: bleu if up else {s: -v for s, v in bleu.items()}}
 for name, human in series.items():
     norm_series[name] = human if crit.higher_is_better else {s: -v for s, v in human.items()}
 norm = normalised_frame(norm_series, order)
@@ -116,7 +149,7 @@ flip = "" if crit.higher_is_better else " (human scores negated so that up is be
 show_chart(
     normalised_chart(
         norm,
-        title=f"BLEU and {criterion} normalised by their range",
+        title=f"{metric} and {criterion} normalised by their range",
         subtitle=f"0 = worst, 1 = best system in view{flip}",
     ),
     f"normalised {criterion}",
@@ -124,8 +157,11 @@ show_chart(
 )
 
 st.subheader("Segment level")
+if np.isnan(metric_seg).all():
+    st.info(f"{md_escape(metric)} has system-level scores only: no segment-level view.")
+    st.stop()
 bleu_seg, human_seg = segment_pairs(
-    segment_bleu(scores),
+    metric_seg,
     cache.segment_scores(scores.key, study, criterion),
     [scores.system_index(s) for s in systems],
 )
@@ -139,16 +175,19 @@ st.caption(
     f"{segment_note(scores.options)} Its smoothing changes the segment-level picture, not the system level."
 )
 fit = linear_fit(bleu_seg, human_seg)
-line = fit_line(fit.slope, fit.intercept, 0.0, 100.0)
+x_range = (
+    (0.0, 100.0) if metric == "BLEU" else (float(np.nanmin(bleu_seg)), float(np.nanmax(bleu_seg)))
+)
+line = fit_line(fit.slope, fit.intercept, *x_range)
 show_chart(
     segment_density(
-        binned_counts(bleu_seg, human_seg, bins=25, x_range=(0.0, 100.0)),
+        binned_counts(bleu_seg, human_seg, bins=25, x_range=x_range),
         line,
-        title=f"Sentence BLEU vs {criterion}",
+        title=f"{'Sentence BLEU' if metric == 'BLEU' else metric} vs {criterion}",
         subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n} translations",
         y_title=f"{criterion} ({direction})",
     ),
-    f"segments bleu vs {criterion}",
+    f"segments {metric} vs {criterion}",
     stable=True,
     subtitle=False,  # its numbers are the metrics above
 )

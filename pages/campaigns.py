@@ -15,6 +15,7 @@ from bleu_core.campaigns import Campaign, StoredRating, agreement_report, displa
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import current_scores, current_study
+from ui.app.markup import md_escape
 from ui.campaigns import class_mode, forms
 from ui.campaigns.db import open_store
 from ui.campaigns.session import forget_campaign, remember_campaign, use_ratings_in_study
@@ -49,10 +50,10 @@ def new_campaign_tab() -> None:
         plan = choices.to_plan(study)  # checked before the database is opened
         created = open_store().create_campaign(plan)
     except BleuStudyError as err:
-        st.error(str(err))
+        st.error(md_escape(str(err)))
         return
     except SQLAlchemyError as err:
-        st.error(f"The campaign could not be saved: {err}")
+        st.error(f"The campaign could not be saved: {md_escape(str(err))}")
         return
     remember_campaign(created.campaign.code, created.organiser_key, tab=forms.MANAGE_TAB, new=True)
     st.rerun()
@@ -70,7 +71,7 @@ def class_mode_tab() -> None:
         try:
             created = class_mode.create_lesson(open_store(), current_scores(), choices)
         except (BleuStudyError, SQLAlchemyError) as err:
-            st.error(f"The lesson could not be made: {err}")
+            st.error(f"The lesson could not be made: {md_escape(str(err))}")
             return
         code, key = created.campaign.code, created.organiser_key
         remember_campaign(code, key, tab=forms.CLASS_TAB, new=True)
@@ -98,7 +99,7 @@ def open_campaign() -> None:
     try:
         campaign = open_store().check_organiser(code, key)
     except BleuStudyError as err:
-        st.error(str(err))
+        st.error(md_escape(str(err)))
     else:
         remember_campaign(campaign.code, key.strip(), tab=forms.MANAGE_TAB)
         st.rerun()
@@ -130,13 +131,13 @@ def use_in_analyses(campaign: Campaign, ratings: list[StoredRating]) -> None:
         "Use these ratings in the analyses", type="primary", icon=":material/insights:"
     )
     if state.get(K.CAMP_NOTICE):
-        st.success(state[K.CAMP_NOTICE])
+        st.success(md_escape(state[K.CAMP_NOTICE]))
         state[K.CAMP_NOTICE] = None
     if clicked:
         try:
             state[K.CAMP_NOTICE] = use_ratings_in_study(study, campaign, ratings)
         except BleuStudyError as err:
-            st.error(str(err))
+            st.error(md_escape(str(err)))
             return
         st.rerun()
 
@@ -149,7 +150,7 @@ def manage_tab() -> None:
     try:
         campaign = store.check_organiser(code, key)
     except BleuStudyError as err:
-        st.error(str(err))
+        st.error(md_escape(str(err)))
         forget_campaign()
         return open_campaign()
     new = state.get(K.CAMP_NEW_KEY)

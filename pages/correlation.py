@@ -7,21 +7,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu_core.errors import BleuStudyError
-from bleu_core.metrics.registry import METRICS
-from bleu_core.stats import compare_correlations, random_reference_per_document, reference_subsets
-from bleu_core.stats.meta import (
-    BleuSource,
-    SegmentMeanSource,
-    segment_correlations,
-    system_correlations,
-)
+from bleu_core.stats import random_reference_per_document, reference_subsets
+from bleu_core.stats.meta import BleuSource
 from bleu_core.stats.systems import stack_systems
 from ui import current_scores, show_chart, signature_caption, table_downloads
+from ui.analysis import correlation_cache as corr_cache
+from ui.analysis.metric_pairs import metric_tests_frame
 from ui.analysis.stats_charts import interval_chart, subset_chart
 from ui.analysis.stats_frames import correlation_rows, subset_frames
 from ui.app import cache
 from ui.app import state as K
+from ui.app.background import Steps, show_pending
+from ui.app.limits import session_resamples
+from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note
 from ui.metrics import charts as cm
@@ -61,7 +59,7 @@ st.write(
 )
 scores = current_scores()
 study = scores.study
-seed, n_resamples = int(st.session_state[K.SEED]), int(st.session_state[K.N_RESAMPLES])
+seed, n_resamples = int(st.session_state[K.SEED]), session_resamples()
 run_note = f"seed {seed} · {n_resamples} resamples (change them on the Significance page)"
 c1, c2 = st.columns([2, 1])
 include_humans = c2.toggle(
@@ -83,14 +81,22 @@ else:
     )
     fixed = any(r.criterion == criterion and r.segment_id is None for r in study.ratings)
     human_sys = np.array([study.system_scores(criterion)[s] for s in names])
-    human_src = None if fixed else SegmentMeanSource(names, human_seg)
-    system = system_correlations(
-        bleu, human_src, human_scores=human_sys, n_resamples=n_resamples, seed=seed
-    )
+    steps = Steps(4, "Correlation")  # cached: only a first visit waits for these
+    steps.step(f"bootstrapping the system-level correlations ({n_resamples} resamples)")
+    opts_key = repr(scores.options)
+    system = corr_cache.system_level(
+        scores.key, names, criterion, opts_key, n_resamples, seed,
+        {s: scores.stats[i] for s, i in zip(names, rows_idx, strict=True)},
+        scores.options, None if fixed else human_seg, human_sys,
+    )  # fmt: skip
+    steps.step("sentence BLEU of every segment")
     sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
-    segment = segment_correlations(
-        sentence, human_seg, methods=SEGMENT_METHODS, n_resamples=n_resamples, seed=seed
-    )
+    steps.step(f"bootstrapping the segment-level correlations ({n_resamples} resamples)")
+    segment = corr_cache.segment_level(
+        scores.key, names, criterion, opts_key, SEGMENT_METHODS, n_resamples, seed,
+        sentence, human_seg,
+    )  # fmt: skip
+    steps.done()
     frame = pd.DataFrame(
         correlation_rows(system.values(), "system") + correlation_rows(segment, "segment")
     )
@@ -120,48 +126,47 @@ else:
     signature_caption(scores.signature)
 
     st.subheader("Is BLEU's correlation different from another metric's?")
-    other = st.selectbox(
-        "Compare BLEU with", [m for m in METRICS if m != "BLEU"], key=K.CORR_OTHER_METRIC
-    )
-    metric = cm.metric_scores(
-        scores.key, study, (other,), scores.options.tokenize, scores.options.lowercase
-    )[other]
-    keep = [metric.names.index(s) for s in names]
-    other_sys, other_seg = metric.observed()[keep], metric.segment[keep]
-    tests = []
-    for level, a, b, h, test in (
-        ("system", bleu.observed(), other_sys, human_sys, "williams"),
-        ("system", bleu.observed(), other_sys, human_sys, "permutation"),
-        ("segment", sentence, other_seg, human_seg, "williams"),
-    ):
-        try:
-            res = compare_correlations(
-                a, b, h, test=test, alternative="two-sided", n_resamples=n_resamples, seed=seed
-            )
-            tests.append(
-                {
-                    "level": level,
-                    "test": test,
-                    "r BLEU": res.r1,
-                    f"r {other}": res.r2,
-                    "r between": res.r12,
-                    "statistic": res.statistic,
-                    "p (two-sided)": res.pvalue,
-                    "n": res.n,
-                    "note": "",
-                }
-            )
-        except BleuStudyError as err:
-            tests.append({"level": level, "test": test, "note": str(err)})
-    tests_frame = pd.DataFrame(tests)
-    st.dataframe(tidy_frame(tests_frame), hide_index=True, width="stretch")
-    table_downloads(
-        tests_frame, f"williams bleu {other} {criterion}", caption=f"BLEU vs {other}, {criterion}"
-    )
-    st.caption(
-        "Williams (1959) t-test for two dependent correlations sharing the human scores (Graham & Baldwin 2014); "
-        f"the permutation test swaps the two metrics' z-scores per system ({run_note})."
-    )
+    choices, (c3, c4) = metric_choices(study), st.columns(2)  # attached ones (COMET…) too
+    if st.session_state.get(K.CORR_FIRST_METRIC) not in choices:
+        st.session_state[K.CORR_FIRST_METRIC] = "BLEU"
+    first = c3.selectbox("Metric", choices, key=K.CORR_FIRST_METRIC)
+    others = [m for m in choices if m != first]
+    if st.session_state.get(K.CORR_OTHER_METRIC) not in others:
+        st.session_state[K.CORR_OTHER_METRIC] = others[0]
+    other = c4.selectbox("Compare with", others, key=K.CORR_OTHER_METRIC)
+    pending: list = []  # TER: scored in the background, shown when done
+    found = cm.metric_scores(
+        scores.key, study, (other, first), scores.options.tokenize, scores.options.lowercase,
+        pending=pending,
+    )  # fmt: skip
+    show_pending(pending)
+    metric = found.get(other) if first in found else None
+    if metric is not None:  # else: TER still being scored (progress above)
+        keep = [metric.names.index(s) for s in names]
+        other_sys, other_seg = metric.observed()[keep], metric.segment[keep]
+        first_sys, first_seg = (
+            (bleu.observed(), sentence)
+            if first == "BLEU"
+            else (found[first].observed()[keep], found[first].segment[keep])
+        )
+        tests_frame = metric_tests_frame(
+            (first, first_sys, first_seg),
+            (other, other_sys, other_seg),
+            human_sys,
+            human_seg,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
+        st.dataframe(tidy_frame(tests_frame), hide_index=True, width="stretch")
+        table_downloads(
+            tests_frame,
+            f"williams {first} {other} {criterion}",
+            caption=f"{first} vs {other}, {criterion}",
+        )
+        st.caption(
+            "Williams (1959) t-test for two dependent correlations sharing the human scores (Graham & Baldwin 2014); "
+            f"the permutation test swaps the two metrics' z-scores per system ({run_note})."
+        )
 
 st.subheader("How many references do we need? (paper §3)")
 if len(study.references) < 2:

@@ -10,6 +10,7 @@ from ui.app.context import current_options, current_references
 from ui.app.markup import md_escape
 from ui.explore import agreement as ag
 from ui.explore.error_spans import rater_label
+from ui.explore.span_view import open_in_explore
 
 st.title("BLEU vs error spans")
 study = require_study()
@@ -24,6 +25,9 @@ if not study.error_spans:
 key = st.session_state.get(K.STUDY_KEY) or study.name
 options = current_options()
 references = current_references(study)
+if not references:
+    st.info("BLEU's matches need a reference translation: choose one in the sidebar.")
+    st.stop()
 overview = ag.span_overview(key, study)
 st.markdown(
     "Each token of an annotated translation is **matched** by BLEU (it lies in a matched n-gram) or "
@@ -136,16 +140,24 @@ with st.expander("Both rates per system and max order"):
 
 st.subheader("Examples for a class", divider="gray")
 st.caption(
-    "The translations with the most rewarded errors and the most penalised correct words: open one "
-    "in Explore (sort its browser by the same counts) to see the tokens."
+    "The translations with the most rewarded errors and the most penalised correct words: select one "
+    "to open it in Explore, its tokens drawn with BLEU's matches and the raters' spans."
 )
-left, right = st.columns(2)
-with left:
-    st.markdown("**Most rewarded errors**")
-    st.dataframe(ag.ranking_frame(result, "matched_in_error"), hide_index=True)
-with right:
-    st.markdown("**Most penalised correct words**")
-    st.dataframe(ag.ranking_frame(result, "unmatched_clean"), hide_index=True)
+rankings = [
+    ("matched_in_error", "Most rewarded errors", K.SPANS_REWARDED_TABLE),
+    ("unmatched_clean", "Most penalised correct words", K.SPANS_PENALISED_TABLE),
+]
+for column, (by, title, table_key) in zip(st.columns(2), rankings, strict=True):
+    with column:
+        st.markdown(f"**{title}**")
+        ranking = ag.ranking_frame(result, by)
+        event = st.dataframe(
+            ranking, hide_index=True, on_select="rerun", selection_mode="single-row", key=table_key
+        )
+    picked = [r for r in (event.selection.rows if event is not None else []) if r < len(ranking)]
+    if picked:
+        row = ranking.iloc[picked[0]]
+        open_in_explore(str(row["system"]), str(row["segment"]), min(order, options.max_order))
 raters = ", ".join(md_escape(rater_label(r)) for r in overview.raters)
 st.caption(
     f"{overview.n_spans:,} error spans by {len(overview.raters)} raters ({raters}); "

@@ -150,7 +150,7 @@ refs = [
 ]
 ref_names = [r for r, _ in refs]
 texts = ([("source", segment.source)] if segment.source else []) + refs
-st.html(texts_block(texts) + spans.style(study))  # style sheets: this block ignores the settings
+st.html(texts_block(texts) + spans.style(scores))  # style sheets: this block ignores the settings
 
 shown_systems = systems or list(study.systems)
 all_matches = cache.segment_matches_of_systems(
@@ -165,6 +165,7 @@ all_matches = cache.segment_matches_of_systems(
 )
 human_scores = {c: cache.segment_scores(scores.key, study, c) for c in criteria}
 entries = system_entries(scores, i, shown_systems, all_matches, human_scores, missing)
+spans.mark_entries(entries, scores, i, order, ref_names)  # the raters' error spans, if any
 st.html(comparison_table(entries, order, ref_names, criteria, style=False))
 signature_caption(scores.signature)
 

@@ -12,6 +12,7 @@ from ui.app import cache
 from ui.app import state as K
 from ui.app.export import reproducible_zip, settings_record
 from ui.app.frames import records_frame, system_human_scores
+from ui.app.limits import resamples_input
 
 st.title("Reproducible export")
 st.write(
@@ -30,7 +31,13 @@ c1.number_input(
     key=K.SEED,
     help="Used by every bootstrap / randomisation in the app and recorded in the zip.",
 )
-c2.number_input("Resamples", min_value=10, step=100, key=K.N_RESAMPLES)
+resamples_input(
+    "Resamples",
+    key=K.N_RESAMPLES,
+    min_value=10,
+    where=c2,
+    help="Bootstrap resamples of the Significance, Correlation, Metrics and Judges pages.",
+)
 include_viewed = st.toggle(
     "Also include tables and charts viewed on other pages in this session",
     value=True,

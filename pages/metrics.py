@@ -10,6 +10,9 @@ from bleu_core.metrics.variants import VARIANTS
 from ui import current_options, current_scores, require_study, show_chart, table_downloads
 from ui.app import state as K
 from ui.app.analysis_cache import PAGE_DEFAULT_METRICS
+from ui.app.background import Steps, show_pending
+from ui.app.limits import session_resamples
+from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note, with_segment_bleu
 from ui.metrics import charts as cm
@@ -24,12 +27,12 @@ st.write(
 study = require_study()
 key = st.session_state.get(K.STUDY_KEY) or study.name
 options = current_options()
-seed, n_resamples = int(st.session_state[K.SEED]), int(st.session_state[K.N_RESAMPLES])
+seed, n_resamples = int(st.session_state[K.SEED]), session_resamples()
 
 c1, c2 = st.columns([3, 1])
 chosen = c1.multiselect(
     "Metrics",
-    list(METRICS),
+    metric_choices(study),  # the registry's, then the study's attached ones (COMET…)
     default=list(PAGE_DEFAULT_METRICS),
     key=K.MET_METRICS,
     help="Each metric is scored once and cached. TER (phrase shifts) and the weighted metrics (one pass "
@@ -42,9 +45,18 @@ include_humans = c2.toggle(
 if not chosen:
     st.info("Pick at least one metric.")
     st.stop()
-metrics = tuple(chosen)
 systems = tuple(s for s in study.systems if include_humans or s not in study.human_systems)
-scores = cm.metric_scores(key, study, metrics, options.tokenize, options.lowercase)
+steps = Steps(3, "Metrics")  # each part is cached: only a first visit waits
+steps.step(f"scoring every system with {', '.join(chosen)}")
+pending: list = []  # TER: scored once in the background for every session, shown when done
+scores = cm.metric_scores(
+    key, study, tuple(chosen), options.tokenize, options.lowercase, pending=pending
+)
+show_pending(pending)
+metrics = tuple(m for m in chosen if m in scores)
+if not metrics:  # only TER chosen, still being scored: the page re-runs when it is done
+    steps.done()
+    st.stop()
 if "BLEU" in scores:  # segment level: the sidebar's sentence BLEU, the same as on every page
     bleu = current_scores()
     scores["BLEU"] = with_segment_bleu(scores["BLEU"], segment_bleu(bleu), bleu.systems)
@@ -54,6 +66,9 @@ st.caption(
     f"Bootstrap: {n_resamples} resamples, seed {seed}."
 )
 
+steps.step(
+    f"bootstrapping every metric's correlation with the human scores ({n_resamples} resamples)"
+)
 if study.criteria:
     st.subheader("Correlation with human judgment")
     frame = cm.correlation_frame(
@@ -111,7 +126,9 @@ st.table(
         "call": [v.call for v in VARIANTS],
     }
 )
+steps.step("scoring with every BLEU implementation")
 variants = cm.variants_frame(key, study, systems)
+steps.done()
 pivot = variants.pivot_table(index="system", columns="variant", values="BLEU", sort=False)
 st.dataframe(pivot, width="stretch")
 table_downloads(

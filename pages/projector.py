@@ -16,6 +16,7 @@ from bleu_core.campaigns.lesson import class_snapshot, is_lesson
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import current_study, ensure_entrypoint, open_study
+from ui.app.markup import md_escape
 from ui.campaigns import class_mode as cm
 from ui.campaigns.db import open_store
 
@@ -28,7 +29,7 @@ st.markdown(cm.PROJECTOR_STYLE, unsafe_allow_html=True)
 store = open_store()
 address_error = cm.read_projector_address(store)
 if address_error:
-    st.error(address_error)
+    st.error(md_escape(address_error))
 if not state.get(K.PROJ_CODE):
     st.title("Projector")
     with st.form("proj_sign_in"):
@@ -38,7 +39,7 @@ if not state.get(K.PROJ_CODE):
             try:
                 campaign = store.check_organiser(code.strip(), key.strip())
             except BleuStudyError as err:
-                st.error(str(err))
+                st.error(md_escape(str(err)))
             else:
                 state[K.PROJ_CODE], state[K.PROJ_KEY] = campaign.code, key.strip()
                 st.rerun()
@@ -48,14 +49,14 @@ code, key = state[K.PROJ_CODE], state[K.PROJ_KEY]
 try:
     campaign = store.check_organiser(code, key)
 except BleuStudyError as err:
-    st.error(str(err))
+    st.error(md_escape(str(err)))
     state[K.PROJ_CODE] = state[K.PROJ_KEY] = None
     st.stop()
 if not is_lesson(campaign):
     st.warning("This campaign was not made by class mode: it carries no BLEU scores to draw.")
     st.stop()
 
-st.title(campaign.name)
+st.title(md_escape(campaign.name))
 cm.join_panel(campaign.code, cm.app_base_url(), qr_width=260)
 frozen = bool(state.get(K.PROJ_FROZEN))
 c1, c2, c3 = st.columns([1, 1, 3])
@@ -90,7 +91,7 @@ def live() -> None:
     with right:
         st.subheader("Do the students agree? (Krippendorff's α)")
         for line in cm.alpha_lines(snap):
-            st.markdown(f"#### {line}")
+            st.markdown(f"#### {md_escape(line)}")
         if snap.alpha_history:
             chart = (
                 alt.Chart(cm.alpha_frame(snap))
@@ -106,7 +107,7 @@ def live() -> None:
         for name, value in snap.experts.items():
             r = value["r"]
             st.markdown(
-                f"**The class vs the experts** ({name}, {int(value['n'])} systems): "
+                f"**The class vs the experts** ({md_escape(name)}, {int(value['n'])} systems): "
                 + ("r not yet defined" if r != r else f"r = {r:.2f}")
             )
 
@@ -122,7 +123,7 @@ with c2.popover("Keep the results", icon=":material/save:"):
         try:
             new = apply_to_study(study, campaign, store.ratings(code, key))
         except BleuStudyError as err:
-            st.error(str(err))
+            st.error(md_escape(str(err)))
         else:
             open_study(
                 new,

@@ -2,7 +2,8 @@
 
 As in the BLEU paper's §4, every judge sees the same items in the same shuffled order and rates each translation
 from 1 (very bad) to 5 (very good). Everything is saved in the campaign database the moment it is submitted;
-the page keeps only who the judge is (and puts the resume code in the URL, so a reload continues).
+the page keeps only who the judge is (a resume code in the URL signs the judge in and is then taken out
+of it).
 Signing in: :mod:`ui.campaigns.judge_access`; the rating screen and its keyboard controls: :mod:`ui.campaigns.rating_widgets`.
 """
 
@@ -14,6 +15,7 @@ from bleu_core.campaigns import JudgeSession
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
+from ui.app.markup import md_escape
 from ui.campaigns.judge_access import (
     current_session,
     join_or_resume,
@@ -43,19 +45,20 @@ def rate_item(session: JudgeSession) -> None:
     answer = score_form(session.campaign, pos, existing)
     if answer.save:
         if answer.missing:
-            st.warning(f"Choose a score for {', '.join(answer.missing)} (or skip this item).")
+            missing = ", ".join(md_escape(name) for name in answer.missing)
+            st.warning(f"Choose a score for {missing} (or skip this item).")
         else:
             try:
                 session.submit(pos, answer.chosen)
             except BleuStudyError as err:
-                st.error(str(err))
+                st.error(md_escape(str(err)))
             else:
                 st.rerun()
     if answer.skip:
         try:
             session.skip(pos)
         except BleuStudyError as err:
-            st.error(str(err))
+            st.error(md_escape(str(err)))
         else:
             st.rerun()
     target = navigation(pos, session.n_items, rated=bool(existing))

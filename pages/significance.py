@@ -12,6 +12,8 @@ from ui.analysis.stats_charts import block_chart, histogram, interval_chart, ver
 from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
 from ui.app import state as K
 from ui.app.analysis_cache import cached_blocks, cached_bootstrap
+from ui.app.background import Steps
+from ui.app.limits import resamples_input
 from ui.app.numbers import tidy_frame
 
 
@@ -40,11 +42,7 @@ scores = current_scores()
 study = scores.study
 c1, c2, c3, c4 = st.columns(4)
 seed = int(c1.number_input("Seed", min_value=0, step=1, key=K.SEED))
-n_resamples = int(
-    c2.number_input(
-        "Bootstrap resamples", min_value=10, max_value=20000, step=100, key=K.N_RESAMPLES
-    )
-)
+n_resamples = resamples_input("Bootstrap resamples", key=K.N_RESAMPLES, min_value=10, where=c2)
 alpha = float(c3.selectbox("Significance level", [0.05, 0.01, 0.1], key=K.SIG_ALPHA))
 include_humans = c4.toggle(
     "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
@@ -101,9 +99,14 @@ else:
 
 # ------------------------------------------------------------------------------------------ bootstrap
 st.subheader("Bootstrap confidence intervals (Zhang & Vogel 2004)")
+bar = Steps(1, "Significance")  # cached: only a first visit (or new settings) waits
+bar.step(
+    f"bootstrapping {len(names)} systems × {study.n_segments:,} segments, {n_resamples} resamples"
+)
 boot = cached_bootstrap(
     scores.key, tuple(names), systems, scores.options, options_key, n_resamples, 1 - alpha, seed
 )
+bar.done()
 level = f"{1 - alpha:.0%}"
 intervals = intervals_frame(boot, level)
 st.dataframe(tidy_frame(intervals), hide_index=True, width="stretch")
@@ -165,9 +168,9 @@ if len(pair) == 2:
     )
 
 st.subheader("Approximate randomisation")
-trials = int(
-    st.number_input("Trials", min_value=100, max_value=100000, step=1000, key=K.SIG_TRIALS)
-)
+trials = resamples_input("Trials", key=K.SIG_TRIALS, min_value=100, step=1000)
+bar = Steps(1, "Significance")
+bar.step(f"approximate randomisation of every pair of {len(names)} systems, {trials} trials")
 ar = cached_randomization(
     scores.key,
     tuple(names),
@@ -178,6 +181,7 @@ ar = cached_randomization(
     seed,
     alpha,
 )
+bar.done()
 ar_note = f"seed {seed} · {trials} trials"
 st.caption(f"Approximate randomisation: {ar_note}.")
 show_chart(

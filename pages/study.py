@@ -10,8 +10,10 @@ from bleu_core.errors import BleuStudyError
 from bleu_core.study import demo
 from ui.app import cache, context
 from ui.app import state as K
+from ui.app.limits import UPLOAD_LIMITS, UPLOAD_MAX_MB
 from ui.app.markup import markdown_table, md_escape
 from ui.study import upload
+from ui.study.metric_upload import metric_scores_panel
 from ui.study.overview import study_overview
 
 context.ensure_entrypoint()
@@ -61,7 +63,9 @@ def _open_upload() -> None:
         result = cache.load_uploaded(files, pair if pair in pairs else None, roles)
     except BleuStudyError as err:
         names = ", ".join(name for name, _ in files)
-        st.session_state[K.STUDY_ERROR] = f"Could not load {names}: {err}"
+        st.session_state[K.STUDY_ERROR] = md_escape(
+            f"Could not load {names}: {err}. {UPLOAD_LIMITS}"
+        )
         return
     context.open_study(
         result.study,
@@ -117,7 +121,9 @@ with upload_tab.container(border=True):
         "Study files",
         accept_multiple_files=True,
         key=K.STUDY_UPLOAD_PREFIX + str(st.session_state[K.STUDY_UPLOAD_NONCE]),
-        help="One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV or a WMT release "
+        max_upload_size=UPLOAD_MAX_MB,
+        help=f"{UPLOAD_LIMITS} "
+        + "One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV or a WMT release "
         ".zip. Several files: a WMT release's files, or plain-text references and system outputs (one "
         "segment per line; WMT names, NAME.ref and NAME.hyp say their role, other names get one below) "
         "and a ratings CSV/TSV. See docs/formats.md for every format with an example.",
@@ -170,3 +176,4 @@ if overview.criteria_table.empty:
     st.caption("This study has no human ratings: BLEU pages work, BLEU-vs-human needs ratings.")
 else:
     st.markdown(markdown_table(*astuple(overview.criteria_table)))
+metric_scores_panel(study)  # COMET, BLEURT… scores attached to the open study (issue 17)

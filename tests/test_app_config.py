@@ -27,6 +27,7 @@ EXPECTED = {
     "server.headless": True,
     "browser.gatherUsageStats": False,
     "client.toolbarMode": "minimal",
+    "client.showErrorDetails": "none",  # no traceback or server path on the page (issue 16)
 }
 
 # What `streamlit run APP --flags` does before it starts the server (streamlit/web/cli.py: main_run):

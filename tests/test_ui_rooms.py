@@ -36,6 +36,7 @@ PAGE_ROOMS = {
     "significance": {"analysis"},
     "judges": {"analysis"},
     "correlation": {"analysis", "metrics"},
+    "metric_ranking": {"analysis"},
     "export": {"analysis"},
     "metrics": {"metrics"},
     "published": {"metrics"},

@@ -7,7 +7,8 @@ Rooms (one sub-package per area of the navigation; a page imports its room and `
 ``ui.study``      the Study page (overview of the open study).
 ``ui.explore``    Explore, Learn BLEU, BLEU vs error spans: match highlighting, browse table, the paper's
                   worked examples, BLEU's matches against the raters' MQM error spans.
-``ui.analysis``   Corpus, BLEU vs human, Significance, Judges, Correlation, Export: frames and charts.
+``ui.analysis``   Corpus, BLEU vs human, Significance, Judges, Correlation, Metric ranking, Export: frames
+                  and charts.
 ``ui.metrics``    Metrics and Published tables.
 ``ui.campaigns``  Campaigns and Rate translations.
 
@@ -49,6 +50,8 @@ A page is a short script: read widgets, call the core, render. Typical page::
                                deep link on a fresh server runs the page without app.py; this re-runs it.
 ``open_study(...)``, ``open_demo(name)``  make a study the open one (call from a widget callback).
 ``ui.app.markup.md_escape(text)``    escape user text (study, system, criterion names) put into markdown.
+``ui.app.markup.html_text(text)``    user text inside HTML given to ``st.markdown`` (HTML and Markdown safe).
+``ui.app.limits.resamples_input``    a resamples / trials box (capped at ``MAX_RESAMPLES``, checked).
 ``ui.explore.highlight`` escapes everything it renders; never build HTML from user text without ``html.escape``.
 Seed and resample count of resampling procedures: ``st.session_state[ui.app.state.SEED]`` and
 ``[ui.app.state.N_RESAMPLES]`` (the export zip records them).

@@ -149,7 +149,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         f"bootstrap: {result.n_resamples} resamples of segments, seed {result.seed}; BLEU {result.signature}"
     )
     if rankings:
-        from .ranking_report import format_rankings
+        from .ranking_command import format_rankings
 
         print()
         print(format_rankings(rankings))
@@ -159,7 +159,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
 def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[Any]:
     """Every metric ranked by the --statistics (issue 17), for the systems meta evaluated."""
     from ..cli import options_from_args
-    from .ranking_report import DEFAULT_COMPUTED, meta_rankings, parse_statistics
+    from .ranking_command import DEFAULT_COMPUTED, meta_rankings, parse_statistics
 
     options = options_from_args(args)
     return meta_rankings(

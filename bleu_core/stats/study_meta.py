@@ -160,11 +160,14 @@ def meta_evaluate(
     sentence = sentence_scores(stats, options)
     rows_index = [list(study.systems).index(n) for n in names]
     rows: list[MetaRow] = []
+    # one pass over the ratings (not one per criterion): which criteria have system-level ratings
+    wanted = set(names)
+    system_rated = {
+        r.criterion for r in study.ratings if r.segment_id is None and r.system in wanted
+    }
     for c in chosen:
         seg = study.segment_scores(c)[rows_index]
-        system_level = any(
-            r.criterion == c and r.segment_id is None and r.system in names for r in study.ratings
-        )
+        system_level = c in system_rated
         if system_level:
             fixed = study.system_scores(c)
             sys_res = system_correlations(

@@ -209,7 +209,8 @@ class Study:
         """
         self._check_criterion(criterion)
         stamp = (self.ratings, len(self.ratings), tuple(self.systems), self.segments)
-        cache = self.__dict__.setdefault("_scores", {})  # also on studies unpickled from older versions
+        # setdefault: also works on studies unpickled from versions without the field
+        cache = self.__dict__.setdefault("_scores", {})
         hit = cache.get(criterion)
         if hit is not None and hit[0][0] is stamp[0] and hit[0][1:] == stamp[1:]:
             return hit[1].copy()

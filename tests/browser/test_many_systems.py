@@ -5,9 +5,10 @@ temporary directory and named on the command line: ``streamlit run app.py -- STU
 test reads the text every chart actually drew and fails when a system's name is missing:
 
 * Streamlit draws Vega-Lite through vega-embed without exposing the Vega view, so the text is read from
-  what was rendered: ``<text>`` elements of an SVG chart (hidden ones, opacity 0, do not count), and for a
-  canvas chart every string passed to ``fillText`` (an init script records them per canvas; Vega skips
-  labels it hides, so a dropped label is never recorded);
+  what was rendered: ``<text>`` elements of an SVG chart (hidden ones, opacity 0, and ones outside the
+  drawing do not count), and for a canvas chart every string passed to ``fillText`` at a point on the
+  canvas (an init script records them per canvas; Vega skips labels it hides, so a dropped label is
+  never recorded, and a legend cut off by the chart's height is drawn off the canvas);
 * a chart is found by its title, which Vega draws as text too.
 
 Screenshots of each page go to ``tests/artifacts/many-systems-*.png`` (not committed).
@@ -42,21 +43,37 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 ARTIFACTS = ROOT / "tests" / "artifacts"
 RECORD_CANVAS_TEXT = """
 (() => {
+  // Record, per canvas, every string drawn whose anchor lies on the canvas (Vega draws a legend or
+  // labels that do not fit outside it, where nobody sees them: those do not count).
   const proto = CanvasRenderingContext2D.prototype;
   const original = proto.fillText;
-  proto.fillText = function (text, ...rest) {
+  proto.fillText = function (text, x, y, ...rest) {
     const canvas = this.canvas;
-    if (canvas) (canvas.__drawnTexts = canvas.__drawnTexts || new Set()).add(String(text));
-    return original.call(this, text, ...rest);
+    if (canvas) {
+      const m = this.getTransform();
+      const px = m.a * x + m.c * y + m.e;
+      const py = m.b * x + m.d * y + m.f;
+      if (px >= -2 && py >= -2 && px <= canvas.width + 2 && py <= canvas.height + 2) {
+        (canvas.__drawnTexts = canvas.__drawnTexts || new Set()).add(String(text));
+      }
+    }
+    return original.call(this, text, x, y, ...rest);
   };
 })();
 """
 CHART_TEXTS = """
 () => Array.from(document.querySelectorAll('.vega-embed')).map((embed) => {
   const texts = new Set();
-  embed.querySelectorAll('svg text').forEach((t) => {
-    const hidden = t.getAttribute('opacity') === '0' || getComputedStyle(t).opacity === '0';
-    if (!hidden) texts.add(t.textContent);
+  embed.querySelectorAll('svg').forEach((svg) => {
+    const box = svg.getBoundingClientRect();
+    svg.querySelectorAll('text').forEach((t) => {
+      const r = t.getBoundingClientRect();
+      const hidden = t.getAttribute('opacity') === '0' || getComputedStyle(t).opacity === '0';
+      const cx = (r.left + r.right) / 2;
+      const cy = (r.top + r.bottom) / 2;
+      const inside = cy >= box.top && cy <= box.bottom && cx >= box.left && cx <= box.right;
+      if (!hidden && inside) texts.add(t.textContent);
+    });
   });
   embed.querySelectorAll('canvas').forEach((c) => (c.__drawnTexts || []).forEach((t) => texts.add(t)));
   return Array.from(texts);

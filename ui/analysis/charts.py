@@ -147,7 +147,7 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
             ],
         ),
         title=_title(title, subtitle),
-        height=360,
+        height=360 + layout.x_labels_room(systems, width),
         width=width,
     )
 

@@ -101,7 +101,8 @@ def verdict_matrix(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> al
         ],
     )
     text = base.mark_text(fontSize=13 if cell > 20 else 10).encode(text="verdict:N")
-    return (cells + text).properties(title=_title(title, subtitle), width=size, height=size)
+    height = size + layout.x_labels_room(order, size) + 60  # the x labels and the title fit in too
+    return (cells + text).properties(title=_title(title, subtitle), width=size, height=height)
 
 
 def judges_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.LayerChart:

@@ -7,10 +7,15 @@
 ``cache``           statistics store and ``st.cache_data`` adapters (studies, uploads, matches, chart images).
 ``prefetch``        the shared result store and background counting of other tokenizers.
 ``analysis_cache``  cached metric scores, blocks and bootstrap shared by several analysis pages.
+``background``      slow results shared by all sessions in a background thread (TER); progress bars.
+``metric_tables``   external metrics (attached COMET... scores) as metric scores like BLEU's; their digest.
 ``warmup``          background imports and kernel loading after the first page.
-``export``          CSV, LaTeX and the reproducible zip.
+``export``          CSV (spreadsheet-safe: every field quoted, formulas defused), LaTeX, the reproducible zip.
 ``frames``          study-level DataFrames (ratings, rater groups, human score per system, records).
-``markup``          the shared style sheet, escaped labels and texts, Markdown escaping.
+``markup``          the shared style sheet, escaped labels and texts, Markdown escaping (``md_escape``,
+                    ``html_text`` for user text inside HTML given to ``st.markdown``).
+``boundary``        the error boundary app.py runs every page in: one clean message, traceback to the log.
+``limits``          resample boxes capped at ``MAX_RESAMPLES`` and checked; upload limits stated.
 
 May import: ``bleu_core``, streamlit, pandas, altair, and modules of this room. Never another room.
 """

@@ -21,10 +21,12 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.metrics.registry import MetricScores, get_metric, score_study
+from bleu_core.metrics.registry import MetricScores, get_metric, metric_inputs_key, score_study
 from bleu_core.stats import block_bleu, bootstrap
 from bleu_core.study import Study
 from ui.app import state as K
+from ui.app.background import Job, ter_job
+from ui.app.metric_tables import external_metric_scores, is_external
 
 PAGE_DEFAULT_METRICS: tuple[str, ...] = ("BLEU", "chrF", "NIST", "PER")
 """Metrics page: the metrics ticked at first (the quick ones; the weighted and TER are a tick away)."""
@@ -53,23 +55,71 @@ def _group_members(group: str) -> tuple[str, ...]:
 
 @st.cache_data(max_entries=48, show_spinner=False)
 def group_scores(
-    study_key: str, _study: Study, group: str, tokenize: str, lowercase: bool
+    study_key: str,
+    _study: Study,
+    group: str,
+    inputs_key: tuple[object, ...],
+    _tokenize: str,
+    _lowercase: bool,
 ) -> dict[str, MetricScores]:
-    """Scores of every metric of one scoring group (see :func:`scoring_group`)."""
-    return score_study(_study, _group_members(group), tokenize=tokenize, lowercase=lowercase)
+    """Scores of every metric of one scoring group (see :func:`scoring_group`), cached on ``inputs_key``:
+    the settings the group depends on (:func:`bleu_core.metrics.registry.metric_inputs_key`), so a
+    tokenizer change does not re-score chrF."""
+    return score_study(_study, _group_members(group), tokenize=_tokenize, lowercase=_lowercase)
+
+
+def inputs_key(metric: str, tokenize: str, lowercase: bool) -> tuple[object, ...]:
+    """The settings ``metric`` depends on (its cache key next to the study's).
+
+    >>> inputs_key("chrF", "13a", False) == inputs_key("chrF", "intl", False)
+    True
+    >>> inputs_key("NIST", "13a", False) == inputs_key("NIST", "intl", False)
+    False
+    """
+    return metric_inputs_key(metric, tokenize=tokenize, lowercase=lowercase)
 
 
 def metric_scores(
-    study_key: str, study: Study, metrics: Sequence[str], tokenize: str, lowercase: bool
+    study_key: str,
+    study: Study,
+    metrics: Sequence[str],
+    tokenize: str,
+    lowercase: bool,
+    *,
+    pending: list[Job] | None = None,
 ) -> dict[str, MetricScores]:
-    """``{metric: MetricScores}`` for ``metrics`` (registry names), each group scored once and cached."""
+    """``{metric: MetricScores}`` for ``metrics`` (registry names or the study's external metrics, see
+    :mod:`ui.app.metric_tables`), each group scored once and cached.
+
+    TER is scored once per (study, options) in a background job shared by all sessions
+    (:func:`ui.app.background.ter_job`). With a ``pending`` list the call does not wait for it: an
+    unfinished TER is left out of the result and its job appended to ``pending`` (show it with
+    :func:`ui.app.background.show_pending`); without one, the call waits for the job."""
     out: dict[str, MetricScores] = {}
     for metric in metrics:
+        if is_external(study, metric):  # attached scores (COMET...): the key carries their digest
+            out[metric] = external_scores(study_key, study, metric)
+            continue
         name = get_metric(metric).name
+        key = inputs_key(name, tokenize, lowercase)
+        if get_metric(name).family == "ter":
+            job = ter_job(study_key, study, key, lowercase)
+            if job.future.done() or pending is None:
+                out[metric] = job.future.result()
+            else:
+                pending.append(job)
+            continue
         group = scoring_group(name)
         with st.spinner(f"Scoring every system with {group}…"):
-            out[metric] = group_scores(study_key, study, group, tokenize, lowercase)[name]
+            out[metric] = group_scores(study_key, study, group, key, tokenize, lowercase)[name]
     return out
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def external_scores(study_key: str, _study: Study, label: str) -> MetricScores:
+    """An attached metric's scores (:func:`ui.app.metric_tables.external_metric_scores`); the study key
+    includes the digest of the attached scores (:func:`~ui.app.metric_tables.study_key_with_metric_scores`)."""
+    return external_metric_scores(_study, label)
 
 
 @st.cache_data(max_entries=16, show_spinner="Bootstrapping…")

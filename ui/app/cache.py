@@ -35,6 +35,7 @@ from bleu_core.study.file_roles import recognise_files
 from bleu_core.study.loading import list_pairs, load_files
 from bleu_core.study.model import LoadWarning
 from bleu_core.tokenizers import TOKENIZER_NAMES
+from ui.app.limits import UPLOAD_MAX_BYTES
 from ui.app.prefetch import Prefetcher, ResultStore
 from ui.app.prefetch import disabled as prefetch_disabled
 
@@ -269,7 +270,8 @@ def load_uploaded(
     TSV…); several files are a WMT release (with a WMT source file) or a plain-text study whose roles come
     from the names or from ``roles`` ((file name, role) pairs chosen in the upload form). Every message
     names the files as uploaded. Errors are :class:`bleu_core.errors.BleuStudyError` with a message for
-    the user.
+    the user. Work is bounded: :data:`ui.app.limits.UPLOAD_MAX_MB` per file read and
+    lines of at most :data:`bleu_core.limits.MAX_LINE_CHARS` characters, checked before any tokenising.
     """
     digest = hashlib.sha256()
     inputs = []
@@ -278,7 +280,9 @@ def load_uploaded(
         digest.update(name.encode("utf-8") + b"\0" + sha.encode("ascii") + b"\0")
         inputs.append((name, len(data), sha))
     digest.update(repr((pair or "", sorted(roles))).encode("utf-8"))
-    result = load_files(list(files), roles=dict(roles) or None, pair=pair or None)
+    result = load_files(
+        list(files), roles=dict(roles) or None, pair=pair or None, max_bytes=UPLOAD_MAX_BYTES
+    )
     return UploadResult(
         result.study, result.warnings, tuple(inputs), "upload:" + digest.hexdigest()
     )

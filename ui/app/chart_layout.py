@@ -8,7 +8,9 @@ here instead of repeating numbers:
 * a chart's length along a category axis grows with the number of categories (:func:`band_length`);
 * category axes never drop a label (``labelOverlap=False``) and cut a label only beyond
   :data:`MAX_LABEL_PX` (the marks' tooltips carry the full name) (:func:`category_axis`);
-* legends list every entry (``symbolLimit=0``), in columns when there are many (:func:`complete_legend`);
+* legends list every entry (``symbolLimit=0``), in columns when there are many (:func:`complete_legend`),
+  and the chart is made tall enough for them (:func:`legend_height`): Streamlit fits the whole chart,
+  legend and turned axis labels included, into the chart's height (:func:`x_labels_room`);
 * scatter labels are drawn for every point up to :data:`SCATTER_LABELS_UP_TO` points, beyond that on hover
   unless the reader asks for all of them (:func:`scatter_labels_default`).
 
@@ -42,6 +44,9 @@ MAX_LABEL_PX = 360
 
 LEGEND_ROWS = 20
 """Legend entries per column before the legend wraps into another column."""
+
+LEGEND_ROW_PX = 28
+"""Height of one legend entry as the browser draws it (Streamlit's theme: about 26 px), with air."""
 
 SCATTER_LABELS_UP_TO = 12
 """A scatter labels every point up to this many points; beyond, labels show on hover (toggle on the page)."""
@@ -118,6 +123,8 @@ def complete_legend(
         "columns": legend_columns(len(names)),
         "orient": orient,
         "labelFontSize": FONT_PX,
+        "rowPadding": 2,
+        "symbolSize": 60,
     }
     if title is not None:
         kwargs["title"] = title
@@ -125,8 +132,32 @@ def complete_legend(
 
 
 def legend_height(n: int) -> int:
-    """Height (px) a vertical legend of ``n`` entries needs, so the chart can be at least as tall."""
-    return band_length(min(n, LEGEND_ROWS), per=16, minimum=0) + 30
+    """Height (px) of the whole chart that a legend of ``n`` entries (in :func:`legend_columns`) needs.
+
+    Streamlit fits a chart into its height (Vega's ``autosize: fit``), legend included: a legend taller
+    than the chart is cut off, so a chart with a long legend must be at least this tall.
+
+    >>> legend_height(5), legend_height(50)
+    (220, 556)
+    """
+    rows = math.ceil(n / legend_columns(n))
+    return rows * LEGEND_ROW_PX + 80
+
+
+def x_labels_room(names: Sequence[Any], length_px: float | None = None) -> int:
+    """Extra chart height (px) that the labels of an x axis over ``names`` take when they are turned.
+
+    Streamlit fits axis labels into the chart's height, so a chart with turned labels is made taller by
+    this much and keeps its plot area.
+
+    >>> x_labels_room(["a", "b"]), x_labels_room(["system-%d" % i for i in range(40)], 600) > 60
+    (0, True)
+    """
+    angle = x_label_angle(names, length_px)
+    if angle == 0:
+        return 0
+    room = label_limit(names)
+    return room if angle == -90 else int(room * 0.72)
 
 
 def scatter_labels_default(n_points: int) -> bool:

@@ -70,3 +70,17 @@ def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[object]]) -> 
     lines = ["| " + " | ".join(cell(c) for c in columns) + " |", "|" + "---|" * len(columns)]
     lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
     return "\n".join(lines)
+
+
+_MARKDOWN_ENTITIES = {ord(ch): f"&#{ord(ch)};" for ch in "\\`*_[]()!|~$"}
+
+
+def html_text(text: str) -> str:
+    """User text for HTML that ``st.markdown(..., unsafe_allow_html=True)`` renders: HTML-escaped
+    (:func:`html.escape`), and every Markdown sign written as a character reference, so no Markdown parser
+    can make a link, an image or emphasis of it, whatever block the HTML ends up in.
+
+    >>> html_text("![x](http://e/x.png) <b>")
+    '&#33;&#91;x&#93;&#40;http://e/x.png&#41; &lt;b&gt;'
+    """
+    return html.escape(str(text)).translate(_MARKDOWN_ENTITIES)

@@ -371,5 +371,64 @@ SPANS_ORDER: Final = "spans_order"
 """Widget: the max order at which a token counts as matched on that page (1-4)."""
 SPANS_SYSTEM: Final = "spans_system"
 """Widget: the system whose tables by severity and category are shown ("" = all systems)."""
+SPANS_REWARDED_TABLE: Final = "spans_rewarded_table"
+"""Selection state of that page's "most rewarded errors" table (a selected row opens Explore)."""
+SPANS_PENALISED_TABLE: Final = "spans_penalised_table"
+"""Selection state of that page's "most penalised correct words" table."""
 DEFAULTS.update({SPANS_SEVERITY: "", SPANS_ORDER: 1, SPANS_SYSTEM: ""})
 PERSISTENT_WIDGET_KEYS += [EXPLORE_SPAN_RATERS, SPANS_SEVERITY, SPANS_ORDER, SPANS_SYSTEM]
+
+# --- hardening (issue 16: ui/campaigns/judge_access.py rate limit) --------------------------------------
+RATE_CLIENT_ID: Final = "rate_client_id"
+"""A random id of this browser session: who counts as one client for the join / resume attempt limit when
+the server sees no IP address (str, made on first use)."""
+RATE_FAILED_LOOKUP: Final = "rate_failed_lookup"
+"""The last campaign code typed that was not found, and its (escaped) message: shown again on re-runs
+without another look-up or another counted attempt (``(code, message)`` or None)."""
+
+# --- external metric scores and the Metric ranking page (issue 17: ui/study/metric_upload.py,
+# ui/app/metric_tables.py, ui/analysis/ranking.py, pages/metric_ranking.py, pages/bleu_vs_human.py) ------
+METRIC_UPLOAD_PREFIX: Final = "metric_upload_"
+"""Prefix of the Study page's metric-score uploader: ``f"{prefix}{nonce}"`` (a new nonce empties it)."""
+METRIC_UPLOAD_NONCE: Final = "metric_upload_nonce"
+"""The metric-score uploader's nonce (int): raised after the scores are attached."""
+METRIC_UPLOAD_LOWER: Final = "metric_upload_lower"
+"""Widget: names of uploaded metrics that are better when lower, beyond TER, WER... (comma-separated)."""
+METRIC_UPLOAD_ERROR: Final = "metric_upload_error"
+"""The last metric-score upload's error (str, naming the file and line) or None."""
+METRIC_UPLOAD_NOTICE: Final = "metric_upload_notice"
+"""What the last metric-score upload attached (str) or None."""
+BVH_METRIC: Final = "bvh_metric"
+"""Widget: the metric the BLEU vs human page sets against the human scores (default BLEU)."""
+CORR_FIRST_METRIC: Final = "corr_first_metric"
+"""Widget: the first metric of the Correlation page's Williams test (default BLEU)."""
+RANK_METRICS: Final = "rank_metrics"
+"""Widget: the metrics computed here that the Metric ranking page ranks (external ones always are)."""
+RANK_STATISTICS: Final = "rank_statistics"
+"""Widget: the statistics of the Metric ranking page (names of ``bleu_core.stats.clusters.STATISTICS``)."""
+RANK_CRITERIA: Final = "rank_criteria"
+"""Widget: the human criteria the Metric ranking page ranks against (empty = every criterion)."""
+RANK_ALPHA: Final = "rank_alpha"
+"""Widget: the significance level of the ranking's clusters."""
+DEFAULTS.update(
+    {
+        METRIC_UPLOAD_NONCE: 0,
+        METRIC_UPLOAD_LOWER: "",
+        METRIC_UPLOAD_ERROR: None,
+        METRIC_UPLOAD_NOTICE: None,
+        BVH_METRIC: "BLEU",
+        CORR_FIRST_METRIC: "BLEU",
+        RANK_ALPHA: 0.05,
+    }
+)
+PERSISTENT_WIDGET_KEYS += [
+    METRIC_UPLOAD_LOWER,
+    BVH_METRIC,
+    CORR_FIRST_METRIC,
+    RANK_METRICS,
+    RANK_STATISTICS,
+    RANK_CRITERIA,
+    RANK_ALPHA,
+]
+BOUNDARY_RETRY: Final = "app_boundary_retry"
+"""Widget: the "Try again" button of the error boundary (ui/app/boundary.py)."""

@@ -1,22 +1,37 @@
 """How a judge gets in on the Rate translations page: join a campaign with its code, resume with a resume code
 (typed, or in the page's address), sign out.
 
-Who the judge is lives in ``st.session_state`` (:data:`ui.app.state.RATE_CODE`, :data:`~ui.app.state.RATE_TOKEN`) and in
-the address (``?resume=<code>-<token>``), so a reload or a closed tab continues where the judge was; everything
-else (position, ratings) is in the campaign database.
+Who the judge is lives in ``st.session_state`` (:data:`ui.app.state.RATE_CODE`, :data:`~ui.app.state.RATE_TOKEN`);
+everything else (position, ratings) is in the campaign database. A resume code in the address
+(``?resume=<code>-<token>``, a bookmarked link) signs the judge in and is taken out of the address at once, so
+it does not stay in the browser's history or on a shared screen; a judge who just joined sees the resume code
+once, to note down.
+
+Guessing is bounded: one process-wide :class:`bleu_core.campaigns.AttemptLimiter` (:data:`ATTEMPTS`) counts
+each *failed* attempt (a campaign code not found, a join or a resume code refused) per client (the IP address
+the server sees, else this browser session); over the limit, no look-up is made and the judge is told how many
+seconds to wait. Successful joins are not counted, so a class behind one school router can join together.
+Every message that may echo what was typed or put in the address is Markdown-escaped.
 """
 
 from __future__ import annotations
 
 import html
+import math
 import secrets
 
 import streamlit as st
 
-from bleu_core.campaigns import Campaign, CampaignStore, JudgeSession
+from bleu_core.campaigns import (
+    AttemptLimiter,
+    Campaign,
+    CampaignStore,
+    JudgeSession,
+    TooManyAttempts,
+)
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
-from ui.app.markup import STYLE, label_html
+from ui.app.markup import STYLE, html_text, label_html, md_escape
 from ui.campaigns.db import open_store
 from ui.campaigns.judge_link import CAMPAIGN_PARAM, RESUME_PARAM  # noqa: E402,F401 (re-exported)
 
@@ -28,15 +43,65 @@ JUDGE_SEES: dict[str, str] = {
     "neither": "only the translation",
 }
 
+#: Failed joins and resumes per client, for the whole server process (all sessions share it).
+ATTEMPTS = AttemptLimiter()
+
+#: Longest campaign code the join box takes (``st.text_input(max_chars=...)``).
+CODE_MAX_CHARS = 16
+
+
+def client_id() -> str:
+    """Who counts as one client for :data:`ATTEMPTS`: the IP address the server sees (``st.context``), else a
+    random id kept in this browser session (:data:`ui.app.state.RATE_CLIENT_ID`)."""
+    ip = getattr(st.context, "ip_address", None)
+    if isinstance(ip, str) and ip:  # None on localhost (and not a str under AppTest)
+        return f"ip:{ip}"
+    session_id = st.session_state.get(K.RATE_CLIENT_ID)
+    if not session_id:
+        session_id = st.session_state[K.RATE_CLIENT_ID] = secrets.token_hex(8)
+    return f"session:{session_id}"
+
+
+def wait_message(err: TooManyAttempts) -> str:
+    """What a client over the limit is told: the limit and when to try again.
+
+    >>> wait_message(TooManyAttempts("x", retry_after=12.2))
+    'Too many wrong codes from here (at most 10 a minute): wait 13 s and try again.'
+    """
+    limit = f"at most {ATTEMPTS.max_attempts} per {ATTEMPTS.window_seconds:g} s"
+    if ATTEMPTS.window_seconds == 60:
+        limit = f"at most {ATTEMPTS.max_attempts} a minute"
+    wait = max(1, math.ceil(float(getattr(err, "retry_after", 0) or 0)))
+    return f"Too many wrong codes from here ({limit}): wait {wait} s and try again."
+
+
+def attempt_blocked() -> str | None:
+    """The wait message when this client has used up its attempts (nothing is counted), else None."""
+    client = client_id()
+    if ATTEMPTS.remaining(client) > 0:
+        return None
+    try:
+        ATTEMPTS.hit(client)  # raises with the time to wait; a refused hit is not counted
+    except TooManyAttempts as err:
+        return wait_message(err)
+    return None  # pragma: no cover - an attempt expired between the two calls
+
+
+def count_failure() -> None:
+    """Count one failed attempt of this client (a full window is simply full)."""
+    try:
+        ATTEMPTS.hit(client_id())
+    except TooManyAttempts:
+        pass
+
 
 def sign_in(session: JudgeSession, notice: str | None = None) -> None:
-    """Remember the judge of *session* and put their resume code in the address; *notice* (the resume code of a
-    judge who just joined) is shown once on the next run."""
+    """Remember the judge of *session* in this browser session and clear the address (a resume code never
+    stays there); *notice* (the resume code of a judge who just joined) is shown once on the next run."""
     st.session_state[K.RATE_CODE] = session.code
     st.session_state[K.RATE_TOKEN] = session.token
     st.session_state[K.RATE_NOTICE] = notice
     st.query_params.clear()
-    st.query_params[RESUME_PARAM] = session.resume_code
 
 
 def sign_out() -> None:
@@ -53,16 +118,26 @@ def signed_in() -> bool:
 
 
 def resume_from_address() -> None:
-    """Sign in the judge whose resume code is in the address (a reload or a bookmarked link), unless someone is
-    signed in already; a code that does not work gives a warning and is removed from the address."""
+    """Sign in the judge whose resume code is in the address (a bookmarked link), unless someone is signed in
+    already. The code is taken out of the address whatever happens; one that does not work gives a warning
+    (escaped) and counts as a failed attempt."""
     resume_code = st.query_params.get(RESUME_PARAM)
-    if signed_in() or not resume_code:
+    if not resume_code:
+        return
+    del st.query_params[RESUME_PARAM]  # used once: not left in the history or on a shared screen
+    if signed_in():
+        return
+    blocked = attempt_blocked()
+    if blocked:
+        st.warning(blocked)
         return
     try:
-        sign_in(JudgeSession.from_resume_code(open_store(), resume_code))
+        session = JudgeSession.from_resume_code(open_store(), resume_code)
     except BleuStudyError as err:
-        st.warning(f"The resume code in the address does not work: {err}")
-        st.query_params.clear()
+        count_failure()
+        st.warning(f"The resume code in the address does not work: {md_escape(str(err))}")
+        return
+    sign_in(session)
 
 
 def current_session() -> JudgeSession:
@@ -74,7 +149,7 @@ def current_session() -> JudgeSession:
         )
     except BleuStudyError as err:  # AccessDenied, or e.g. the campaign was deleted
         sign_out()
-        st.error(str(err))
+        st.error(md_escape(str(err)))
         st.stop()
         raise  # unreachable: st.stop() ends the run
 
@@ -93,7 +168,7 @@ def campaign_intro_html(campaign: Campaign) -> str:
     return (
         STYLE
         + label_html("Campaign")
-        + f'<div class="bs-seg"><b>{html.escape(campaign.name)}</b> · {campaign.n_items} '
+        + f'<div class="bs-seg"><b>{html_text(campaign.name)}</b> · {campaign.n_items} '
         f"items · you will see {html.escape(shows)}</div>"
     )
 
@@ -108,11 +183,31 @@ def anonymous_name() -> str:
     return f"student {secrets.token_hex(2)}"
 
 
-def _join_form(store: CampaignStore, code: str) -> None:
+def _find_campaign(store: CampaignStore, code: str) -> Campaign | None:
+    """The campaign of a typed code, or None after an error message. A code not found counts as a failed
+    attempt once (re-runs with the same code show the same message without another look-up)."""
+    wanted = code.strip().upper()
+    failed = st.session_state.get(K.RATE_FAILED_LOOKUP)
+    if failed and failed[0] == wanted:
+        st.error(failed[1])
+        return None
+    blocked = attempt_blocked()
+    if blocked:
+        st.error(blocked)
+        return None
     try:
-        campaign = store.get_campaign(code)
+        return store.get_campaign(code)
     except BleuStudyError as err:
-        st.error(str(err))
+        count_failure()
+        message = md_escape(str(err))
+        st.session_state[K.RATE_FAILED_LOOKUP] = (wanted, message)
+        st.error(message)
+        return None
+
+
+def _join_form(store: CampaignStore, code: str) -> None:
+    campaign = _find_campaign(store, code)
+    if campaign is None:
         return
     st.markdown(campaign_intro_html(campaign), unsafe_allow_html=True)
     if not campaign.is_open:
@@ -128,17 +223,23 @@ def _join_form(store: CampaignStore, code: str) -> None:
             "Your group",
             list(campaign.groups),
             key=K.RATE_JOIN_GROUP,
+            format_func=md_escape,  # organiser-written: plain text (radio options render Markdown)
             horizontal=True,
             help="The paper had a monolingual group (judging only the English) and a bilingual "
             "group. Ask your organiser which one you are in.",
         )
         if st.form_submit_button("Start rating", type="primary"):
+            blocked = attempt_blocked()
+            if blocked:
+                st.error(blocked)
+                return
             try:
                 session = JudgeSession.join(
                     store, code, anonymous_name() if anonymous else name, group
                 )
             except BleuStudyError as err:
-                st.error(str(err))
+                count_failure()
+                st.error(md_escape(str(err)))
             else:
                 sign_in(session, notice=session.resume_code)
                 st.rerun()
@@ -153,10 +254,15 @@ def _resume_form() -> None:
             type="password",
         )
         if st.form_submit_button("Resume", type="primary"):
+            blocked = attempt_blocked()
+            if blocked:
+                st.error(blocked)
+                return
             try:
                 session = JudgeSession.from_resume_code(open_store(), resume)
             except BleuStudyError as err:
-                st.error(str(err))
+                count_failure()
+                st.error(md_escape(str(err)))
             else:
                 sign_in(session)
                 st.rerun()
@@ -173,12 +279,17 @@ def join_or_resume() -> None:
         "translation at a time and can stop whenever you like. Already started? Use your **resume code**."
     )
     link_code = st.query_params.get(CAMPAIGN_PARAM)
-    if link_code and not st.session_state.get(K.RATE_JOIN_CODE):
+    if link_code and len(link_code) > CODE_MAX_CHARS:
+        st.warning(f"The address holds no campaign code: {md_escape(link_code[:80])}")
+    elif link_code and not st.session_state.get(K.RATE_JOIN_CODE):
         st.session_state[K.RATE_JOIN_CODE] = link_code
     join_tab, resume_tab = st.tabs(["Join a campaign", "Resume"])
     with join_tab:
         code = st.text_input(
-            "Campaign code", key=K.RATE_JOIN_CODE, max_chars=16, placeholder="e.g. K7P2QX"
+            "Campaign code",
+            key=K.RATE_JOIN_CODE,
+            max_chars=CODE_MAX_CHARS,
+            placeholder="e.g. K7P2QX",
         )
         if code.strip():
             _join_form(open_store(), code)

@@ -1,7 +1,9 @@
 """The judge's rating screen: the item's texts, the score form, the navigation buttons and the keyboard controls.
 
 Each function draws widgets and returns what the judge asked for; the Rate page calls
-:class:`bleu_core.campaigns.JudgeSession` with it. Texts are escaped before they go into HTML.
+:class:`bleu_core.campaigns.JudgeSession` with it. Texts are escaped before they go into HTML, and the
+organiser's criterion names, questions and scale labels are Markdown-escaped (radio labels and options render
+Markdown): a judge sees them as plain text, never a link or a remote image.
 
 Keyboard (:data:`KEYBOARD_JS`): Tab / arrow keys move through the scores; number keys set the next criterion
 without a score; Enter saves and goes to the next item; ``s`` skips; ``b`` goes back.
@@ -9,14 +11,13 @@ without a score; Enter saves and goes to the next item; ``s`` skips; ``b`` goes 
 
 from __future__ import annotations
 
-import html
 from dataclasses import dataclass, field
 
 import streamlit as st
 
 from bleu_core.campaigns import Campaign, Item, JudgeSession
 from ui.app import state as K
-from ui.app.markup import STYLE, plain_html
+from ui.app.markup import STYLE, html_text, md_escape, plain_html
 
 SAVE_LABEL = "Save and next"
 SKIP_LABEL = "Skip"
@@ -120,8 +121,8 @@ def judge_header(session: JudgeSession, rated: int, skipped: int) -> None:
     st.markdown(
         STYLE
         + '<div class="bs-seg">'
-        + f"<b>{html.escape(session.campaign.name)}</b> · judge <b>{html.escape(session.judge.name)}</b> "
-        + f"({html.escape(session.judge.group)})</div>",
+        + f"<b>{html_text(session.campaign.name)}</b> · judge <b>{html_text(session.judge.name)}</b> "
+        + f"({html_text(session.judge.group)})</div>",
         unsafe_allow_html=True,
     )
     st.progress(rated / n if n else 0.0, text=f"{rated} of {n} rated · {skipped} skipped")
@@ -130,8 +131,8 @@ def judge_header(session: JudgeSession, rated: int, skipped: int) -> None:
 def welcome(resume_code: str) -> None:
     """Greet a judge who just joined and show the resume code to keep."""
     st.success(
-        "Welcome! Keep your resume code to continue later, here or on another device "
-        "(it is also in this page's address):"
+        "Welcome! Keep your resume code to continue later, here or on another device. "
+        "It is shown only this once and is not kept in the page's address: note it down now."
     )
     st.code(resume_code, language=None)
 
@@ -165,6 +166,15 @@ def show_item(item: Item) -> None:
     text_box("Translation to rate", item.translation, emphasis=True)
 
 
+def criterion_label(name: str, question: str | None) -> str:
+    r"""The radio label of a criterion: its name in bold and its question, both as plain text.
+
+    >>> print(criterion_label("fluency", "![x](http://evil/x.png)"))
+    **fluency** — \!\[x\]\(http\:\/\/evil\/x\.png\)
+    """
+    return f"**{md_escape(name)}**" + (f" — {md_escape(question)}" if question else "")
+
+
 def score_form(campaign: Campaign, position: int, existing: dict[str, int]) -> ScoreAnswer:
     """One radio row per criterion (pre-set to the judge's *existing* scores) with "Save and next" and "Skip".
 
@@ -177,10 +187,10 @@ def score_form(campaign: Campaign, position: int, existing: dict[str, int]) -> S
             options = list(crit.scores)
             old = existing.get(crit.name)
             st.radio(
-                f"**{crit.name}**" + (f" — {crit.question}" if crit.question else ""),
+                criterion_label(crit.name, crit.question),
                 options,
                 index=options.index(old) if old in options else None,
-                format_func=lambda s, c=crit: f"{s} · {c.label(s)}",
+                format_func=lambda s, c=crit: f"{s} · {md_escape(c.label(s))}",
                 horizontal=True,
                 key=key,
             )

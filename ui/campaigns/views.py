@@ -8,7 +8,6 @@ and the tables from :mod:`ui.campaigns.frames`. Every name or text that goes int
 
 from __future__ import annotations
 
-import html
 from collections.abc import Sequence
 
 import streamlit as st
@@ -21,7 +20,7 @@ from bleu_core.campaigns import (
     ratings_to_csv,
 )
 from ui.app.context import file_stem
-from ui.app.markup import STYLE, label_html
+from ui.app.markup import STYLE, html_text, label_html
 from ui.campaigns.frames import agreement_frame, calibration_frame, pairwise_frames, progress_frame
 
 #: How each display mode is described to the organiser (what judges see next to the translation).
@@ -43,7 +42,7 @@ def campaign_summary_html(campaign: Campaign) -> str:
     >>> "&lt;b&gt;x&lt;/b&gt;" in campaign_summary_html(c), "<b>x</b>" in campaign_summary_html(c)
     (True, False)
     """
-    e = html.escape
+    e = html_text  # HTML- and Markdown-safe: organiser text
     return (
         STYLE
         + label_html("Campaign")

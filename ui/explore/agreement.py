@@ -58,8 +58,8 @@ CELL_LABELS = {
 """Column names of the four counts (:data:`bleu_core.study.error_agreement.COUNT_NAMES`)."""
 
 BROWSE_SORTS = {
-    "rewarded errors": "rewarded errors (matched tokens inside error spans)",
-    "penalised words": "penalised correct words (unmatched tokens outside every span)",
+    "rewarded errors": "rewarded errors (MQM spans)",
+    "penalised words": "penalised correct words (MQM spans)",
 }
 """Explore's sorts by the agreement counts: browse-frame column → label (descending: the most first)."""
 
@@ -331,9 +331,7 @@ def orders_chart(by_order: Mapping[int, ErrorAgreement]) -> alt.Chart:
                 scale=alt.Scale(
                     domain=[REWARDED_RATE, PENALISED_RATE], range=["#d62728", "#2f6fdd"]
                 ),
-                legend=layout.complete_legend(
-                    [REWARDED_RATE, PENALISED_RATE], title=None, orient="bottom"
-                ),
+                legend=layout.complete_legend([REWARDED_RATE, PENALISED_RATE], title=None),
             ),
             tooltip=["max order:O", "rate:N", alt.Tooltip("value:Q", format=".1f")],
         )

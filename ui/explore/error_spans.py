@@ -229,7 +229,10 @@ def spans_legend_html(severities: Sequence[str]) -> str:
         f"{html.escape(s)} error</span> "
         for s in sorted(set(severities), key=lambda s: (severity_rank(s), s))
     )
-    return f'<div class="bs-legend">Raters\' error spans: {marks}</div>'
+    return (
+        f'<div class="bs-legend">Raters\' error spans (hover a token: severity, category, rater): '
+        f"{marks}</div>"
+    )
 
 
 def empty_spans_note(spans: Sequence[ErrorSpan]) -> str:

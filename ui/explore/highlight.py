@@ -293,6 +293,8 @@ def comparison_table(
 
     ``entries`` hold ``system``, ``human`` (bool), ``matches`` (:class:`bleu_core.matches.SegmentMatches`),
     ``bleu`` (0-100), ``counts`` ([(matches, total)] per order), ``bp``, ``scores`` ({criterion: value}).
+    An entry's ``hypothesis_html``, when given, is drawn instead of the plain highlighting (Explore puts the
+    raters' error spans there: :func:`ui.explore.span_view.mark_entries`; it must be escaped HTML).
     """
     head = (
         "".join(f"<th>p{n}</th>" for n in range(1, len(entries[0]["counts"]) + 1))
@@ -319,9 +321,12 @@ def comparison_table(
         crit = "".join(
             f'<td class="bs-num">{_fmt(e["scores"].get(c), ".2f")}</td>' for c in criteria
         )
+        hyp = e.get("hypothesis_html") or hypothesis_html(
+            e["matches"], order, reference_names, popups=False
+        )
         rows.append(
             f"<tr><td class='bs-sys'>{name}</td>"
-            f"<td>{hypothesis_html(e['matches'], order, reference_names, popups=False)}</td>"
+            f"<td>{hyp}</td>"
             f"<td class='bs-num'><b>{_fmt(e['bleu'])}</b></td>{counts}"
             f"<td class='bs-num'>{_fmt(e['bp'], '.3f')}</td>{crit}</tr>"
         )

@@ -43,10 +43,19 @@ CORRELATION_COLUMNS = {
 
 
 def metric_scores(
-    study_key: str, study: Study, metrics: tuple[str, ...], tokenize: str, lowercase: bool
+    study_key: str,
+    study: Study,
+    metrics: tuple[str, ...],
+    tokenize: str,
+    lowercase: bool,
+    *,
+    pending: list | None = None,
 ) -> dict[str, MetricScores]:
-    """Every metric's scores, cached per metric (see :func:`ui.app.analysis_cache.metric_scores`)."""
-    return cache_analysis.metric_scores(study_key, study, metrics, tokenize, lowercase)
+    """Every metric's scores, cached per metric (see :func:`ui.app.analysis_cache.metric_scores`;
+    ``pending``: collect an unfinished background TER instead of waiting for it)."""
+    return cache_analysis.metric_scores(
+        study_key, study, metrics, tokenize, lowercase, pending=pending
+    )
 
 
 @st.cache_data(max_entries=8, show_spinner="Correlating metrics with human scores…")

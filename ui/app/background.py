@@ -1,0 +1,166 @@
+"""Slow results shared by every session, computed in a background thread with progress (TER).
+
+sacrebleu's TER takes minutes on a large study (50 systems × 10,000 segments). A page that wants it starts
+the job here once per (study, references, options) and keeps drawing; every session asks the same
+:data:`JOBS` and finds the same job. TER's per-segment statistics are kept on disk
+(:func:`bleu_core.metrics.ter.ter_statistics_table` with :func:`ter_cache_dir`), so a restart reads them
+instead of scoring again. A page shows a pending job with :func:`show_pending` (a progress bar with what it
+is doing, refreshed every second, and a re-run of the page when the job is done).
+
+>>> jobs = BackgroundJobs()
+>>> job = jobs.submit("k", lambda progress: (progress(1, 2, "half"), 42)[1])
+>>> job.future.result(timeout=5), jobs.submit("k", lambda progress: 0) is job
+(42, True)
+>>> job.done, job.total, job.message
+(1, 2, 'half')
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+Progress = Callable[[int, int, str], None]
+_log = logging.getLogger(__name__)
+
+TER_CACHE_ENV = "BLEU_STUDY_TER_CACHE"
+"""Environment variable: the folder for TER's statistics on disk (default: the user's data folder)."""
+
+
+class Job:
+    """One background computation: its future and its last progress report."""
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+        self.future: Future = Future()
+        self.done = 0
+        self.total = 0
+        self.message = f"{label}: waiting to start"
+
+    def report(self, done: int, total: int, message: str) -> None:
+        self.done, self.total, self.message = done, total, message
+
+    @property
+    def fraction(self) -> float:
+        return min(1.0, self.done / self.total) if self.total else 0.0
+
+
+class BackgroundJobs:
+    """Jobs by key, run one at a time in a daemon thread; the newest ``max_entries`` results are kept."""
+
+    def __init__(self, max_entries: int = 8) -> None:
+        self.max_entries = max_entries
+        self._jobs: OrderedDict[Hashable, Job] = OrderedDict()
+        self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bleu-study-background")
+
+    def submit(self, key: Hashable, work: Callable[[Progress], Any], label: str = "") -> Job:
+        """The job for ``key``: the running or finished one, else ``work(progress)`` started now."""
+        with self._lock:
+            job = self._jobs.get(key)
+            if job is not None and not (job.future.done() and job.future.exception()):
+                self._jobs.move_to_end(key)
+                return job
+            job = Job(label or str(key))
+            self._jobs[key] = job
+            while len(self._jobs) > self.max_entries:
+                self._jobs.popitem(last=False)
+
+        def run() -> None:
+            if not job.future.set_running_or_notify_cancel():
+                return
+            try:
+                job.future.set_result(work(job.report))
+            except BaseException as exc:  # shown by the page that asks for the result
+                _log.warning("background job %s failed: %s", job.label, exc)
+                job.future.set_exception(exc)
+
+        self._pool.submit(run)
+        return job
+
+    def clear(self) -> None:
+        with self._lock:
+            self._jobs.clear()
+
+
+JOBS = BackgroundJobs()
+"""The jobs of this server process, shared by all sessions."""
+
+
+def ter_cache_dir() -> Path:
+    """Where TER's statistics are kept: ``$BLEU_STUDY_TER_CACHE``, else ``ter-cache`` in the user's data
+    folder (the campaigns' folder)."""
+    if os.environ.get(TER_CACHE_ENV):
+        return Path(os.environ[TER_CACHE_ENV]).expanduser()
+    from bleu_core.campaigns.connection import default_data_dir
+
+    return default_data_dir() / "ter-cache"
+
+
+def ter_job(study_key: str, study: Any, inputs_key: tuple[object, ...], lowercase: bool) -> Job:
+    """The shared background job scoring every system of ``study`` with TER (``inputs_key``: the settings
+    TER depends on, :func:`bleu_core.metrics.registry.metric_inputs_key`)."""
+    from bleu_core.metrics.registry import score_study
+
+    def work(progress: Progress) -> Any:
+        return score_study(
+            study,
+            ("TER",),
+            lowercase=lowercase,
+            ter_cache_dir=ter_cache_dir(),
+            progress=progress,
+        )["TER"]
+
+    return JOBS.submit(("TER", study_key, inputs_key), work, label="TER")
+
+
+def show_pending(jobs: list[Job]) -> None:
+    """A progress bar per unfinished job (what it is doing, refreshed every second); the page re-runs
+    when they are all done. Finished jobs show nothing."""
+    pending = [job for job in jobs if not job.future.done()]
+    if not pending:
+        return
+
+    @st.fragment(run_every=1.0)
+    def _progress() -> None:
+        if all(job.future.done() for job in pending):
+            st.rerun(scope="app")
+        for job in pending:
+            st.progress(job.fraction, text=f"{job.message} (in the background; shown when done)")
+
+    _progress()
+
+
+class Steps:
+    """A progress bar over a page's slow steps, with what each step is doing.
+
+    Created where the bar should appear; :meth:`step` before each slow step (cached ones are quick on a
+    re-run, so the bar only lingers on a first visit), :meth:`done` removes it::
+
+        steps = Steps(3, "Correlation")
+        steps.step("bootstrapping system-level correlations")
+        ...
+        steps.done()
+    """
+
+    def __init__(self, total: int, what: str) -> None:
+        self.total, self.what, self.count = max(1, total), what, 0
+        self._slot = st.empty()
+
+    def step(self, text: str) -> None:
+        self._slot.progress(
+            self.count / self.total,
+            text=f"{self.what}: {text} (step {self.count + 1} of {self.total})",
+        )
+        self.count += 1
+
+    def done(self) -> None:
+        self._slot.empty()
