@@ -7,9 +7,8 @@ then runs its pure numpy/Python twins of the kernels (same results, slower; see 
 
 from __future__ import annotations
 
-import sys
-
 import shutil
+import sys
 from pathlib import Path
 
 from setuptools import Extension, setup

@@ -9,7 +9,7 @@ from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
 from bleu_core.metrics.variants import VARIANTS
 from ui import current_options, current_scores, require_study, show_chart, table_downloads
 from ui.app import state as K
-from ui.app.analysis_cache import PAGE_DEFAULT_METRICS
+from ui.app.analysis_cache import PAGE_DEFAULT_METRICS, score_keys
 from ui.app.background import Steps, show_pending
 from ui.app.limits import session_resamples
 from ui.app.metric_tables import metric_choices
@@ -79,7 +79,7 @@ if study.criteria:
         systems,
         n_resamples,
         seed,
-        (metrics, repr(options)),
+        score_keys(study, metrics, options),
     )
     criterion = st.selectbox(
         "Criterion for the chart and the Williams test", list(study.criteria), key=K.MET_CRITERION

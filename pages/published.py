@@ -14,9 +14,9 @@ from typing import NoReturn
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.study.demo import data_dir as demo_dir
 from bleu_core.stats.correlation import METHODS
 from bleu_core.stats.system_table import is_human_column, parse_system_table, table_correlations
+from bleu_core.study.demo import data_dir as demo_dir
 from bleu_core.textio import decode_text
 from ui import show_chart, table_downloads
 from ui.app import state as K

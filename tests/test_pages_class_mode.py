@@ -71,7 +71,7 @@ def test_one_click_makes_a_lesson_with_a_qr_code(db, ted):
     assert [i.caption for i in image.proto.imgs] == ["Scan to join"]
     png = class_mode.qr_png(class_mode.join_url(class_mode.app_base_url(), code))
     assert png.startswith(b"\x89PNG")
-    assert any("projector?campaign=" in b.proto.url for b in at.get("link_button"))
+    assert any("projector?lesson=" in b.proto.url for b in at.get("link_button"))
 
 
 def test_projector_takes_the_key_out_of_the_address_and_follows_ratings(db, ted):
@@ -79,7 +79,7 @@ def test_projector_takes_the_key_out_of_the_address_and_follows_ratings(db, ted)
     bleu = {s: float(i * 5) for i, s in enumerate(ted.systems)}
     created = store.create_campaign(lesson_plan(ted, bleu, seed=2, n_segments=3))
     code, key = created.campaign.code, created.organiser_key
-    at = start("projector", query={"campaign": code, "key": key})
+    at = start("projector", query={"lesson": code, "key": key})
     assert "key" not in at.query_params
     assert at.session_state[K.PROJ_CODE] == code
     metrics = {m.label: m.value for m in at.metric}
@@ -102,7 +102,7 @@ def test_projector_refuses_a_wrong_key(db, ted):
     created = store.create_campaign(
         lesson_plan(ted, {s: 1.0 * i for i, s in enumerate(ted.systems)}, seed=1, n_segments=2)
     )
-    at = start("projector", query={"campaign": created.campaign.code, "key": "wrong"})
+    at = start("projector", query={"lesson": created.campaign.code, "key": "wrong"})
     assert any("organiser key" in e.value.lower() for e in at.error)
     assert at.session_state[K.PROJ_CODE] is None
 

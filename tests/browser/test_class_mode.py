@@ -69,7 +69,7 @@ def test_three_students_and_a_live_projector(tmp_path):
             )
             try:
                 projector = browser.new_page(viewport={"width": 1600, "height": 1000})
-                projector.goto(f"{url}/projector?campaign={code}&key={key}")
+                projector.goto(f"{url}/projector?lesson={code}&key={key}")
                 assert metric(projector, "Students joined") == "0"
                 assert "key=" not in projector.url  # the organiser key left the address
                 phones = []

@@ -25,7 +25,7 @@ from bleu_core.metrics.registry import MetricScores, get_metric, metric_inputs_k
 from bleu_core.stats import block_bleu, bootstrap
 from bleu_core.study import Study
 from ui.app import state as K
-from ui.app.background import Job, ter_job
+from ui.app.background import Job, metric_job, ter_job
 from ui.app.metric_tables import external_metric_scores, is_external
 
 PAGE_DEFAULT_METRICS: tuple[str, ...] = ("BLEU", "chrF", "NIST", "PER")
@@ -68,6 +68,32 @@ def group_scores(
     return score_study(_study, _group_members(group), tokenize=_tokenize, lowercase=_lowercase)
 
 
+BACKGROUND_FAMILIES: tuple[str, ...] = ("nist", "per")
+"""Word-based metrics that tokenise the whole study again (seconds on a WMT release, minutes on 50 × 10k):
+on a server, a page that does not wait (``pending``) has them scored in the shared background thread, like
+TER, and draws the other metrics meanwhile. Under AppTest they are scored in the run (deterministic tests)."""
+
+
+def _under_app_test() -> bool:
+    from streamlit import config
+
+    return bool(config.get_option("global.appTest"))
+
+
+def score_keys(study: Study, metrics: Sequence[str], options: Any) -> dict[str, object]:
+    """Per metric, what its scores depend on: BLEU every option (the sidebar's sentence BLEU), a registry
+    metric its :func:`inputs_key`, an attached metric nothing (the study key carries its digest)."""
+    out: dict[str, object] = {}
+    for metric in metrics:
+        if metric == "BLEU":
+            out[metric] = repr(options)
+        elif is_external(study, metric):
+            out[metric] = metric
+        else:
+            out[metric] = inputs_key(metric, options.tokenize, options.lowercase)
+    return out
+
+
 def inputs_key(metric: str, tokenize: str, lowercase: bool) -> tuple[object, ...]:
     """The settings ``metric`` depends on (its cache key next to the study's).
 
@@ -102,8 +128,13 @@ def metric_scores(
             continue
         name = get_metric(metric).name
         key = inputs_key(name, tokenize, lowercase)
-        if get_metric(name).family == "ter":
+        family = get_metric(name).family
+        job = None
+        if family == "ter":
             job = ter_job(study_key, study, key, lowercase)
+        elif family in BACKGROUND_FAMILIES and pending is not None and not _under_app_test():
+            job = metric_job(study_key, study, name, key, tokenize, lowercase)
+        if job is not None:
             if job.future.done() or pending is None:
                 out[metric] = job.future.result()
             else:

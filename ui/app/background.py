@@ -91,7 +91,7 @@ class BackgroundJobs:
             self._jobs.clear()
 
 
-JOBS = BackgroundJobs()
+JOBS = BackgroundJobs(max_entries=16)
 """The jobs of this server process, shared by all sessions."""
 
 
@@ -120,6 +120,29 @@ def ter_job(study_key: str, study: Any, inputs_key: tuple[object, ...], lowercas
         )["TER"]
 
     return JOBS.submit(("TER", study_key, inputs_key), work, label="TER")
+
+
+def metric_job(
+    study_key: str,
+    study: Any,
+    metric: str,
+    inputs_key: tuple[object, ...],
+    tokenize: str,
+    lowercase: bool,
+) -> Job:
+    """The shared background job scoring every system of ``study`` with a registry ``metric`` (NIST, PER:
+    see :data:`ui.app.analysis_cache.BACKGROUND_FAMILIES`) under the settings it depends on."""
+    from bleu_core.metrics.registry import score_study
+
+    def work(progress: Progress) -> Any:
+        progress(
+            0, 1, f"{metric}: scoring {len(study.systems)} systems × {study.n_segments:,} segments"
+        )
+        result = score_study(study, (metric,), tokenize=tokenize, lowercase=lowercase)[metric]
+        progress(1, 1, f"{metric}: done")
+        return result
+
+    return JOBS.submit((metric, study_key, inputs_key), work, label=metric)
 
 
 def show_pending(jobs: list[Job]) -> None:

@@ -27,6 +27,8 @@ from ui.app import state as K
 from ui.app.context import Scores
 
 RATE_PATH = "rate"
+#: The projector's own query parameter (not ``campaign``: that one makes a browser session a judge's).
+LESSON_PARAM = "lesson"
 PROJECTOR_PATH = "projector"
 
 #: Large type for the projector; the sidebar and the navigation are hidden there.
@@ -68,9 +70,9 @@ def projector_url(base: str, code: str, key: str) -> str:
     """The projector's link (it carries the organiser key; the page takes it out of the address at once).
 
     >>> projector_url("http://h:1", "K7", "s3cret")
-    'http://h:1/projector?campaign=K7&key=s3cret'
+    'http://h:1/projector?lesson=K7&key=s3cret'
     """
-    return f"{base.rstrip('/')}/{PROJECTOR_PATH}?{urlencode({'campaign': code, 'key': key})}"
+    return f"{base.rstrip('/')}/{PROJECTOR_PATH}?{urlencode({LESSON_PARAM: code, 'key': key})}"
 
 
 def qr_png(text: str, *, scale: int = 10) -> bytes:
@@ -211,12 +213,12 @@ def alpha_lines(snap: ClassSnapshot) -> list[str]:
 
 
 def read_projector_address(store: CampaignStore) -> str | None:
-    """Take ``?campaign=&key=`` out of the address into the session (checked against the store).
+    """Take ``?lesson=&key=`` out of the address into the session (checked against the store).
 
     Returns an error message for the page, or None.
     """
     params = st.query_params
-    code, key = params.get("campaign"), params.get("key")
+    code, key = params.get(LESSON_PARAM), params.get("key")
     if not code or not key:
         return None
     for name in ("key",):

@@ -58,76 +58,103 @@ def metric_scores(
     )
 
 
-@st.cache_data(max_entries=8, show_spinner="Correlating metrics with human scores…")
 def correlation_frame(
     study_key: str,
-    _study: Study,
-    _scores: dict[str, MetricScores],
+    study: Study,
+    scores: dict[str, MetricScores],
     metrics: tuple[str, ...],
     systems: tuple[str, ...],
     n_resamples: int,
     seed: int,
-    score_key: tuple,
+    score_keys: dict[str, object],
 ) -> pd.DataFrame:
-    """Every metric × criterion: system-level Pearson/Kendall and segment-level Pearson/WMT tau-like."""
+    """Every metric × criterion: system-level Pearson/Kendall and segment-level Pearson/WMT tau-like.
+
+    Each metric's rows are cached on what its scores depend on (``score_keys[metric]``, see
+    :func:`ui.app.analysis_cache.score_keys`): a tokenizer change re-correlates BLEU, not chrF."""
+    frames = [
+        metric_correlations(
+            study_key, study, scores[name], name, systems, n_resamples, seed, score_keys[name]
+        )
+        for name in metrics
+    ]
+    if not frames:
+        return pd.DataFrame()
+    order = {c: i for i, c in enumerate(study.criteria)}
+    frame = pd.concat(frames, ignore_index=True)  # criterion by criterion, metrics in their order
+    return frame.sort_values("criterion", key=lambda c: c.map(order), kind="stable").reset_index(
+        drop=True
+    )
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def metric_correlations(
+    study_key: str,
+    _study: Study,
+    _score: MetricScores,
+    name: str,
+    systems: tuple[str, ...],
+    n_resamples: int,
+    seed: int,
+    score_key: object,
+) -> pd.DataFrame:
+    """One metric's rows of :func:`correlation_frame` (every criterion)."""
     rows = []
     index = {s: i for i, s in enumerate(_study.systems)}
     keep = [index[s] for s in systems]
-    sources = {name: _Remembered(subset_systems(_scores[name], keep)) for name in metrics}
+    source = _Remembered(subset_systems(_score, keep))
+    m = _score
     for criterion, crit in _study.criteria.items():
         human_seg = _study.segment_scores(criterion)[keep]
         level_scores = _study.system_scores(criterion)
         has_segments = bool(np.isfinite(human_seg).any())
-        for name in metrics:
-            m = _scores[name]
-            source = sources[name]
-            orient = (1 if m.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
-            if has_segments:
-                human = SegmentMeanSource(source.names, human_seg)
-                system = system_correlations(
-                    source,
-                    human,
-                    methods=("pearson", "kendall"),
-                    n_resamples=n_resamples,
-                    seed=seed,
-                )
-                # oriented metric scores: WMT's tau-like counts metric ties as discordant, which is
-                # only fair to error metrics (TER, PER) if higher means "agrees with humans" for all
-                segment = segment_correlations(
-                    orient * source.source.segment,
-                    human_seg,
-                    methods=(("pearson", "none"), ("kendall-wmt", "item")),
-                    n_resamples=n_resamples,
-                    seed=seed,
-                )
-            else:
-                human_values = [level_scores.get(s, math.nan) for s in systems]
-                system = system_correlations(
-                    source,
-                    None,
-                    human_scores=human_values,
-                    methods=("pearson", "kendall"),
-                    n_resamples=0,
-                )
-                segment = []
-            oriented = [_orient(res, orient) for res in system.values()] + segment
-            for res in oriented:
-                low, high = res.confidence_interval or (math.nan, math.nan)
-                rows.append(
-                    {
-                        "metric": name,
-                        "criterion": criterion,
-                        "level": res.level,
-                        "method": res.method,
-                        "r": orient * res.statistic,
-                        "oriented r": res.statistic,
-                        "low": low,
-                        "high": high,
-                        "p": res.pvalue,
-                        "n": res.n,
-                        "note": res.note,
-                    }
-                )
+        orient = (1 if m.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
+        if has_segments:
+            human = SegmentMeanSource(source.names, human_seg)
+            system = system_correlations(
+                source,
+                human,
+                methods=("pearson", "kendall"),
+                n_resamples=n_resamples,
+                seed=seed,
+            )
+            # oriented metric scores: WMT's tau-like counts metric ties as discordant, which is
+            # only fair to error metrics (TER, PER) if higher means "agrees with humans" for all
+            segment = segment_correlations(
+                orient * source.source.segment,
+                human_seg,
+                methods=(("pearson", "none"), ("kendall-wmt", "item")),
+                n_resamples=n_resamples,
+                seed=seed,
+            )
+        else:
+            human_values = [level_scores.get(s, math.nan) for s in systems]
+            system = system_correlations(
+                source,
+                None,
+                human_scores=human_values,
+                methods=("pearson", "kendall"),
+                n_resamples=0,
+            )
+            segment = []
+        oriented = [_orient(res, orient) for res in system.values()] + segment
+        for res in oriented:
+            low, high = res.confidence_interval or (math.nan, math.nan)
+            rows.append(
+                {
+                    "metric": name,
+                    "criterion": criterion,
+                    "level": res.level,
+                    "method": res.method,
+                    "r": orient * res.statistic,
+                    "oriented r": res.statistic,
+                    "low": low,
+                    "high": high,
+                    "p": res.pvalue,
+                    "n": res.n,
+                    "note": res.note,
+                }
+            )
     return pd.DataFrame(rows)
 
 
