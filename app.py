@@ -122,5 +122,7 @@ if navigation.url_path != "":  # not the default page (Study)
     warmup.wait()
 elif not context.under_app_test():
     warmup.start()  # once per process; it lets the browser draw this page first
+    if not judge:  # the statistics the next page needs, counted while the user reads this one
+        context.count_current_statistics()
 # The page runs inside the error boundary: an exception shows one clean message (traceback: the log).
 run_page(navigation, home=PAGES_DIR / ("rate.py" if judge else "study.py"))

@@ -47,7 +47,8 @@ class BuildPyWithApp(build_py):
 
     def run(self) -> None:
         super().run()
-        if getattr(self, "editable_mode", False):  # an editable install runs the checkout's own app.py
+        # an editable install runs the checkout's own app.py
+        if getattr(self, "editable_mode", False):
             return
         root = Path(__file__).resolve().parent
         target = Path(self.build_lib) / "ui" / "_app"

@@ -427,6 +427,8 @@ PAGE_LINKS = (
     "Published tables",
 )
 """The pages visited, in this order, after the Study page (the campaign pages do not depend on the study)."""
+SCREENSHOTS: Path | None = None
+"""``--screenshots DIR``: a full-page PNG of every page after its first visit (session 1)."""
 PAGES_BEGIN = "<!-- pages: page-by-page table written by bench_app.py (issue 14) -->"
 PAGES_END = "<!-- pages: end -->"
 
@@ -511,6 +513,10 @@ def _tour(
     for link in PAGE_LINKS:
         first = _visit(page, link)
         time.sleep(SETTLE_S / 2)
+        if record and SCREENSHOTS:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            name = f"{study}-{link}".replace(" ", "_").replace("×", "x").replace(",", "")
+            page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
         tok = tokenizers.pop(0)
         tokenizers.append(tok)
         change = _change(page, "Tokenizer", tok, shows=tok_shows(tok))
@@ -572,7 +578,13 @@ def page_times(
                                 extra.goto(url)
                                 extra.wait_for_selector(SIDEBAR_CODE, timeout=int(timeout))
                                 wait_app_idle_long(extra, int(timeout))
-                                _tour(extra, times, study.label, record=False, tokenizers=["13a"])
+                                _tour(
+                                    extra,
+                                    times,
+                                    study.label,
+                                    record=False,
+                                    tokenizers=["intl", "13a"],
+                                )
                                 pages.append(extra)
                                 other.setdefault(
                                     f"{study.label}|RSS after {n} sessions, MB", []
@@ -688,7 +700,15 @@ def main() -> None:
         action="store_true",
         help="page-by-page only, one run, a 50 × 2,000 synthetic study (a few minutes)",
     )
+    parser.add_argument(
+        "--screenshots",
+        type=Path,
+        default=None,
+        help="save a PNG of every page after its first visit",
+    )
     args = parser.parse_args()
+    global SCREENSHOTS
+    SCREENSHOTS = args.screenshots.resolve() if args.screenshots else None
     os.chdir(ROOT)  # AppTest reads .streamlit/config.toml from the working directory
     if args.quick or args.pages_only:
         repeats = 1 if args.quick else args.repeats

@@ -29,7 +29,7 @@ from collections.abc import Iterator, Sequence
 from .errors import InputError
 from .limits import check_text
 from .statistics import SegmentStatistics, compute_statistics
-from .textio import check_blank_lines, decode_text
+from .textio import BOM_MESSAGE, check_blank_lines, decode_text
 
 #: Input (all files together) above which ``score`` reads block by block.
 STREAM_BYTES = 64 * 1024 * 1024
@@ -169,9 +169,7 @@ def _one_system(
     counts = [reader.count_rest() for reader in readers]
     for reader in readers:
         if reader.bom:
-            from .study.loading import bom_warning
-
-            print(f"bleu-study: warning: {bom_warning(reader.path)}", file=sys.stderr)
+            print(f"bleu-study: warning: {reader.path}: {BOM_MESSAGE}", file=sys.stderr)
     for reader, n in zip(readers, counts, strict=True):
         if n == 0:
             raise InputError("the file is empty: nothing to score", file=reader.path)

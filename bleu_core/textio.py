@@ -107,3 +107,11 @@ def read_lines(
     text = decode_text(read_file_bytes(p, name), name)
     check_text(text, name)  # NUL bytes and over-long lines, before any tokenising
     return split_lines(text)
+
+
+#: What a text file's UTF-8 byte-order mark means for the score (one wording for ``score``, ``study`` and the app).
+BOM_MESSAGE = (
+    "the file starts with a UTF-8 byte-order mark, which was removed; sacrebleu keeps the mark "
+    "inside the first word of the first line, so an official (sacrebleu) score of this file "
+    "may differ slightly from the score here"
+)

@@ -11,7 +11,7 @@ from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui.analysis.stats_charts import block_chart, histogram, interval_chart, verdict_matrix
 from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
 from ui.app import state as K
-from ui.app.analysis_cache import cached_blocks, cached_bootstrap
+from ui.app.analysis_cache import AR_ON_DEMAND_WORK, cached_blocks, cached_bootstrap
 from ui.app.background import Steps
 from ui.app.limits import resamples_input
 from ui.app.numbers import tidy_frame
@@ -169,18 +169,16 @@ if len(pair) == 2:
 
 st.subheader("Approximate randomisation")
 trials = resamples_input("Trials", key=K.SIG_TRIALS, min_value=100, step=1000)
+pairs = len(names) * (len(names) - 1) // 2
+if pairs * trials * study.n_segments > AR_ON_DEMAND_WORK and not st.toggle(
+    f"Run it: {pairs:,} pairs × {trials:,} trials × {study.n_segments:,} segments (a minute or more)",
+    key=K.SIG_AR_ON,
+):
+    st.stop()
 bar = Steps(1, "Significance")
 bar.step(f"approximate randomisation of every pair of {len(names)} systems, {trials} trials")
-ar = cached_randomization(
-    scores.key,
-    tuple(names),
-    systems,
-    scores.options,
-    options_key,
-    trials,
-    seed,
-    alpha,
-)
+ar = cached_randomization(scores.key, tuple(names), systems, scores.options, options_key, trials,
+                          seed, alpha)  # fmt: skip
 bar.done()
 ar_note = f"seed {seed} · {trials} trials"
 st.caption(f"Approximate randomisation: {ar_note}.")

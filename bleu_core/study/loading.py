@@ -230,13 +230,9 @@ _TABLE_SUFFIXES = (".csv", ".tsv", ".json", ".json.gz")
 
 def bom_warning(file: str) -> LoadWarning:
     """The warning for a text file that started with a UTF-8 byte-order mark (removed when read)."""
-    return LoadWarning(
-        "byte-order-mark",
-        "the file starts with a UTF-8 byte-order mark, which was removed; sacrebleu keeps the mark "
-        "inside the first word of the first line, so an official (sacrebleu) score of this file "
-        "may differ slightly from the score here",
-        file=file,
-    )
+    from bleu_core.textio import BOM_MESSAGE
+
+    return LoadWarning("byte-order-mark", BOM_MESSAGE, file=file)
 
 
 def _tree_result(

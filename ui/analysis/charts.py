@@ -214,5 +214,5 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
                 alt.Tooltip("BP:Q", format=".3f"),
             ],
         )
-        .properties(title=_title(title, subtitle), height=layout.band_length(len(systems)))
+        .properties(title=_title(title, subtitle), height=layout.rows_height(len(systems)))
     )

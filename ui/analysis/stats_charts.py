@@ -69,7 +69,7 @@ def interval_chart(
             .encode(x="zero:Q")
         )
     return alt.layer(*layers).properties(
-        title=_title(title, subtitle), height=layout.band_length(len(frame), per=26)
+        title=_title(title, subtitle), height=layout.rows_height(len(frame), per=26)
     )
 
 
@@ -101,7 +101,7 @@ def verdict_matrix(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> al
         ],
     )
     text = base.mark_text(fontSize=13 if cell > 20 else 10).encode(text="verdict:N")
-    height = size + layout.x_labels_room(order, size) + 60  # the x labels and the title fit in too
+    height = size + layout.x_labels_room(order, size) + layout.CHROME_PX  # labels and title fit in
     return (cells + text).properties(title=_title(title, subtitle), width=size, height=height)
 
 
@@ -140,7 +140,7 @@ def judges_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.
         .mark_rule(color="#999", strokeDash=[4, 3])
         .encode(x="zero:Q")
     )
-    height = layout.band_length(len(order), per=max(22, 12 * len(groups)))
+    height = layout.rows_height(len(order), per=max(22, 12 * len(groups)))
     return alt.layer(rules, points, zero).properties(title=_title(title, subtitle), height=height)
 
 

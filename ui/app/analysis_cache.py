@@ -31,8 +31,15 @@ from ui.app.metric_tables import external_metric_scores, is_external
 PAGE_DEFAULT_METRICS: tuple[str, ...] = ("BLEU", "chrF", "NIST", "PER")
 """Metrics page: the metrics ticked at first (the quick ones; the weighted and TER are a tick away)."""
 
-ON_DEMAND: dict[str, tuple[str, ...]] = {"metrics": (K.MET_BABYCH_ON,)}
+ON_DEMAND: dict[str, tuple[str, ...]] = {
+    "metrics": (K.MET_BABYCH_ON,),
+    "significance": (K.SIG_AR_ON,),
+}
 """Per page, the session keys of the toggles that switch on its on-demand sections."""
+
+AR_ON_DEMAND_WORK = 2e9
+"""Significance: approximate randomisation is run on demand above this many pairs × trials × segments (the
+TED demo: 78 × 10,000 × 529 = 4e8, always run; WMT21 zh-en: 253 × 10,000 × 1,948 = 5e9, a minute)."""
 
 
 def scoring_group(metric: str) -> str:

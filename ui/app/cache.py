@@ -162,6 +162,29 @@ def count_ahead(
     return PREFETCHER.schedule(jobs, delay=COUNT_AHEAD_DELAY_S)
 
 
+def count_current(
+    study_key: str,
+    study: Study,
+    references: tuple[str, ...],
+    tokenize: str,
+    lowercase: bool,
+    max_order: int,
+) -> threading.Event | None:
+    """Count the statistics of the current settings in the background thread (issue 14).
+
+    The Study page needs no statistics: while the user reads it, they are counted, and the first analysis
+    page finds them counted, or waits for the count under way instead of starting another. Any study size
+    (the other tokenizers of :func:`count_ahead` are counted only for studies up to
+    :data:`COUNT_AHEAD_MAX_CHARACTERS`). None when switched off or already counted.
+    """
+    if prefetch_disabled() or statistics_ready(
+        study_key, references, tokenize, lowercase, max_order
+    ):
+        return None
+    job = _statistics_job(study_key, study, references, tokenize, lowercase, max_order)
+    return PREFETCHER.schedule([job])
+
+
 def study_characters(study: Study) -> int:
     """Characters in the study's system outputs and references (what counting statistics reads).
 

@@ -59,6 +59,20 @@ def band_length(n: int, *, per: int = ROW_PX, minimum: int = MIN_BAND_PX) -> int
     return max(minimum, per * max(0, n))
 
 
+CHROME_PX = 110
+"""Height of a chart's title, subtitle and x axis: Streamlit fits the whole chart into its height
+(Vega's ``autosize: fit``), so a chart sized for its rows adds this (:func:`rows_height`)."""
+
+
+def rows_height(n: int, *, per: int = ROW_PX) -> int:
+    """Height (px) of a chart with ``n`` rows on its y axis: the rows and the chart's title and x axis.
+
+    >>> rows_height(7, per=26), rows_height(50)
+    (292, 1210)
+    """
+    return band_length(n, per=per) + CHROME_PX
+
+
 def label_limit(names: Sequence[Any], *, maximum: int = MAX_LABEL_PX) -> int:
     """Pixels a label may take so that the longest of ``names`` is shown whole (up to ``maximum``)."""
     longest = max((len(str(n)) for n in names), default=1)

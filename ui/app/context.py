@@ -164,6 +164,19 @@ def study_statistics(
     return stats, truncate_order(stats.array, counted, order)
 
 
+def count_current_statistics() -> None:
+    """Have the open study's statistics for the sidebar's settings counted in the background (app.py on the
+    Study page, which draws no scores; not under AppTest): see :func:`ui.app.cache.count_current`."""
+    study = current_study()
+    if study is None or under_app_test():
+        return
+    options = current_options()
+    key = st.session_state.get(K.STUDY_KEY) or study.name
+    counted = max(options.statistics_order, STATISTICS_ORDER)
+    references = current_references(study)
+    cache.count_current(key, study, references, options.tokenize, options.lowercase, counted)
+
+
 def current_scores() -> Scores:
     """Corpus and sentence BLEU of every system of the open study under the current settings."""
     study = require_study()

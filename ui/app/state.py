@@ -432,3 +432,9 @@ PERSISTENT_WIDGET_KEYS += [
 ]
 BOUNDARY_RETRY: Final = "app_boundary_retry"
 """Widget: the "Try again" button of the error boundary (ui/app/boundary.py)."""
+
+# ------------------------------------------------------------------ issue 14: work on demand at WMT scale
+SIG_AR_ON: Final = "sig_ar_on"
+"""Widget: run the Significance page's approximate randomisation on a large study (on demand there)."""
+DEFAULTS[SIG_AR_ON] = False
+PERSISTENT_WIDGET_KEYS.append(SIG_AR_ON)

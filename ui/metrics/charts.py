@@ -388,7 +388,7 @@ def correlation_chart(frame: pd.DataFrame, *, criterion: str) -> alt.Chart:
         ],
     )
     return (rules + points).properties(
-        height=layout.band_length(len(metrics), per=max(22, 10 * len(series))),
+        height=layout.rows_height(len(metrics), per=max(22, 10 * len(series))),
         title=alt.TitleParams(
             f"Metrics vs {criterion}",
             subtitle="95% bootstrap intervals; sign oriented so that higher = better agreement",
@@ -426,6 +426,6 @@ def explorer_chart(frame: pd.DataFrame) -> alt.Chart:
         .properties(
             title="BLEU under each ticked combination",
             width="container",
-            height=layout.band_length(len(frame)),
+            height=layout.rows_height(len(frame)),
         )
     )
