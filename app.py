@@ -51,8 +51,13 @@ PAGE_TABLE = [
 def build_navigation(judge: bool = False) -> dict[str, list[st.Page]]:
     """The pages present in ``pages/``, grouped; a page not in PAGE_TABLE joins "Analyse".
     ``judge``: the Rate page only (:func:`ui.campaigns.judge_access.judge_view`)."""
-    if judge:
-        return {"": [st.Page(PAGES_DIR / "rate.py", title="Rate translations", url_path="rate")]}
+    if judge:  # the address keeps /rate; the root sends a judge there too
+        rate = st.Page(PAGES_DIR / "rate.py", title="Rate translations", url_path="rate")
+
+        def to_rate() -> None:
+            st.switch_page(rate, query_params=st.query_params.to_dict())  # keeps ?campaign=
+
+        return {"": [st.Page(to_rate, title="Rate translations", default=True), rate]}
     sections: dict[str, list[st.Page]] = {}
     listed = {file for _, file, _, _, _ in PAGE_TABLE}
     extra = [

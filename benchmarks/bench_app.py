@@ -441,6 +441,8 @@ class BenchStudy:
     args: tuple[str, ...]
     first_target: float | None
     change_target: float | None
+    memory: bool = False
+    """Tour it in more browser sessions after the last run and read the server's memory."""
 
 
 def bench_studies(tmp: Path, *, quick: bool) -> list[BenchStudy]:
@@ -457,7 +459,7 @@ def bench_studies(tmp: Path, *, quick: bool) -> list[BenchStudy]:
     synthetic.write_study_folder(str(folder), n_systems=n_systems, n_segments=n_segments)
     print(f"synthetic study written in {time.perf_counter() - started:.0f} s: {folder}")
     label = f"synthetic {n_systems}×{n_segments:,}×2"
-    out.append(BenchStudy(label, (str(folder),), 10.0, None))
+    out.append(BenchStudy(label, (str(folder),), 10.0, None, memory=True))
     return out
 
 
@@ -570,7 +572,7 @@ def page_times(
                         other.setdefault(f"{study.label}|RSS after 1 session, MB", []).append(
                             rss_mb(pid)
                         )
-                        if run == repeats - 1:
+                        if run == repeats - 1 and study.memory:  # 3 sessions: the memory target
                             pages = [page]
                             for n in range(2, sessions + 1):
                                 ctx = browser.new_context(viewport={"width": 1400, "height": 1400})

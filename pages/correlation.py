@@ -7,7 +7,6 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats import random_reference_per_document, reference_subsets
 from bleu_core.stats.meta import BleuSource
 from bleu_core.stats.systems import stack_systems
 from ui import current_scores, show_chart, signature_caption, table_downloads
@@ -17,7 +16,8 @@ from ui.analysis.stats_charts import interval_chart, subset_chart
 from ui.analysis.stats_frames import correlation_rows, subset_frames
 from ui.app import cache
 from ui.app import state as K
-from ui.app.background import Steps, show_pending
+from ui.app.background import Steps, result, show_pending
+from ui.app.context import under_app_test
 from ui.app.limits import session_resamples
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
@@ -31,25 +31,6 @@ SEGMENT_METHODS = (
     ("kendall", "item"),
     ("kendall-wmt", "item"),
 )
-
-
-@st.cache_data(max_entries=8, show_spinner="Scoring with every reference subset…")
-def reference_analysis(
-    study_key: str,
-    _study,
-    names: tuple[str, ...],
-    _options,
-    options_key: str,
-    draws: int,
-    seed: int,
-):
-    texts = {s: _study.systems[s] for s in names}
-    subsets = reference_subsets(texts, _study.references, _options)
-    docs = [seg.doc_id for seg in _study.segments]
-    single = random_reference_per_document(
-        texts, _study.references, docs, _options, n_draws=draws, seed=seed
-    )
-    return subsets, single
 
 
 st.title("Correlation with human judgment")
@@ -177,9 +158,17 @@ draws = int(
         "Random single-reference draws", min_value=1, max_value=1000, step=10, key=K.CORR_DRAWS
     )
 )
-subsets, single = reference_analysis(
-    scores.key, study, names, scores.options, repr(scores.options), draws, seed
+waiting: list | None = None if under_app_test() else []  # minutes at 50 × 10k: in the background
+found = result(
+    ("reference subsets", scores.key, names, repr(scores.options), draws, seed),
+    lambda p: corr_cache.reference_analysis(study, names, scores.options, draws, seed, p),
+    "reference subsets",
+    waiting,
 )
+show_pending(waiting or [])
+if found is None:
+    st.stop()
+subsets, single = found
 sub_frame, sizes = subset_frames(subsets)
 show_chart(
     subset_chart(sub_frame, title="BLEU with every subset of the references"), "reference subsets"

@@ -6,8 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.stats import judge_comparisons
 from ui import require_study, show_chart, table_downloads
+from ui.analysis import judges_cache
 from ui.analysis.stats_charts import judges_chart
 from ui.app import state as K
 from ui.app.frames import rater_groups
@@ -43,7 +43,8 @@ include_humans = c4.toggle(
 )
 systems = [s for s in study.systems if include_humans or s not in study.human_systems]
 crit = study.criteria[criterion]
-raters = {r.rater for r in study.ratings if r.criterion == criterion and r.segment_id is not None}
+key = st.session_state.get(K.STUDY_KEY) or study.name
+raters = judges_cache.criterion_raters(key, study, criterion)
 if not raters - {None}:
     st.info(
         f"The {criterion} ratings of this study carry no rater ids, so nothing says which scores come "
@@ -57,9 +58,7 @@ if None in raters:
         "several people's scores."
     )
 try:
-    result = judge_comparisons(
-        study, criterion, groups=groups or None, systems=systems, confidence=level
-    )
+    result = judges_cache.comparisons(key, study, criterion, tuple(groups), tuple(systems), level)
 except BleuStudyError as err:
     st.error(str(err))
     st.stop()

@@ -22,6 +22,7 @@ from ui import show_chart, table_downloads
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape as esc
+from ui.app.numbers import plural
 from ui.metrics import published_charts as cp
 
 EXAMPLES = demo_dir() / "examples"
@@ -86,7 +87,7 @@ methods = c2.multiselect("Correlations", list(METHODS), default=list(METHODS), k
 st.subheader("The table")
 st.dataframe(cp.table_frame(table), hide_index=True, width="content")
 st.caption(
-    f"{esc(name)}: {len(table.systems)} systems × {len(table.columns)} columns. "
+    f"{esc(name)}: {plural(len(table.systems), 'system')} × {plural(len(table.columns), 'column')}. "
     "Empty cells are NA: a system missing a value is left out of that pair's correlation only."
 )
 if not criteria or not methods:

@@ -27,3 +27,16 @@ def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
         if request.param == "pure":
             mp.setenv("BLEU_STUDY_PURE", "1")
         yield request.param
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _app_errors_in_full_under_test() -> Iterator[None]:
+    """The app shows visitors no error details (``client.showErrorDetails = "none"``); an AppTest that fails on
+    an exception should say which one, so tests see them in full (tests/test_app_config.py checks the file)."""
+    try:
+        from streamlit import config
+    except ImportError:  # pragma: no cover - the library tests run without the app
+        yield
+        return
+    config.set_option("client.showErrorDetails", "full")
+    yield

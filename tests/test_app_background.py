@@ -192,3 +192,32 @@ def test_study_digest_is_computed_once_per_study(monkeypatch) -> None:
     monkeypatch.setattr(export, "_study_digest", lambda s: "recomputed")
     assert export.study_digest(study) == first
     assert export.study_digest(small_study("digest")) == "recomputed"  # another object
+
+
+def test_randomisation_waits_for_the_user_on_a_large_study(monkeypatch) -> None:
+    monkeypatch.setattr(analysis_cache, "AR_ON_DEMAND_WORK", 0)  # every study counts as large
+    at = start("significance", small_study("ar"), **{K.N_RESAMPLES: 50, K.SIG_TRIALS: 100})
+    assert [t.label for t in at.toggle if t.label.startswith("Run it:")], [t.label for t in at.toggle]
+    assert not any(c.value.startswith("Approximate randomisation:") for c in at.caption)
+    at.session_state[K.SIG_AR_ON] = True
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert any(c.value.startswith("Approximate randomisation:") for c in at.caption)
+
+
+def test_judges_are_not_paired_again_after_a_bleu_setting_changes(monkeypatch) -> None:
+    import ui.analysis.judges_cache as judges_cache
+
+    calls = []
+    real = judges_cache.judge_comparisons
+
+    def counting(*a: object, **k: object) -> object:
+        calls.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(judges_cache, "judge_comparisons", counting)
+    at = start("judges", small_study("judges"))
+    at.session_state[K.OPT_TOKENIZE] = "char"
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.dataframe and calls == [1]

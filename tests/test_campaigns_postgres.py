@@ -69,6 +69,7 @@ storage_tests = _load("_bleu_pg_storage_tests", HERE / "test_campaigns_storage.p
 access_tests = _load("_bleu_pg_access_tests", HERE / "test_campaigns_access.py")
 integration_tests = _load("_bleu_pg_integration_tests", HERE / "test_campaigns_integration.py")
 load_tests = _load("_bleu_pg_load_tests", HERE / "test_campaigns_load.py")
+durability_tests = _load("_bleu_pg_durability_tests", HERE / "test_campaigns_durability.py")
 
 #: Session time zone of every test database: far from UTC, with a half-hour offset.
 DB_TIMEZONE = "Asia/Kolkata"
@@ -448,17 +449,30 @@ def test_deleting_a_campaign_while_judges_rate(any_store):
 # ---------------------------------------------------------------------------------------------- durability
 @pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs SIGKILL")
 def test_ratings_committed_before_a_kill_survive_it(pg_url):
-    """``test_campaigns_load.py``'s kill test with the database on PostgreSQL: a process rating item after item
-    is killed with SIGKILL; every rating it reported as done is in the database, the judge resumes after it."""
-    bench = load_tests.load_benchmark()
+    """``test_campaigns_durability.py``'s kill test with the database on PostgreSQL: a forked process rating
+    item after item is killed with SIGKILL at random points over three rounds; every rating it reported as
+    done is in the database, and the judge resumes right after what is stored."""
+    rng = random.Random(7)
     store = CampaignStore(pg_url)
-    created = store.create_campaign(bench.make_plan(n_segments=100, seed=3))
+    created = store.create_campaign(durability_tests.small_plan(60))
     code, key = created.campaign.code, created.organiser_key
-    token = store.join(code, "Ana", "monolingual").token
-    reported = load_tests.kill_while_rating(
-        pg_url, code, token, created.campaign.n_items, at_least=30
-    )
-    load_tests.assert_reported_ratings_stored(store, code, key, token, reported)
+    n = created.campaign.n_items
+    for round_ in range(3):
+        token = store.join(code, f"judge {round_}", "monolingual").token
+        after, delay = rng.randrange(0, 20), rng.choice([0.0, rng.uniform(0, 0.02)])
+        reported = durability_tests.kill_at(pg_url, code, token, n, round_, after, delay)
+        mine = {
+            (r.position, r.criterion): r.score
+            for r in store.ratings(code, key)
+            if r.judge == f"judge {round_}"
+        }
+        for pos in reported:
+            assert (
+                mine.get((pos, "adequacy")) == durability_tests.scores_for(pos, round_)["adequacy"]
+            )
+        stored = sorted({pos for pos, _ in mine})
+        assert stored == list(range(len(stored))) and len(stored) - len(reported) in (0, 1)
+        assert store.resume(code, token).cursor == len(stored)
     store.close()
 
 

@@ -227,5 +227,11 @@ def test_a_judges_link_shows_only_the_rate_page(server, page):
     wait_app_idle(page)
     shot(page, "judge-link")
     assert page.locator('[data-testid="stSidebarNav"]').count() == 0
+    assert "Page not found" not in page.content()
+    # the root address with a campaign code: the judge lands on the Rate page, still judge-only
+    page.goto(f"{server}/?campaign=NOSUCH")
+    wait_app_idle(page)
+    assert page.get_by_role("heading", name="Rate translations").count() >= 1
+    assert page.locator('[data-testid="stSidebarNav"]').count() == 0
     assert "fifty-systems" not in page.content()  # no study data
     assert page.get_by_role("heading", name="Rate translations").count() >= 1

@@ -93,6 +93,9 @@ def test_judge_rates_with_the_keyboard_and_resumes_after_reload(tmp_path):
                 server.wait_app_idle(page)
                 assert item_heading(page) == "Item 1 of 6"
                 page.get_by_text("Translation to rate").wait_for()
+                # the resume code is shown once, and never kept in the address (history, shared screens)
+                resume_code = page.locator('[data-testid="stCode"]').first.inner_text().strip()
+                assert resume_code.startswith(code) and "resume=" not in page.url
 
                 # keyboard only: number keys fill adequacy then fluency, Enter saves and moves on
                 page.evaluate("() => document.activeElement && document.activeElement.blur()")
@@ -113,9 +116,13 @@ def test_judge_rates_with_the_keyboard_and_resumes_after_reload(tmp_path):
                 server.wait_app_idle(page)
                 assert item_heading(page) == "Item 2 of 6"
 
-                # closing the tab / reloading loses nothing: the address carries the resume code
-                assert "resume=" in page.url
+                # closing the tab loses nothing: the resume code brings the judge back to where they were
+                assert "resume=" not in page.url
                 page.reload(wait_until="domcontentloaded")
+                server.wait_app_idle(page)
+                page.get_by_role("tab", name="Resume").click()
+                page.get_by_label("Resume code").fill(resume_code)
+                page.get_by_role("button", name="Resume", exact=True).click()
                 server.wait_app_idle(page)
                 assert item_heading(page) == "Item 2 of 6"
 

@@ -6,6 +6,7 @@
 ``ranking``                          Metric ranking: cached rankings with clusters, findings table, LaTeX.
 ``metric_pairs``                     two metrics' correlations compared (Williams, permutation).
 ``correlation_cache``                Correlation: cached system- and segment-level correlations.
+``judges_cache``                     Judges: cached raters and same-judge comparisons (no BLEU setting).
 
 May import: ``bleu_core`` and :mod:`ui.app`.
 """

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from bleu_core.stats import random_reference_per_document, reference_subsets
 from bleu_core.stats.meta import (
     BleuSource,
     SegmentMeanSource,
@@ -58,3 +59,23 @@ def segment_level(
     return segment_correlations(
         _sentence, _human_seg, methods=methods, n_resamples=n_resamples, seed=seed
     )
+
+
+def reference_analysis(
+    study: Any, names: tuple[str, ...], options: Any, draws: int, seed: int, progress: Any = None
+) -> tuple[Any, Any]:
+    """BLEU with every subset of the references, and one random reference per document ``draws`` times
+    (paper §3). Counts the study once per subset: the Correlation page runs it in the shared background
+    thread (:func:`ui.app.background.result`). ``progress(done, total, message)``."""
+    texts = {s: study.systems[s] for s in names}
+    n_subsets = 2 ** len(study.references) - 1
+    if progress is not None:
+        progress(0, 2, f"Reference subsets: scoring {len(names)} systems with {n_subsets} subsets")
+    subsets = reference_subsets(texts, study.references, options)
+    if progress is not None:
+        progress(1, 2, f"Reference subsets: {draws} draws of one reference per document")
+    docs = [seg.doc_id for seg in study.segments]
+    single = random_reference_per_document(
+        texts, study.references, docs, options, n_draws=draws, seed=seed
+    )
+    return subsets, single

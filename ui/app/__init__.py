@@ -16,6 +16,9 @@
                     ``html_text`` for user text inside HTML given to ``st.markdown``).
 ``boundary``        the error boundary app.py runs every page in: one clean message, traceback to the log.
 ``limits``          resample boxes capped at ``MAX_RESAMPLES`` and checked; upload limits stated.
+``chart_layout``    sizes, axes and legends that keep every label readable with many systems (issue 15).
+``numbers``         numbers for reading: p-values, intervals with their estimate, plurals, no "None".
+``segment_bleu``    segment-level BLEU, one definition for every page (the sidebar's sentence BLEU).
 
 May import: ``bleu_core``, streamlit, pandas, altair, and modules of this room. Never another room.
 """

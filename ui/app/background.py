@@ -145,6 +145,19 @@ def metric_job(
     return JOBS.submit((metric, study_key, inputs_key), work, label=metric)
 
 
+def result(
+    key: Hashable, work: Callable[[Progress], Any], label: str, pending: list[Job] | None
+) -> Any:
+    """The result of the shared job ``key`` (started with ``work`` if new). With a ``pending`` list the
+    call does not wait: an unfinished job is appended to it and None returned; without one (AppTest, whose
+    runs must be deterministic) it waits."""
+    job = JOBS.submit(key, work, label=label)
+    if job.future.done() or pending is None:
+        return job.future.result()
+    pending.append(job)
+    return None
+
+
 def show_pending(jobs: list[Job]) -> None:
     """A progress bar per unfinished job (what it is doing, refreshed every second); the page re-runs
     when they are all done. Finished jobs show nothing."""

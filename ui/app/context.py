@@ -155,10 +155,18 @@ def study_statistics(
     counted = max(order, STATISTICS_ORDER)
     settings = (key, references, options.tokenize, options.lowercase, counted)
     new = not cache.statistics_ready(*settings)
-    with st.spinner("Counting n-grams…") if new else nullcontext():
-        stats = cache.system_statistics(
-            key, study, references, options.tokenize, options.lowercase, counted
+    slot = st.empty() if new else None
+    if slot is not None:  # seconds on a large study: a bar saying what is being counted
+        slot.progress(
+            0.0,
+            text=f"Counting the n-grams of {len(study.systems)} systems × {study.n_segments:,} segments "
+            f"(tokenizer {options.tokenize}{', lower-cased' if options.lowercase else ''})…",
         )
+    stats = cache.system_statistics(
+        key, study, references, options.tokenize, options.lowercase, counted
+    )
+    if slot is not None:
+        slot.empty()
     if new and not under_app_test():
         cache.count_ahead(key, study, references, options.lowercase, counted)
     return stats, truncate_order(stats.array, counted, order)

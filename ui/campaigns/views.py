@@ -21,6 +21,7 @@ from bleu_core.campaigns import (
 )
 from ui.app.context import file_stem
 from ui.app.markup import STYLE, html_text, label_html
+from ui.app.numbers import plural
 from ui.campaigns.frames import agreement_frame, calibration_frame, pairwise_frames, progress_frame
 
 #: How each display mode is described to the organiser (what judges see next to the translation).
@@ -87,7 +88,7 @@ def show_progress(progress: Sequence[JudgeProgress]) -> None:
         },
     )
     total = sum(p.n_rated for p in progress)
-    st.caption(f"{len(progress)} judges · {total} items fully rated in all")
+    st.caption(f"{plural(len(progress), 'judge')} · {plural(total, 'item')} fully rated in all")
 
 
 def show_agreement(report: Sequence[CriterionAgreement], *, n_resamples: int, seed: int) -> None:

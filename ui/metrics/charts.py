@@ -10,6 +10,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 import altair as alt
 import numpy as np
@@ -257,9 +258,18 @@ def williams_frame(
 
 @st.cache_data(max_entries=8, show_spinner="Scoring with every BLEU implementation…")
 def variants_frame(study_key: str, _study: Study, systems: tuple[str, ...]) -> pd.DataFrame:
+    return many_bleus_frame(_study, systems)
+
+
+def many_bleus_frame(study: Study, systems: tuple[str, ...], progress: Any = None) -> pd.DataFrame:
+    """Every system scored as each BLEU implementation defines it (no settings: once per study; the
+    Metrics page runs it in the shared background thread). ``progress(done, total, message)``."""
+    _study = study
     refs = list(_study.references.values())
     rows = []
-    for system in systems:
+    for k, system in enumerate(systems):
+        if progress is not None:
+            progress(k, len(systems), f"Same data, many BLEUs: system {k + 1} of {len(systems)}")
         hyps = _study.systems[system]
         keep = [i for i, h in enumerate(hyps) if h is not None]
         for v in many_bleus([hyps[i] for i in keep], [[r[i] for i in keep] for r in refs]):
