@@ -28,6 +28,15 @@ Measures, and writes to ``benchmarks/RESULTS-app.md``:
      page of the app pays before drawing anything of its own;
    * the same shell with a 2-page navigation (Study + floor) instead of 14 pages: the navigation's part.
 
+4. **Page by page at WMT scale** (issue 14): the TED demo, the WMT21 zh-en release (``../shared/data``)
+   and a synthetic 50 systems × 10,000 segments × 2 references study (``synthetic.write_study_folder``,
+   written to a temporary folder), each opened with ``python -m bleu_core app PATH`` (= ``bleu-study
+   app``) started in a scratch folder: every analysis page's first visit (click → drawn) and one
+   tokenizer change on it, in headless Chromium; then two more browser sessions tour the synthetic
+   study's server and its resident memory is read. ``--pages-only`` runs only this part, ``--quick``
+   only this part once with a 50 × 2,000 study, ``--only WMT21`` one study, ``--screenshots DIR`` a
+   PNG of every page. The table goes below the notes marker of ``RESULTS-app.md``.
+
 The 1-minute load average is recorded before and after: the machine is shared, and every figure grows
 with the load.
 
@@ -427,6 +436,8 @@ PAGE_LINKS = (
     "Published tables",
 )
 """The pages visited, in this order, after the Study page (the campaign pages do not depend on the study)."""
+ONLY: str | None = None
+"""``--only TEXT``: measure only the studies whose label contains TEXT (e.g. ``WMT21``)."""
 SCREENSHOTS: Path | None = None
 """``--screenshots DIR``: a full-page PNG of every page after its first visit (session 1)."""
 PAGES_BEGIN = "<!-- pages: page-by-page table written by bench_app.py (issue 14) -->"
@@ -549,7 +560,9 @@ def page_times(
     timeout = os.environ.setdefault("BENCH_TIMEOUT_MS", "900000")
     print(f"page-by-page: timeout per measurement {int(timeout) / 1000:.0f} s")
     with tempfile.TemporaryDirectory(prefix="bench-pages-") as tmp:
-        studies = bench_studies(Path(tmp), quick=quick)
+        studies = [
+            s for s in bench_studies(Path(tmp), quick=quick) if ONLY is None or ONLY in s.label
+        ]
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
             for run in range(repeats):
@@ -626,7 +639,7 @@ def pages_report(
         PAGES_BEGIN,
         "## Page by page (issue 14): first visit and a sidebar change, in the browser",
         "",
-        f"`bench_app.py --pages-only{' --quick' if repeats == 1 else ''}`, "
+        f"`bench_app.py {' '.join(sys.argv[1:])}`, "
         f"{time.strftime('%Y-%m-%d %H:%M')}, median of {repeats} run(s) in seconds (each run: a "
         "fresh server per study started with `python -m bleu_core app PATH` in a scratch folder, headless "
         "Chromium). *first*: click on the page's link → its run drawn (the first visit of that page on "
@@ -702,6 +715,7 @@ def main() -> None:
         action="store_true",
         help="page-by-page only, one run, a 50 × 2,000 synthetic study (a few minutes)",
     )
+    parser.add_argument("--only", default=None, help="only the studies whose label contains this")
     parser.add_argument(
         "--screenshots",
         type=Path,
@@ -709,7 +723,8 @@ def main() -> None:
         help="save a PNG of every page after its first visit",
     )
     args = parser.parse_args()
-    global SCREENSHOTS
+    global SCREENSHOTS, ONLY
+    ONLY = args.only
     SCREENSHOTS = args.screenshots.resolve() if args.screenshots else None
     os.chdir(ROOT)  # AppTest reads .streamlit/config.toml from the working directory
     if args.quick or args.pages_only:

@@ -73,11 +73,15 @@ else:
     steps.step("sentence BLEU of every segment")
     sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
     steps.step(f"bootstrapping the segment-level correlations ({n_resamples} resamples)")
-    segment = corr_cache.segment_level(
-        scores.key, names, criterion, opts_key, SEGMENT_METHODS, n_resamples, seed,
-        sentence, human_seg,
-    )  # fmt: skip
+    seg_wait: list | None = None if under_app_test() else []  # at WMT scale: in the background
+    segment = result(
+        ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
+        lambda p: corr_cache.segment_level_job(sentence, human_seg, SEGMENT_METHODS, n_resamples,
+                                               seed, p),
+        "segment-level correlations", seg_wait,
+    ) or []  # fmt: skip
     steps.done()
+    show_pending(seg_wait or [])
     frame = pd.DataFrame(
         correlation_rows(system.values(), "system") + correlation_rows(segment, "segment")
     )

@@ -81,15 +81,17 @@ if study.criteria:
         n_resamples,
         seed,
         score_keys(study, metrics, options),
+        corr_wait := (None if under_app_test() else []),  # at WMT scale: in the background
     )
+    show_pending(corr_wait or [])
     criterion = st.selectbox(
         "Criterion for the chart and the Williams test", list(study.criteria), key=K.MET_CRITERION
     )
-    show_chart(cm.correlation_chart(frame, criterion=criterion), f"metrics vs {criterion}")
-    st.dataframe(
-        tidy_frame(frame), hide_index=True, width="stretch", column_config=cm.CORRELATION_COLUMNS
-    )
-    table_downloads(frame, "metric correlations", caption="Metric vs human correlations")
+    if not frame.empty:
+        show_chart(cm.correlation_chart(frame, criterion=criterion), f"metrics vs {criterion}")
+        st.dataframe(tidy_frame(frame), hide_index=True, width="stretch",
+                     column_config=cm.CORRELATION_COLUMNS)  # fmt: skip
+        table_downloads(frame, "metric correlations", caption="Metric vs human correlations")
     st.caption(
         "`oriented r` flips the sign for error metrics (TER, PER) and lower-is-better criteria, so that a "
         "higher value always means closer agreement with the humans; `r` is the raw coefficient. WMT's "

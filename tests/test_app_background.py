@@ -197,7 +197,9 @@ def test_study_digest_is_computed_once_per_study(monkeypatch) -> None:
 def test_randomisation_waits_for_the_user_on_a_large_study(monkeypatch) -> None:
     monkeypatch.setattr(analysis_cache, "AR_ON_DEMAND_WORK", 0)  # every study counts as large
     at = start("significance", small_study("ar"), **{K.N_RESAMPLES: 50, K.SIG_TRIALS: 100})
-    assert [t.label for t in at.toggle if t.label.startswith("Run it:")], [t.label for t in at.toggle]
+    assert [t.label for t in at.toggle if t.label.startswith("Run it:")], [
+        t.label for t in at.toggle
+    ]
     assert not any(c.value.startswith("Approximate randomisation:") for c in at.caption)
     at.session_state[K.SIG_AR_ON] = True
     at.run()
@@ -221,3 +223,23 @@ def test_judges_are_not_paired_again_after_a_bleu_setting_changes(monkeypatch) -
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert at.dataframe and calls == [1]
+
+
+def test_metric_correlations_follow_only_what_each_metric_depends_on(monkeypatch) -> None:
+    import ui.metrics.charts as cm
+
+    correlated: list[str] = []
+    real = cm.metric_correlations
+
+    def counting(*a: object, **k: object) -> object:
+        correlated.append(str(a[3]))  # the metric's name
+        return real(*a, **k)
+
+    monkeypatch.setattr(cm, "metric_correlations", counting)
+    at = start(
+        "metrics", small_study("mcorr"), **{K.MET_METRICS: ["BLEU", "chrF"], K.N_RESAMPLES: 50}
+    )
+    at.session_state[K.OPT_SMOOTH] = "floor"  # sentence BLEU changes; chrF does not
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert correlated.count("chrF") == 1 and correlated.count("BLEU") == 2, correlated

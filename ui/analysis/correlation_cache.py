@@ -1,5 +1,7 @@
 """The Correlation page's results, cached: a re-run (another criterion and back, another page and back, a
-setting that does not change BLEU) redraws instead of bootstrapping again.
+setting that does not change BLEU) redraws instead of bootstrapping again. The slow parts (segment-level
+bootstrap, reference subsets) are plain functions the page runs in the shared background thread
+(:func:`ui.app.background.result`), which keeps their results by the same kind of key.
 
 Same convention as :mod:`ui.app.cache`: hashable inputs (the statistics' key, the systems, the options'
 ``repr``, the resampling settings), unhashable ones with a leading underscore, no ``st.*`` inside.
@@ -43,24 +45,6 @@ def system_level(
     )
 
 
-@st.cache_data(max_entries=16, show_spinner=False)
-def segment_level(
-    stats_key: str,
-    names: tuple[str, ...],
-    criterion: str,
-    options_key: str,
-    methods: tuple[tuple[str, str], ...],
-    n_resamples: int,
-    seed: int,
-    _sentence: np.ndarray,
-    _human_seg: np.ndarray,
-) -> Any:
-    """Segment-level correlations of sentence BLEU with ``criterion`` for each of ``methods``."""
-    return segment_correlations(
-        _sentence, _human_seg, methods=methods, n_resamples=n_resamples, seed=seed
-    )
-
-
 def reference_analysis(
     study: Any, names: tuple[str, ...], options: Any, draws: int, seed: int, progress: Any = None
 ) -> tuple[Any, Any]:
@@ -79,3 +63,26 @@ def reference_analysis(
         texts, study.references, docs, options, n_draws=draws, seed=seed
     )
     return subsets, single
+
+
+def segment_level_job(
+    sentence: np.ndarray,
+    human_seg: np.ndarray,
+    methods: tuple[tuple[str, str], ...],
+    n_resamples: int,
+    seed: int,
+    progress: Any = None,
+) -> Any:
+    """:func:`bleu_core.stats.meta.segment_correlations` in the shared background thread (the Correlation page shows the system
+    level meanwhile): seconds of item-level Kendall on a WMT release, minutes at 50 × 10,000."""
+    if progress is not None:
+        n_systems, n_segments = human_seg.shape
+        progress(
+            0,
+            1,
+            f"Segment-level correlations: {n_systems} systems × {n_segments:,} segments, "
+            f"{n_resamples} resamples",
+        )
+    return segment_correlations(
+        sentence, human_seg, methods=methods, n_resamples=n_resamples, seed=seed
+    )

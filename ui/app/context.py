@@ -155,8 +155,11 @@ def study_statistics(
     counted = max(order, STATISTICS_ORDER)
     settings = (key, references, options.tokenize, options.lowercase, counted)
     new = not cache.statistics_ready(*settings)
-    slot = st.empty() if new else None
-    if slot is not None:  # seconds on a large study: a bar saying what is being counted
+    # Always the same placeholder, filled only when counting: an element that appears only sometimes would
+    # shift every later element of the page, and the browser would draw its charts anew instead of
+    # updating them in place (tests/browser/test_browser.py checks it).
+    slot = st.empty()
+    if new:  # seconds on a large study: a bar saying what is being counted
         slot.progress(
             0.0,
             text=f"Counting the n-grams of {len(study.systems)} systems × {study.n_segments:,} segments "
@@ -165,7 +168,7 @@ def study_statistics(
     stats = cache.system_statistics(
         key, study, references, options.tokenize, options.lowercase, counted
     )
-    if slot is not None:
+    if new:
         slot.empty()
     if new and not under_app_test():
         cache.count_ahead(key, study, references, options.lowercase, counted)

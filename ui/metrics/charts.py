@@ -10,6 +10,7 @@ import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import altair as alt
@@ -26,6 +27,7 @@ from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
 from bleu_core.study import Study
 from ui.app import analysis_cache as cache_analysis
+from ui.app import background
 from ui.app import chart_layout as layout
 
 #: Column formats of the correlation table (coefficients to 3 decimals; p-values are text from
@@ -68,17 +70,27 @@ def correlation_frame(
     n_resamples: int,
     seed: int,
     score_keys: dict[str, object],
+    pending: list | None = None,
 ) -> pd.DataFrame:
     """Every metric × criterion: system-level Pearson/Kendall and segment-level Pearson/WMT tau-like.
 
-    Each metric's rows are cached on what its scores depend on (``score_keys[metric]``, see
-    :func:`ui.app.analysis_cache.score_keys`): a tokenizer change re-correlates BLEU, not chrF."""
-    frames = [
-        metric_correlations(
-            study_key, study, scores[name], name, systems, n_resamples, seed, score_keys[name]
-        )
-        for name in metrics
-    ]
+    Each metric's rows are computed once per what its scores depend on (``score_keys[metric]``, see
+    :func:`ui.app.analysis_cache.score_keys`; a tokenizer change re-correlates BLEU, not chrF), in the
+    shared background thread (:func:`ui.app.background.result`): with a ``pending`` list, the rows not
+    ready yet are left out and their jobs appended to it; without one, the call waits."""
+    frames = []
+    for name in metrics:
+        rows = background.result(
+            ("metric correlations", study_key, name, systems, n_resamples, seed, score_keys[name]),
+            partial(
+                metric_correlations, study_key, study, scores[name], name, systems, n_resamples,
+                seed, score_keys[name],
+            ),
+            f"{name}: correlation with every criterion",
+            pending,
+        )  # fmt: skip
+        if rows is not None:
+            frames.append(rows)
     if not frames:
         return pd.DataFrame()
     order = {c: i for i, c in enumerate(study.criteria)}
@@ -88,7 +100,6 @@ def correlation_frame(
     )
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
 def metric_correlations(
     study_key: str,
     _study: Study,
@@ -98,8 +109,12 @@ def metric_correlations(
     n_resamples: int,
     seed: int,
     score_key: object,
+    progress: Any = None,
 ) -> pd.DataFrame:
     """One metric's rows of :func:`correlation_frame` (every criterion)."""
+    if progress is not None:
+        progress(0, 1, f"{name}: bootstrapping its correlation with every criterion ({n_resamples} "
+                 f"resamples, {_score.n_segments:,} segments)")  # fmt: skip
     rows = []
     index = {s: i for i, s in enumerate(_study.systems)}
     keep = [index[s] for s in systems]

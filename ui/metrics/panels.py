@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -86,6 +87,7 @@ def explorer_grid(study: Study) -> tuple[ExplorerGrid, str | None]:
             )
         ),
     )
-    rated = [c for c in study.criteria if study.rated_items(c)]
+    # segment_scores is kept on the study per criterion: no pass over every rating on each run
+    rated = [c for c in study.criteria if np.isfinite(study.segment_scores(c)).any()]
     criterion = e2.selectbox("Criterion", [None, *rated], index=1 if rated else 0, key=f"{p}_crit")
     return grid, criterion
