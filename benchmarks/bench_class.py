@@ -79,7 +79,7 @@ def main() -> int:
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--segments", type=int, default=10)
     parser.add_argument(
-        "--think", type=float, default=0.3, help="mean seconds between a student's items"
+        "--think", type=float, default=3.0, help="mean seconds between a student's items"
     )
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
