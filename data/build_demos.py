@@ -28,7 +28,9 @@ from bleu_core.study.mqm import load_mqm_tsv
 from bleu_core.study.storage import save_study
 from bleu_core.study.validation import validate_study
 
-HERE = Path(__file__).resolve().parents[1] / "bleu_core" / "demos"  # the package data the demos ship as
+HERE = (
+    Path(__file__).resolve().parents[1] / "bleu_core" / "demos"
+)  # the package data the demos ship as
 
 #: (demo name, language-pair folder, reference translation, study name)
 TED = (

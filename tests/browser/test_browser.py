@@ -89,7 +89,9 @@ def long_table(rows: list[dict[str, str]]) -> bytes:
 
 def upload(page, server: str, files: list[tuple[str, bytes]]) -> None:
     open_page(page, server, "study")
-    page.locator('input[type="file"]').first.set_input_files(  # the study upload (then: metric scores)
+    page.locator(
+        'input[type="file"]'
+    ).first.set_input_files(  # the study upload (then: metric scores)
         [{"name": n, "mimeType": "text/csv", "buffer": data} for n, data in files]
     )
     wait_app_idle(page)
