@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server, wait_app_idle  # noqa: E402
+from app_server import CHROMIUM, ROOT, streamlit_server, wait_app_idle  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -37,14 +37,6 @@ XSS_IMG = '<img src=x onerror="window.__xss = 2; alert(2)">'
 def server():
     with streamlit_server() as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

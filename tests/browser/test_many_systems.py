@@ -24,7 +24,6 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_server import (  # noqa: E402
     CHROMIUM,
-    CHROMIUM_ARGS,
     ROOT,
     streamlit_server,
     wait_app_idle,
@@ -94,14 +93,6 @@ def server(study):
     path, _ = study
     with streamlit_server(args=[str(path)], extra_env={"BLEU_STUDY_NO_PREFETCH": "1"}) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with playwright_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()
