@@ -3,6 +3,7 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PORT   ?= 8501
+ADDRESS ?=  # e.g. 0.0.0.0 so that phones on the network reach the app (class mode)
 
 .PHONY: run test install install-test lint format bench clean
 
@@ -21,7 +22,7 @@ install-test: $(VENV)/.installed-test
 
 # Streamlit's other settings (headless, no file watcher, ...) are in .streamlit/config.toml.
 run: $(VENV)/.installed
-	$(PY) -m streamlit run app.py --server.port $(PORT)
+	$(PY) -m streamlit run app.py --server.port $(PORT) $(if $(ADDRESS),--server.address $(ADDRESS))
 
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
