@@ -42,12 +42,13 @@ def metric(page, label: str) -> str:
     return box.locator('[data-testid="stMetricValue"]').inner_text(timeout=30_000)
 
 
-def rate_items(page, n: int, scores: tuple[int, int]) -> None:
-    """Rate *n* items on the phone: tap a score per criterion, then "Save and next"."""
-    for _ in range(n):
+def rate_items(page, n: int) -> None:
+    """Rate the first *n* items on the phone: adequacy i+1 for item i (so the systems' class means differ and
+    r is defined), fluency 3; tap the scores, then "Save and next"."""
+    for i in range(n):
         heading = page.locator("h3").filter(has_text="Item").first.inner_text(timeout=30_000)
         groups = page.locator('[data-testid="stForm"] [role="radiogroup"]')
-        for g, score in enumerate(scores):
+        for g, score in enumerate((i % 5 + 1, 3)):
             groups.nth(g).locator("label").filter(has_text=re.compile(rf"^{score} ·")).click()
         page.get_by_role("button", name="Save and next").click()
         page.locator("h3").filter(has_text="Item").filter(has_not_text=heading).first.wait_for(
@@ -94,21 +95,23 @@ def test_three_students_and_a_live_projector(tmp_path):
                     timeout=20_000,
                 )
                 projector.evaluate("window.__noReload = true")
-                for k, phone in enumerate(phones):
-                    rate_items(phone, 3, (1 + k, 2 + k))
+                for phone in phones:
+                    rate_items(phone, 5)
                 projector.wait_for_function(
                     """() => [...document.querySelectorAll('[data-testid="stMetric"]')]
-                        .some(m => m.innerText.includes('Ratings so far') && m.innerText.includes('18'))""",
+                        .some(m => m.innerText.includes('Ratings so far') && m.innerText.includes('30'))""",
                     timeout=20_000,
                 )
                 assert projector.evaluate("window.__noReload") is True  # same page, no reload
-                assert "r = " in projector.locator("body").inner_text()
+                projector.get_by_text(
+                    re.compile(r"The class vs the experts \(adequacy.*r = ")
+                ).first.wait_for(timeout=20_000)
                 ARTIFACTS.mkdir(exist_ok=True)
                 projector.screenshot(path=str(ARTIFACTS / "projector.png"))
                 phones[0].screenshot(path=str(ARTIFACTS / "rate-phone.png"))
             finally:
                 browser.close()
-    judges = sorted(p.judge for p in CampaignStore(db).progress(code, key))
-    assert judges[:2] == ["student 1", "student 2"] and re.fullmatch(
-        r"student [0-9a-f]{4}", judges[2]
-    )
+    judges = {p.judge for p in CampaignStore(db).progress(code, key)}
+    named = {"student 1", "student 2"}
+    assert named <= judges and len(judges) == 3
+    assert re.fullmatch(r"student [0-9a-f]{4}", (judges - named).pop())

@@ -16,8 +16,7 @@ import sacrebleu
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_server import wait_app_idle  # noqa: E402
-from test_browser import (  # noqa: E402, F401  (fixtures)
-    browser,
+from test_browser import (  # noqa: E402, F401  (fixtures; `browser` comes from conftest.py)
     exceptions,
     page,
     pytestmark,
