@@ -159,3 +159,23 @@ def test_correlation_compares_any_two_metrics(attached: AppTest) -> None:
     assert "r chrF" in tests.columns
     segment = tests[tests["level"] == "segment"].iloc[0]
     assert segment[f"r {METRIC}"] > segment["r chrF"]  # the generated metric follows MQM
+
+
+def test_study_digest_follows_attached_metric_scores():
+    """The Export zip's content digest changes with attached metric scores (and only then)."""
+    import dataclasses
+
+    from bleu_core.study.demo import load_demo
+    from bleu_core.study.metric_scores import ExternalMetricScores
+    from ui.app.export import study_digest
+
+    study = load_demo("paper-examples")
+    systems = list(study.systems)
+    one = ExternalMetricScores("COMET", system={s: 0.5 + i for i, s in enumerate(systems)})
+    other = dataclasses.replace(one, system={s: 0.1 for s in systems})
+    with_one = dataclasses.replace(study, metric_scores={"COMET": one})
+    with_other = dataclasses.replace(study, metric_scores={"COMET": other})
+    digests = [study_digest(s) for s in (study, with_one, with_other)]
+    assert len(set(digests)) == 3
+    assert study_digest(dataclasses.replace(study, metric_scores={"COMET": one})) == digests[1]
+    assert study_digest(dataclasses.replace(study, metric_scores={})) == digests[0]

@@ -111,8 +111,8 @@ _DIGESTS_LOCK = threading.Lock()
 
 
 def study_digest(study: Study) -> str:
-    """sha256 of the study's contents (segments, references, systems, ratings, error spans) in a canonical
-    JSON form.
+    """sha256 of the study's contents (segments, references, systems, ratings, error spans, attached metric
+    scores) in a canonical JSON form.
 
     It changes when any text or score changes and not when the study is re-loaded from another format.
     Computed once per study object (seconds on a 50-system × 10,000-segment study; studies are not
@@ -120,6 +120,7 @@ def study_digest(study: Study) -> str:
     """
     stamp = (
         len(study.segments), len(study.ratings), tuple(study.systems), tuple(study.references),
+        tuple(study.metric_scores),
     )  # fmt: skip
     with _DIGESTS_LOCK:
         known = _DIGESTS.get(id(study))
@@ -148,6 +149,11 @@ def _study_digest(study: Study) -> str:
             for s in study.error_spans
         ),
     }
+    if study.metric_scores:  # only when present: the digest of a study without them stays as it was
+        content["metric_scores"] = {
+            name: [m.higher_is_better, m.system, m.segment, m.document]
+            for name, m in sorted(study.metric_scores.items())
+        }
     return sha256_bytes(json.dumps(content, ensure_ascii=False, sort_keys=True).encode("utf-8"))
 
 
