@@ -372,6 +372,61 @@ def run_seconds(command: list[str], repeats: int, warmup: bool = True) -> tuple[
     return statistics.median(walls), out
 
 
+def interleaved_seconds(
+    commands: dict[str, list[str]], repeats: int, warmup: bool = True
+) -> dict[str, tuple[float, float]]:
+    """``{name: (median wall, median CPU)}`` of fresh processes run in turn (a, b, a, b, ...), so that a change
+    of machine load hits every command alike; CPU is user + sys of the process and its threads (children's
+    ``rusage``), less sensitive to the load than wall time. ``warmup``: one untimed run of each first."""
+    import resource
+
+    walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
+    for run in range(repeats + int(warmup)):
+        for name, command in commands.items():
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            start = time.perf_counter()
+            proc = subprocess.run(
+                command, capture_output=True, text=True, check=False, env=USER_ENV
+            )
+            seconds = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if proc.returncode != 0:
+                raise SystemExit(f"failed: {' '.join(command)}\n{proc.stderr[-2000:]}")
+            if warmup and run == 0:
+                continue
+            walls[name].append(seconds)
+            cpus[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return {
+        name: (statistics.median(walls[name]), statistics.median(cpus[name])) for name in commands
+    }
+
+
+def significance_row(repeats: int, seed: int, n_systems: int) -> dict[str, Any]:
+    """``significance`` (paired bootstrap, 1,000 resamples, baseline first) beside ``sacrebleu --paired-bs``
+    on ``n_systems`` × 3,000 segments, run in turn; wall and CPU medians."""
+    py = sys.executable
+    d = cli_corpus_dir(3_000, 1, n_systems, seed)
+    hyps = [os.path.join(d, f"hyp{j}.txt") for j in range(n_systems)]
+    ref = os.path.join(d, "ref0.txt")
+    times = interleaved_seconds(
+        {
+            "ours": [py, "-m", "bleu_core", "significance", "-r", ref, "-i", *hyps,
+                     "--baseline", "first", "--n-resamples", "1000", "--test", "bs"],
+            "sacrebleu": [py, "-m", "sacrebleu", ref, "-i", *hyps, "--paired-bs",
+                          "--paired-bs-n", "1000"],
+        },
+        repeats,
+    )  # fmt: skip
+    return {
+        "what": f"significance, {n_systems} systems × 3,000, 1,000 resamples",
+        "ours": times["ours"][0],
+        "sacrebleu": times["sacrebleu"][0],
+        "ours_cpu": times["ours"][1],
+        "sacrebleu_cpu": times["sacrebleu"][1],
+    }
+
+
 def peak_kib(command: list[str]) -> int:
     proc = subprocess.run(
         [sys.executable, "-c", PEAK_WRAPPER, *command],
@@ -417,26 +472,7 @@ def whole_process(
         row["in_process"] = in_process_seconds(d, k, repeats)
         rows.append(row)
         print(f"whole process  {row}", flush=True)
-    d = cli_corpus_dir(3_000, 1, significance_systems, seed)
-    hyps = [os.path.join(d, f"hyp{j}.txt") for j in range(significance_systems)]
-    ref = os.path.join(d, "ref0.txt")
-    ours, _ = run_seconds(
-        [py, "-m", "bleu_core", "significance", "-r", ref, "-i", *hyps, "--baseline", "first",
-         "--n-resamples", "1000", "--test", "bs"],
-        repeats,
-    )  # fmt: skip
-    theirs, _ = run_seconds(
-        [py, "-m", "sacrebleu", ref, "-i", *hyps, "--paired-bs", "--paired-bs-n", "1000"],
-        repeats,
-        warmup=False,
-    )
-    rows.append(
-        {
-            "what": f"significance, {significance_systems} systems × 3,000, 1,000 resamples",
-            "ours": ours,
-            "sacrebleu": theirs,
-        }
-    )
+    rows.append(significance_row(repeats, seed, significance_systems))
     print(f"whole process  {rows[-1]}", flush=True)
     d = cli_corpus_dir(memory_segments, 4, 1, seed)
     refs = [os.path.join(d, f"ref{j}.txt") for j in range(4)]
@@ -467,6 +503,10 @@ def print_whole_process(rows: list[dict[str, Any]]) -> None:
         print(f"| {r['what']} | {fmt_seconds(r['ours'])} | {fmt_seconds(r.get('sacrebleu'))} | "
               f"{fmt_seconds(r.get('bleuscore'))} | {fmt_ratio(r.get('sacrebleu'), r['ours'])} | "
               f"{fmt_ratio(r.get('bleuscore'), r['ours'])} | {fmt_seconds(r.get('in_process'))} |")  # fmt: skip
+        if "ours_cpu" in r:
+            print(f"| (same runs, CPU time: user + sys) | {fmt_seconds(r['ours_cpu'])} | "
+                  f"{fmt_seconds(r['sacrebleu_cpu'])} | | "
+                  f"{fmt_ratio(r['sacrebleu_cpu'], r['ours_cpu'])} | | |")  # fmt: skip
 
 
 # ------------------------------------------------------------------------------------------------ main
@@ -500,6 +540,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-speed", action="store_true")
     p.add_argument("--no-whole-process", action="store_true")
     p.add_argument("--significance-systems", type=int, default=10)
+    p.add_argument(
+        "--significance-only",
+        action="store_true",
+        help="only `significance` beside `sacrebleu --paired-bs` (run in turn; wall and CPU)",
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--memory-child", help=argparse.SUPPRESS)
     p.add_argument("--engine", help=argparse.SUPPRESS)
@@ -512,6 +557,12 @@ def main(argv: list[str] | None = None) -> int:
     memory_segments = args.memory_segments or (100_000 if args.quick else 1_000_000)
     print(f"# bench_bleu: python {sys.version.split()[0]}, {os.cpu_count()} CPUs, "
           f"load average {os.getloadavg()[0]:.1f} at start, {repeats} repeats (medians)")  # fmt: skip
+    if args.significance_only:
+        row = significance_row(repeats, args.seed, args.significance_systems)
+        print(f"whole process  {row}")
+        print(f"# load average {os.getloadavg()[0]:.1f} at the end")
+        print_whole_process([row])
+        return 0
 
     if not args.no_speed:
         load = kernel_load_seconds()

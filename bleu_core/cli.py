@@ -32,6 +32,18 @@ COMMAND_MODULES = (
     "bleu_core.spans_command",
 )
 
+#: The module that registers each sub-command (``score`` is this module's own). Running a command builds only
+#: its module's parser, so ``bleu-study significance`` imports neither the app launcher nor the study command;
+#: ``bleu-study --help``, a mistyped command or one missing here builds every parser (the full list).
+#: ``tests/test_cli_parser.py`` checks this table against what the modules register.
+COMMAND_MODULE_OF = {
+    "study": "bleu_core.study.command",
+    "meta": "bleu_core.stats.command",
+    "significance": "bleu_core.stats.command",
+    "app": "bleu_core.launch",
+    "spans": "bleu_core.spans_command",
+}
+
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse's own errors: usage + message, exit 2
@@ -210,9 +222,21 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser(*, score_only: bool = False) -> argparse.ArgumentParser:
-    """The parser of every sub-command; ``score_only`` skips importing the other commands' modules (``main``
-    asks for it when the command is ``score``: no study, statistics or scipy code is loaded to score files)."""
+def build_parser(
+    *, score_only: bool = False, command: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser of every sub-command, or of ``command`` only (``main`` passes the command being run).
+
+    ``command="score"`` (or ``score_only``) imports no other command's module: no study, statistics or scipy
+    code is loaded to score files. Another known command imports only the module that registers it (see
+    :data:`COMMAND_MODULE_OF`); ``None`` or an unknown name builds them all, so that ``bleu-study --help`` and
+    argparse's "invalid choice" message list every sub-command.
+    """
+    if score_only:
+        command = "score"
+    only = COMMAND_MODULE_OF.get(command) if command else None
+    if command != "score" and only is None:
+        command = None  # unknown or absent: every parser
     parser = _Parser(prog="bleu-study", description="Study BLEU against human judgment.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     p = sub.add_parser(
@@ -229,7 +253,9 @@ def build_parser(*, score_only: bool = False) -> argparse.ArgumentParser:
     )
     add_bleu_options(p)
     p.set_defaults(func=cmd_score)
-    for module_name in () if score_only else COMMAND_MODULES:
+    for module_name in COMMAND_MODULES:
+        if command is not None and module_name != only:
+            continue
         try:
             module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
@@ -242,7 +268,7 @@ def build_parser(*, score_only: bool = False) -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(score_only=bool(words) and words[0] == "score")
+    parser = build_parser(command=words[0] if words else None)
     args = parser.parse_args(words)
     try:
         return int(args.func(args) or 0)

@@ -19,8 +19,9 @@ all through the same function :func:`bleu_core.score.bleu_from_stats`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import SupportsIndex, overload
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from .segment_counts import closest_length, ngram_counts, segment_row
 from .tokenizers import get_tokenizer
 
 __all__ = [  # segment_counts' functions are re-exported: bleu_core.statistics is where users look
+    "Progress",
     "SegmentStatistics",
     "check_corpus",
     "closest_length",
@@ -49,6 +51,10 @@ REF_SHORTEST = 2
 REF_AVERAGE = 3
 N_LENGTH_COLUMNS = 4
 _POLICY_COLUMN = {"closest": REF_CLOSEST, "shortest": REF_SHORTEST, "average": REF_AVERAGE}
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, message)``: how far counting has got, e.g. ``(12, 50, "Counting n-grams: system 13
+of 50")``. Called from the thread that counts; ``done`` never decreases and the last call has ``done == total``."""
 
 
 def n_columns(max_order: int) -> int:
@@ -241,6 +247,7 @@ def compute_statistics(
     max_order: int = 4,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: Progress | None = None,
 ) -> SegmentStatistics:
     """Tokenise once and count clipped n-gram matches for every segment.
 
@@ -250,6 +257,13 @@ def compute_statistics(
             segment i. ``None`` (or a missing entry) marks a segment with fewer references.
         max_order: highest n-gram order to count.
         tokenize: tokenizer name; lowercase: case-fold first.
+        progress: called as ``progress(segments done, segments, message)`` while counting (see
+            :data:`Progress`), at each chunk of segments the fast path starts on, and once at the end.
+
+    >>> seen = []
+    >>> _ = compute_statistics(["a b"] * 5, [["a b"] * 5], progress=lambda *p: seen.append(p))
+    >>> seen[-1]
+    (5, 5, 'Counting n-grams: segment 5 of 5')
     """
     if (
         isinstance(max_order, bool)
@@ -266,10 +280,79 @@ def compute_statistics(
     # reference implementation the tests compare it with.
     from .fast.corpus import corpus_statistics
 
+    report = _Reporter(progress, len(hypotheses), _segment_message) if progress else None
+    if report is not None:
+        report(0)
+        hypotheses = _ReportingLines(hypotheses, report)
     array, n_refs = corpus_statistics(
         hypotheses, references, max_order=max_order, tokenize=tokenize, lowercase=lowercase
     )
+    if report is not None:
+        report(len(hypotheses))
     return SegmentStatistics(array, n_refs)
+
+
+# ---------------------------------------------------------------------------------------------- progress
+
+
+def _system_message(done: int, total: int) -> str:
+    if done >= total:
+        return f"Counting n-grams: {total} system{'s' if total != 1 else ''} done"
+    return f"Counting n-grams: system {done + 1} of {total}"
+
+
+def _segment_message(done: int, total: int) -> str:
+    return f"Counting n-grams: segment {done:,} of {total:,}"
+
+
+class _Reporter:
+    """Calls ``progress(done, total, message(done, total))`` whenever ``done`` has grown (never backwards)."""
+
+    def __init__(self, progress: Progress, total: int, message: Callable[[int, int], str]) -> None:
+        self.progress, self.total, self.message = progress, total, message
+        self.done = -1
+
+    def __call__(self, done: int) -> None:
+        done = min(max(done, 0), self.total)
+        if done > self.done or (done == 0 and self.done < 0):
+            self.done = done
+            self.progress(done, self.total, self.message(done, self.total))
+
+
+class _ReportingLines(list):
+    """The hypotheses, as a list that reports which segments the counting has reached.
+
+    :func:`bleu_core.fast.corpus.corpus_statistics` reads the hypotheses chunk by chunk, in order
+    (``hypotheses[start:end]``), tokenising and counting each chunk before it reads the next. Reading
+    a slice that starts at ``start`` therefore means the segments before it are done: reported through
+    ``report(start)``. The fast path needs no progress argument, and runs as fast as without one; if it
+    ever read the corpus otherwise, progress would only jump from 0 to the end (still correct).
+
+    >>> seen = []
+    >>> lines = _ReportingLines(["a", "b", "c"], seen.append)
+    >>> lines[1:3], lines[0], list(lines)
+    (['b', 'c'], 'a', ['a', 'b', 'c'])
+    >>> seen
+    [1]
+    """
+
+    def __init__(self, lines: Iterable[str], report: Callable[[int], None]) -> None:
+        super().__init__(lines)
+        self._report = report
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+
+    def __getitem__(self, index: SupportsIndex | slice) -> str | list[str]:
+        if isinstance(index, slice):
+            start, _, _ = index.indices(len(self))
+            if start:
+                self._report(start)
+            return list.__getitem__(self, index)
+        return list.__getitem__(self, index)
 
 
 def compute_system_statistics(
@@ -279,16 +362,22 @@ def compute_system_statistics(
     max_order: int = 4,
     tokenize: str = "13a",
     lowercase: bool = False,
+    progress: Progress | None = None,
 ) -> dict[str, SegmentStatistics]:
     """Statistics of several systems against the same reference streams, in one batched pass.
 
     The systems' outputs are stacked into one corpus (the references repeated once per system), so the
     tokenizer meets every distinct word once for all systems. A missing output (``None``) scores as an
-    empty line.
+    empty line. ``progress(systems done, systems, message)`` is called while counting (see
+    :data:`Progress`): at each chunk of the stacked corpus, and once at the end.
 
     >>> out = compute_system_statistics({"a": ["x y"], "b": ["x z"]}, [["x y"]], max_order=1)
     >>> {name: s.matches[0].tolist() for name, s in out.items()}
     {'a': [2.0], 'b': [1.0]}
+    >>> seen = []
+    >>> _ = compute_system_statistics({"a": ["x"], "b": ["y"]}, [["x"]], progress=lambda *p: seen.append(p))
+    >>> seen[0], seen[-1]
+    ((0, 2, 'Counting n-grams: system 1 of 2'), (2, 2, 'Counting n-grams: 2 systems done'))
     """
     names = list(systems)
     if not names:
@@ -302,8 +391,21 @@ def compute_system_statistics(
             )
     hypotheses = ["" if h is None else h for name in names for h in systems[name]]
     stacked = [list(stream) * len(names) for stream in references]
+    by_segment = None
+    if progress is not None:
+        by_system = _Reporter(progress, len(names), _system_message)
+
+        def by_segment(done: int, total: int, message: str) -> None:
+            # segments of the stacked corpus -> systems done (a system is done with its last segment)
+            by_system(done // max(n_segments, 1))
+
     stats = compute_statistics(
-        hypotheses, stacked, max_order=max_order, tokenize=tokenize, lowercase=lowercase
+        hypotheses,
+        stacked,
+        max_order=max_order,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        progress=by_segment,
     )
     return {
         name: stats[np.arange(i * n_segments, (i + 1) * n_segments)] for i, name in enumerate(names)

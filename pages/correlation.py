@@ -7,22 +7,19 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.meta import BleuSource
-from bleu_core.stats.systems import stack_systems
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui.analysis import correlation_cache as corr_cache
-from ui.analysis.metric_pairs import metric_tests_frame
 from ui.analysis.stats_charts import interval_chart, subset_chart
 from ui.analysis.stats_frames import correlation_rows, subset_frames
 from ui.app import cache
 from ui.app import state as K
+from ui.app.analysis_cache import score_keys
 from ui.app.background import Steps, result, show_pending
 from ui.app.context import under_app_test
 from ui.app.limits import session_resamples
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note
-from ui.metrics import charts as cm
 
 SEGMENT_METHODS = (
     ("pearson", "none"),
@@ -56,19 +53,20 @@ elif len(names) < 3:
 else:
     criterion = c1.selectbox("Criterion", list(study.criteria), key=K.CORR_CRITERION)
     human_seg = cache.segment_scores(scores.key, study, criterion)[rows_idx]
-    bleu = BleuSource(
-        stack_systems({s: scores.stats[i] for s, i in zip(names, rows_idx, strict=True)}),
-        scores.options,
-    )
-    fixed = any(r.criterion == criterion and r.segment_id is None for r in study.ratings)
-    human_sys = np.array([study.system_scores(criterion)[s] for s in names])
+    bleu_sys = np.asarray(scores.corpus.score, dtype=float)[rows_idx]  # the sidebar's corpus BLEU
+    fixed = corr_cache.has_system_level_ratings(scores.key, study, criterion)
+    human_by_system = cache.system_human_scores(scores.key, study, criterion)
+    human_sys = np.array([human_by_system[s] for s in names])
     steps = Steps(4, "Correlation")  # cached: only a first visit waits for these
     steps.step(f"bootstrapping the system-level correlations ({n_resamples} resamples)")
     opts_key = repr(scores.options)
+    counts = (
+        corr_cache.bootstrap_counts(study.n_segments, n_resamples, seed) if n_resamples else None
+    )
     system = corr_cache.system_level(
         scores.key, names, criterion, opts_key, n_resamples, seed,
         {s: scores.stats[i] for s, i in zip(names, rows_idx, strict=True)},
-        scores.options, None if fixed else human_seg, human_sys,
+        scores.options, None if fixed else human_seg, human_sys, counts,
     )  # fmt: skip
     steps.step("sentence BLEU of every segment")
     sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
@@ -77,7 +75,7 @@ else:
     segment = result(
         ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
         lambda p: corr_cache.segment_level_job(sentence, human_seg, SEGMENT_METHODS, n_resamples,
-                                               seed, p),
+                                               seed, p, counts),
         "segment-level correlations", seg_wait,
     ) or []  # fmt: skip
     steps.done()
@@ -119,29 +117,17 @@ else:
     if st.session_state.get(K.CORR_OTHER_METRIC) not in others:
         st.session_state[K.CORR_OTHER_METRIC] = others[0]
     other = c4.selectbox("Compare with", others, key=K.CORR_OTHER_METRIC)
-    pending: list = []  # TER: scored in the background, shown when done
-    found = cm.metric_scores(
-        scores.key, study, (other, first), scores.options.tokenize, scores.options.lowercase,
-        pending=pending,
+    pending: list = []  # TER, chrF, NIST…: scored in the background, shown when done
+    sides = corr_cache.metric_sides(
+        scores.key, study, (first, other), names, scores.options, (bleu_sys, sentence), pending
     )  # fmt: skip
     show_pending(pending)
-    metric = found.get(other) if first in found else None
-    if metric is not None:  # else: TER still being scored (progress above)
-        keep = [metric.names.index(s) for s in names]
-        other_sys, other_seg = metric.observed()[keep], metric.segment[keep]
-        first_sys, first_seg = (
-            (bleu.observed(), sentence)
-            if first == "BLEU"
-            else (found[first].observed()[keep], found[first].segment[keep])
-        )
-        tests_frame = metric_tests_frame(
-            (first, first_sys, first_seg),
-            (other, other_sys, other_seg),
-            human_sys,
-            human_seg,
-            n_resamples=n_resamples,
-            seed=seed,
-        )
+    if sides is not None:  # else: still being scored (progress above)
+        tests_frame = corr_cache.metric_tests(
+            scores.key, names, criterion, first, other,
+            tuple(score_keys(study, (first, other), scores.options).values()), n_resamples, seed,
+            sides[first], sides[other], human_sys, human_seg,
+        )  # fmt: skip
         st.dataframe(tidy_frame(tests_frame), hide_index=True, width="stretch")
         table_downloads(
             tests_frame,
@@ -165,7 +151,9 @@ draws = int(
 waiting: list | None = None if under_app_test() else []  # minutes at 50 × 10k: in the background
 found = result(
     ("reference subsets", scores.key, names, repr(scores.options), draws, seed),
-    lambda p: corr_cache.reference_analysis(study, names, scores.options, draws, seed, p),
+    lambda p: corr_cache.reference_analysis(
+        study, names, scores.options, draws, seed, p, (scores.references, scores.stats[rows_idx])
+    ),
     "reference subsets",
     waiting,
 )

@@ -9,9 +9,10 @@ import streamlit as st
 from ui import current_scores, signature_caption
 from ui.app import cache
 from ui.app import state as K
-from ui.app.segment_bleu import NOT_IN_RELEASE, missing_translations
+from ui.app.segment_bleu import NOT_IN_RELEASE
+from ui.explore import browse
 from ui.explore import span_view as spans
-from ui.explore.frames import browse_frame, ngram_frame, segment_frame, system_entries
+from ui.explore.frames import ngram_frame, system_entries
 from ui.explore.highlight import browse_label, comparison_table, texts_block
 
 PAGE_SIZE = 25
@@ -61,22 +62,14 @@ with st.popover(label, icon=":material/filter_list:"):
         placeholder="segment id, or text in output, reference, source",
     )
 
-higher_is_better = study.criteria[criterion].higher_is_better if criterion else True
-human = cache.segment_scores(scores.key, study, criterion) if criterion else None
-missing = missing_translations(study.systems, scores.systems)
-frame = segment_frame(
-    study,
-    scores.systems,
-    scores.sentence,
-    human,
-    higher_is_better=higher_is_better,
-    missing=missing,
-)
-frame = spans.with_agreement(frame, scores, sort)
-view = browse_frame(
-    study,
+missing = browse.missing(
+    scores
+)  # the table and its view: built once per settings (ui.explore.browse)
+frame = spans.with_agreement(browse.segment_table(scores, criterion), scores, sort)
+view = browse.browse_view(
+    scores,
     frame,
-    references=scores.references,
+    criterion=criterion,
     systems=systems,
     docs=docs,
     bleu_range=(low, high),
@@ -90,7 +83,7 @@ st.session_state[K.EXPLORE_PAGE] = min(max(1, st.session_state.get(K.EXPLORE_PAG
 page = st.number_input(
     "Page", min_value=1, max_value=n_pages, step=1, key=K.EXPLORE_PAGE, width=180
 )
-shown = view.iloc[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+shown = browse.shown_rows(scores, view, (page - 1) * PAGE_SIZE, page * PAGE_SIZE)
 columns = ["segment", "doc", "system", "BLEU", "human", "disagreement", "hyp_len", "output"]
 columns[-1:-1] = spans.BROWSE_COLUMNS  # shown when the browser is sorted by them
 event = st.dataframe(

@@ -14,6 +14,7 @@ from ui import current_scores, table_downloads
 from ui.analysis.ranking import (
     STATISTIC_LABELS,
     cached_ranking,
+    findings_display,
     findings_frame,
     findings_latex,
     highlight_bleu,
@@ -131,10 +132,11 @@ run_note = (
 )
 st.subheader("Findings table")
 wide = findings_frame(rankings)
-st.dataframe(highlight_bleu(wide), hide_index=True, width="stretch")
+st.dataframe(highlight_bleu(findings_display(rankings)), hide_index=True, width="stretch")
 st.caption(
-    "One column per criterion × statistic, metrics in the order of the first; `rank` is the "
-    f"significance cluster (1 = best). BLEU's row is highlighted. {run_note}."
+    "One column per criterion × statistic, metrics in the order of the first: the value and its "
+    "95% bootstrap confidence interval, then `rank`, the significance cluster (1 = best). BLEU's "
+    f"row is highlighted. {run_note}."
 )
 caption = f"Metrics ranked by agreement with human judgment ({study.name})"
 table_downloads(wide, "metric ranking findings", caption=caption)
@@ -153,7 +155,8 @@ for r in rankings:
     with st.expander(md_escape(head), expanded=len(rankings) <= 2):
         frame = ranking_frame([r]).drop(columns=["criterion", "level", "statistic"])
         st.dataframe(highlight_bleu(frame), hide_index=True, width="stretch")
-        notes = [r.test] + ([r.note] if r.note else [])
+        notes = [f"clusters: {r.test}"] + ([f"95% CI: {r.interval}"] if r.interval else [])
+        notes += [r.note] if r.note else []
         st.caption(" · ".join(md_escape(n) for n in notes))
 long = ranking_frame(rankings)
 table_downloads(long, "metric ranking rows", caption=caption)
@@ -161,6 +164,6 @@ st.caption(
     "Pairwise accuracy: the share of system pairs a metric orders as the humans do. acc\\*_eq: the "
     "share of pairs of translations of one segment ordered (or tied) as the humans do, with the "
     "metric's tie threshold tuned (`tie threshold`). Lower-is-better metrics (TER) are negated first. "
-    "No confidence intervals here: the clusters are the uncertainty (the Correlation and Metrics pages "
-    "give bootstrap intervals of correlations)."
+    "Intervals resample what each statistic is made of (systems, items or segments), with the "
+    "clusters' seed; the clusters say which differences between metrics are significant."
 )

@@ -8,6 +8,7 @@ humans better than BLEU), and its ``sys`` file (the mean of each system's segmen
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -103,7 +104,9 @@ def test_ranking_page_ranks_the_metric_with_bleu_and_chrf(attached: AppTest) -> 
     assert len(ranks) == 2  # system-level pairwise accuracy and segment-level acc*_eq
     seg_rank = next(c for c in ranks if "segment" in c)
     by_metric = dict(zip(frame["metric"], frame[seg_rank], strict=True))
-    values = dict(zip(frame["metric"], frame[seg_rank.removesuffix(" · rank")], strict=True))
+    shown = frame[seg_rank.removesuffix(" · rank") + " [95% CI]"]  # "0.812 [0.790, 0.835]"
+    assert all(re.fullmatch(r"\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]", v) for v in shown), list(shown)
+    values = {m: float(v.split()[0]) for m, v in zip(frame["metric"], shown, strict=True)}
     assert values[METRIC] > max(values["BLEU"], values["chrF"])  # it follows MQM by construction
     assert by_metric[METRIC] == 1
     assert by_metric["BLEU"] > 1  # a cluster of its own: significantly worse than the metric
@@ -179,3 +182,26 @@ def test_study_digest_follows_attached_metric_scores():
     assert len(set(digests)) == 3
     assert study_digest(dataclasses.replace(study, metric_scores={"COMET": one})) == digests[1]
     assert study_digest(dataclasses.replace(study, metric_scores={})) == digests[0]
+
+
+def test_findings_exports_carry_the_intervals() -> None:
+    from bleu_core.stats.clusters import MetricRanking, RankedMetric
+    from ui.analysis.ranking import findings_display, findings_frame, findings_latex
+
+    rows = (
+        RankedMetric("COMET", 0.9, 1, confidence_interval=(0.85, 0.95)),
+        RankedMetric("BLEU", 0.7, 2, confidence_interval=(0.61, 0.78)),
+    )
+    r = MetricRanking(
+        "pairwise-accuracy", "system", "mqm", rows, np.full((2, 2), np.nan), 0.05, 100, 1,
+        "perm-both", interval="bootstrap over the 8 systems",
+    )  # fmt: skip
+    csv = findings_frame([r])
+    column = "mqm · system · pairwise accuracy"
+    assert list(csv[f"{column} · CI low"]) == [0.85, 0.61]
+    assert list(csv[f"{column} · CI high"]) == [0.95, 0.78]
+    shown = findings_display([r])
+    assert list(shown[f"{column} [95% CI]"]) == ["0.900 [0.850, 0.950]", "0.700 [0.610, 0.780]"]
+    latex = findings_latex([r])
+    assert "\\textbf{0.900}$^{1}$ {\\scriptsize [0.850, 0.950]}" in latex
+    assert "\\textit{BLEU} & 0.700$^{2}$ {\\scriptsize [0.610, 0.780]}" in latex

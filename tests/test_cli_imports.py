@@ -62,6 +62,53 @@ def test_score_command_imports_no_heavy_module(tmp_path: Path) -> None:
     assert heavy(modules) == []
 
 
+#: Never needed by ``significance`` with files: statistics from scipy, tables, sacrebleu's metrics, the app and
+#: the other commands' modules (``main`` builds only the parser of the command it runs). numpy.ma is not listed:
+#: ``np.quantile`` (bleu_core.stats.resampling) still loads it.
+SIGNIFICANCE_FORBIDDEN = (
+    "scipy",
+    "pandas",
+    "streamlit",
+    "numba",
+    "sacrebleu.metrics",
+    "sacrebleu.compat",
+    "sacrebleu.dataset",
+    "sacrebleu.utils",
+    "portalocker",
+    "bleu_core.metrics",
+    "bleu_core.campaigns",
+    "bleu_core.launch",
+    "bleu_core.spans_command",
+    "bleu_core.study.command",
+    "tomllib",
+)
+
+
+def test_significance_command_imports_no_heavy_module(tmp_path: Path) -> None:
+    modules = modules_after(
+        "from bleu_core.cli import main\n"
+        "assert main(['significance', '-r', REF, '-i', HYP, REF, '--n-resamples', '20']) == 0",
+        tmp_path,
+    )
+    assert "bleu_core.stats.bootstrap" in modules
+    assert "bleu_core.fast.batch_tokenizers" in modules
+    found = [
+        m for m in modules if any(m == p or m.startswith(p + ".") for p in SIGNIFICANCE_FORBIDDEN)
+    ]
+    assert found == []
+
+
+def test_help_still_imports_every_command(tmp_path: Path) -> None:
+    """The probe of the test above can fail: ``--help`` builds every parser, so the app launcher loads."""
+    modules = modules_after(
+        "from bleu_core.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
+        tmp_path,
+    )
+    assert {"bleu_core.launch", "bleu_core.spans_command", "bleu_core.study.command"} <= set(
+        modules
+    )
+
+
 def test_corpus_bleu_from_python_imports_no_heavy_module(tmp_path: Path) -> None:
     modules = modules_after(
         "import bleu_core\nassert bleu_core.corpus_bleu(['a b c'], [['a b c']]).score == 0.0",

@@ -270,3 +270,49 @@ def test_wmt21_file_corpus_statistics_equal_sacrebleu(tokenize: str) -> None:
     if not all(os.path.exists(p) for p in [hyp, *refs]):
         pytest.skip("WMT21 release not found")
     assert_equal_to_sacrebleu(read_lines(hyp), [read_lines(p) for p in refs], tokenize)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    data=st.data(),
+    n_segments=st.integers(1, 6),
+    n_systems=st.integers(2, 4),
+    tokenize=st.sampled_from(["13a", "intl", "char"]),
+    chunk=st.sampled_from([None, 1, 4]),
+)
+def test_systems_stacked_on_one_reference_equal_each_system_alone(
+    data: st.DataObject, n_segments: int, n_systems: int, tokenize: str, chunk: int | None
+) -> None:
+    """compute_system_statistics' corpus: every system's outputs, the same reference objects repeated once
+    per system (tokenised once per chunk by the batched tokenizer), chunk boundaries anywhere."""
+    systems = [
+        data.draw(st.lists(LINE, min_size=n_segments, max_size=n_segments))
+        for _ in range(n_systems)
+    ]
+    ref = data.draw(st.lists(LINE, min_size=n_segments, max_size=n_segments))
+    hyps = [h for outputs in systems for h in outputs]
+    got, n_refs = corpus_statistics(
+        hyps, [ref * n_systems], max_order=4, tokenize=tokenize, chunk_segments=chunk
+    )
+    assert n_refs == 1
+    expected = oracle_from_text(hyps, [ref * n_systems], 4, tokenize, False)
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_an_error_in_the_counting_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the compiled kernels, chunk i is counted in a background thread: its exception is re-raised."""
+    calls = []
+
+    def failing_count(*args: object) -> None:
+        calls.append(args[1])
+        if len(calls) == 2:
+            raise MemoryError("chunk 2")
+        real_count(*args)
+
+    real_count = corpus._count_chunk
+    monkeypatch.setattr(corpus, "_count_chunk", failing_count)
+    monkeypatch.setattr(corpus.os, "cpu_count", lambda: 2)
+    lines = [f"segment {i} of the corpus ." for i in range(20)]
+    with pytest.raises(MemoryError, match="chunk 2"):
+        corpus_statistics(lines, [lines], chunk_segments=5)
+    assert calls[:2] == [0, 5]

@@ -222,3 +222,63 @@ def test_tokenize_corpus_uses_the_batch_path() -> None:
         sacrebleu_tokens("13a", False, x) for x in lines
     ]
     assert get_tokenizer("13a").tokenize_corpus([]) == []
+
+
+# ------------------------------------------------------------------------------------------------ repeated lines
+
+REPEATED = st.lists(st.integers(min_value=0, max_value=5), min_size=1, max_size=14)
+
+
+@SETTINGS
+@given(
+    pool=st.lists(LINE, min_size=1, max_size=6),
+    picks=REPEATED,
+    name=st.sampled_from(sorted(SACREBLEU)),
+    lowercase=st.booleans(),
+)
+def test_repeated_lines_get_the_same_tokens(
+    pool: list[str], picks: list[int], name: str, lowercase: bool
+) -> None:
+    """Lines met several times in one call (tokenised once) come out in place, each exactly sacrebleu's."""
+    lines = [pool[i % len(pool)] for i in picks]
+    assert_same_tokens(name, lowercase, lines)
+
+
+def test_a_repeated_line_is_tokenised_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stacked corpus of compute_system_statistics (the reference once per system) costs one pass over
+    the distinct lines; the output still has one entry per line, in order."""
+    seen: list[int] = []
+    real = BatchTokenizer._encode_distinct
+
+    def spy(self: BatchTokenizer, lines: list[str]) -> batch_tokenizers.EncodedLines:
+        seen.append(len(lines))
+        return real(self, lines)
+
+    monkeypatch.setattr(BatchTokenizer, "_encode_distinct", spy)
+    ref = ["The cat sat on the mat.", "It rained, 3.5 mm -- all day!"]
+    hyps = [["The cat sat.", "It rained."], ["A cat sat on a mat.", "It rained, 3.5 mm."]]
+    lines = hyps[0] + hyps[1] + ref + ref
+    tokenizer = BatchTokenizer("13a")
+    got = tokenizer.tokenize(lines)
+    assert seen == [6]  # 4 hypotheses + the 2 reference lines once
+    assert got == [sacrebleu_tokens("13a", False, x) for x in lines]
+    assert tokenizer.tokenize(["x y", "x y", "x y"]) == [["x", "y"]] * 3
+    assert seen == [6, 1]
+
+
+@pytest.mark.parametrize(("name", "lowercase"), CONFIGS)
+def test_markers_beyond_ascii_and_newlines(name: str, lowercase: bool) -> None:
+    """Lines holding every ASCII marker candidate force markers from U+0080-U+0084 (two bytes in UTF-8, which
+    the compiled path counts as byte pairs); a 13a line holding "-\\n" takes the text path. Both stay exact,
+    from call to call of one instance."""
+    ascii_candidates = "".join(c for c in batch_tokenizers._MARKER_CANDIDATES if ord(c) < 0x80)
+    lines = [f"a{ascii_candidates}b. 3.5", "x\x80y, z", "Ünïcödé — “quotes” 2019.", "end"]
+    tokenizer = BatchTokenizer(name, lowercase)
+    for batch in (lines, ["well-\nknown fact.", "x"], lines[::-1], ["plain words only"] * 3):
+        got = tokenizer.tokenize(batch)
+        assert got == [sacrebleu_tokens(name, lowercase, x) for x in batch]
+    markers = tokenizer._markers or ()
+    assert len(markers) == 4 and all(ord(m) >= 0x80 for m in markers)
+    clash = [f"q{markers[0]}r, s{markers[3]}.", "t"]  # the text now holds two current markers
+    assert tokenizer.tokenize(clash) == [sacrebleu_tokens(name, lowercase, x) for x in clash]
+    assert tokenizer._markers is not None and not set(tokenizer._markers) & set(clash[0])

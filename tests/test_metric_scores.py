@@ -213,3 +213,31 @@ def test_cli_study_and_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     acc = next(r for r in data["rankings"] if r["statistic"] == "acc-eq")
     assert acc["metrics"][0]["metric"] == "Noisy-ref" and acc["metrics"][0]["rank"] == 1
     assert main(["meta", str(tmp_path / "d.study.json"), "--statistics", "bogus"]) == 2
+
+
+def test_public_merge_and_uploaded_files(study: Study) -> None:
+    from dataclasses import replace
+
+    from bleu_core.study.metric_scores import merge_metric_scores, metric_scores_from_files
+
+    files = [
+        ("zh-en.COMET-refA.seg.score", SEG.encode()),
+        ("zh-en.COMET-refA.sys.score", b"A\t0.7\nB\t0.4\nC\t0.25\n"),
+    ]
+    got = metric_scores_from_files(files, study)
+    assert list(got) == ["COMET-refA"] and got["COMET-refA"].levels == ("sys", "seg")
+    assert got["COMET-refA"].source == "zh-en.COMET-refA.seg.score; zh-en.COMET-refA.sys.score"
+    parsed = parse_metric_scores(SEG, "COMET-refA.seg.score", study)
+    assert merge_metric_scores(parsed)["COMET-refA"] is parsed[0]
+    with pytest.raises(
+        InputError,
+        match=r"b\.seg\.score: metric 'COMET-refA' has seg-level scores in two files "
+        r"\(COMET-refA\.seg\.score and b\.seg\.score\); keep one",
+    ):
+        merge_metric_scores([parsed[0], replace(parsed[0], source="b.seg.score")])
+    with pytest.raises(InputError, match="no metric score file given"):
+        metric_scores_from_files([], study)
+    with pytest.raises(InputError, match=r"big\.score: file is .* over the size cap"):
+        metric_scores_from_files([("big.score", b"A 1\n" * 100)], study, max_bytes=10)
+    with pytest.raises(InputError, match=r"x\.seg\.score, line 1: .*'Z'"):
+        metric_scores_from_files([("x.seg.score", b"Z\t0.5\n")], study)

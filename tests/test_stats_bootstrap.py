@@ -189,3 +189,103 @@ def test_permuting_segments_leaves_block_free_statistics_unchanged(corpus, rando
         rtol=0,
         atol=1e-9,
     )
+
+
+# ------------------------------------------------------------------ the vectorised paths (issue 14)
+def loop_paired(result, alpha: float, baseline: str | None = None) -> list[tuple]:
+    """The paired test as it was computed before it was vectorised: one pair at a time (kept here as
+    the reference the vectorised :meth:`BootstrapResult.paired` must equal bit for bit)."""
+    from bleu_core.stats.resampling import percentile_interval
+    from bleu_core.stats.results import exceedance_pvalue, pairs_to_test
+
+    out = []
+    for i, j in pairs_to_test(result.systems, baseline):
+        observed = float(result.observed[i] - result.observed[j])
+        diffs = result.samples[i] - result.samples[j]
+        low, high = percentile_interval(diffs, 1.0 - alpha)
+        magnitude = np.abs(diffs)
+        pvalue = exceedance_pvalue(magnitude - magnitude.mean(), abs(observed))
+        verdict = ">" if low > 0 else "<" if high < 0 else "~"
+        out.append((result.systems[i], result.systems[j], observed, pvalue, (low, high), verdict))
+    return out
+
+
+def loop_intervals(result, confidence: float) -> list[tuple]:
+    """Per-system summaries as computed before (one :func:`summarise` call per system)."""
+    from bleu_core.stats.bootstrap import summarise
+
+    return [
+        (name, float(result.observed[k]), *summarise(result.samples[k], confidence))
+        for k, name in enumerate(result.systems)
+    ]
+
+
+def as_tuples(test) -> list[tuple]:
+    return [
+        (c.system, c.baseline, c.statistic, c.pvalue, c.confidence_interval, c.verdict)
+        for c in test.comparisons
+    ]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n_systems=st.integers(2, 7),
+    n_segments=st.integers(3, 60),
+    n_resamples=st.integers(2, 120),
+    seed=st.integers(0, 2**31 - 1),
+    alpha=st.sampled_from([0.01, 0.05, 0.1, 0.3]),
+    ties=st.booleans(),
+)
+def test_vectorised_paired_test_equals_the_pair_by_pair_loop(
+    n_systems, n_segments, n_resamples, seed, alpha, ties
+):
+    # Property: the P × M array path (paired_statistics, summarise_systems) gives exactly, bit for bit,
+    # what the former loop over pairs and systems gave, for random statistics, with and without
+    # identical systems (ties: differences of exactly 0).
+    rng = np.random.default_rng(seed)
+    systems = {}
+    for k in range(n_systems):
+        array = rng.integers(0, 6, size=(n_segments, 12)).astype(float)
+        array[:, 2:4] = array[:, 2:4] + 8  # lengths
+        array[:, 5::2] = array[:, 4::2] + rng.integers(
+            0, 3, size=(n_segments, 4)
+        )  # totals ≥ matches
+        systems[f"s{k}"] = array
+    if ties:
+        systems["copy"] = systems["s0"].copy()
+    result = bootstrap(systems, n_resamples=n_resamples, confidence=1 - alpha, seed=seed % 1000)
+    assert as_tuples(result.paired(alpha=alpha)) == loop_paired(result, alpha)
+    assert as_tuples(result.paired(alpha=alpha, baseline="s1")) == loop_paired(result, alpha, "s1")
+    got = [(iv.system, iv.statistic, iv.mean, iv.std, iv.rsd, iv.confidence_interval)
+           for iv in result.intervals]  # fmt: skip
+    want = loop_intervals(result, 1 - alpha)
+    assert [g[:3] for g in got] == [w[:3] for w in want]
+    assert [g[5] for g in got] == [w[5] for w in want]
+    np.testing.assert_array_equal([g[3:5] for g in got], [w[3:5] for w in want])  # NaN == NaN
+
+
+def test_confidence_and_subset_reread_the_same_resamples(corpus):
+    # A cached bootstrap of every system answers another level or fewer systems exactly as a new run.
+    _, _, stats = corpus
+    every = bootstrap(stats, n_resamples=200, seed=5)
+    fewer = {k: stats[k] for k in ("sys2", "sys0")}
+    direct = bootstrap(fewer, n_resamples=200, confidence=0.9, seed=5)
+    reread = every.with_confidence(0.9).subset(["sys2", "sys0"])
+    assert reread.systems == direct.systems and reread.intervals == direct.intervals
+    np.testing.assert_array_equal(reread.samples, direct.samples)
+    assert as_tuples(reread.paired(alpha=0.1)) == as_tuples(direct.paired(alpha=0.1))
+    assert every.with_confidence(0.95) is every
+    with pytest.raises(StatsInputError, match="confidence level must be between 0 and 1"):
+        every.with_confidence(95)
+
+
+def test_a_score_function_replaces_bleu(corpus):
+    # score= is used for the observed and every resampled score: BLEU passed explicitly equals the default.
+    from bleu_core.stats.bootstrap import bleu_scorer
+
+    _, _, stats = corpus
+    default = bootstrap(stats, n_resamples=50, seed=2)
+    explicit = bootstrap(stats, n_resamples=50, seed=2, score=bleu_scorer(None))
+    np.testing.assert_array_equal(default.samples, explicit.samples)
+    halved = bootstrap(stats, n_resamples=50, seed=2, score=lambda t: bleu_scorer(None)(t) / 2)
+    np.testing.assert_allclose(halved.samples, default.samples / 2, rtol=0, atol=1e-12)

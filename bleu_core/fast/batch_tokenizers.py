@@ -28,8 +28,12 @@ objects, run once over all new distinct words joined together. Two shortcuts giv
 13a and intl leaves it. Tests (``tests/test_fast_tokenizers.py``) compare the result token for token with
 sacrebleu's tokenizer on every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
 
-Cost: one ``str.join``, one ``str.split`` and one dictionary look-up per word, numpy for the rest; the
-Python-level work per *distinct* word happens once per tokenizer instance (a cache).
+Cost: a line met twice in one call is tokenised once (one dictionary look-up per line: the reference that
+:func:`bleu_core.statistics.compute_system_statistics` repeats for every system, outputs shared by systems).
+The distinct lines are joined into one text, which the compiled kernels read in UTF-8 (built line by line, so
+that a line of ASCII is copied as it is; the markers are counted on the bytes, vectorised), numbering every
+word through a hash table (:mod:`bleu_core.fast.word_index`); the pure path uses ``str.split`` and a
+dictionary. The Python-level work per *distinct* word happens once per tokenizer instance (a cache).
 
 >>> bt = BatchTokenizer("13a")
 >>> bt.tokenize(["Hello, world!", "", "It costs $3.50 -- really?"])
@@ -208,9 +212,28 @@ class BatchTokenizer:
     # ------------------------------------------------------------------------------------------ public
 
     def encode(self, lines: Sequence[str]) -> EncodedLines:
-        """Token ids of ``lines`` (each line as ``Tokenizer(name, lowercase)`` would tokenise it)."""
-        if len(lines) == 0:
+        """Token ids of ``lines`` (each line as ``Tokenizer(name, lowercase)`` would tokenise it).
+
+        A line met more than once in ``lines`` is tokenised once: the reference stream that
+        :func:`bleu_core.statistics.compute_system_statistics` repeats for every system, and the outputs two
+        systems share, cost one dictionary look-up each (equal strings, equal tokens).
+        """
+        n_lines = len(lines)
+        if n_lines == 0:
             return EncodedLines(np.zeros(0, np.int64), np.zeros(0, np.int64))
+        distinct = list(dict.fromkeys(lines))
+        if len(distinct) == n_lines:
+            return self._encode_distinct(lines)
+        encoded = self._encode_distinct(distinct)
+        # Each distinct line is a "word" of the lines (word k + 1 = distinct line k, word 0 = the boundary).
+        number = dict(zip(distinct, range(1, len(distinct) + 1), strict=True))
+        word_ids = np.zeros(2 * n_lines - 1, np.int64)
+        word_ids[0::2] = np.fromiter(map(number.__getitem__, lines), np.int64, n_lines)
+        line_len = np.concatenate([np.zeros(1, np.int64), encoded.lengths])
+        ids, lengths = tokens_of_words(word_ids, encoded.ids, line_len, n_lines)
+        return EncodedLines(ids, lengths)
+
+    def _encode_distinct(self, lines: Sequence[str]) -> EncodedLines:
         if self.word_local:
             with no_gc():
                 encoded = self._encode_words(lines)
@@ -276,9 +299,53 @@ class BatchTokenizer:
             and special not in text
         )
 
+    def _joined_bytes(self, lines: Sequence[str], markers: tuple[str, ...]) -> bytes:
+        """:meth:`_joined_text` in UTF-8, each line encoded on its own: a line of ASCII is copied as it is,
+        and one line with a character above U+00FF no longer makes the whole text two bytes a character."""
+        sep, first, last, _ = (m.encode() for m in markers)
+        if self.name == "intl":
+            parts = [line.rstrip().encode("utf-8", "surrogatepass") for line in lines]
+            return first + (last + b" " + sep + b" " + first).join(parts) + last
+        parts = [line.encode("utf-8", "surrogatepass") for line in lines]
+        return (b" " + sep + b" ").join(parts)
+
+    def _markers_fit_bytes(self, data: bytes, markers: tuple[str, ...], n_lines: int) -> bool:
+        """:meth:`_markers_fit` on the UTF-8 text (a marker below U+0080 is one byte that UTF-8 uses for
+        nothing else, so counting that byte, vectorised, counts the marker)."""
+        buf = np.frombuffer(data, np.uint8)
+
+        def count(marker: str) -> int:
+            code = ord(marker)
+            return (
+                int(np.count_nonzero(buf == code)) if code < 0x80 else data.count(marker.encode())
+            )
+
+        sep, first, last, special = markers
+        per_line = n_lines if self.name == "intl" else 0
+        return (
+            count(sep) == n_lines - 1
+            and count(first) == per_line
+            and count(last) == per_line
+            and count(special) == 0
+        )
+
     def _encode_words(self, lines: Sequence[str]) -> EncodedLines | None:
         n_lines = len(lines)
         name = self.name
+        if use_compiled():
+            # The compiled path reads UTF-8: build it line by line and check the markers on it. A 13a line
+            # holding "\n", or a marker clash, goes the way of the text below (which handles both).
+            markers = self._markers or tuple(_MARKER_CANDIDATES[:4])
+            data = self._joined_bytes(lines, markers)
+            if not (name == "13a" and b"\n" in data) and self._markers_fit_bytes(
+                data, markers, n_lines
+            ):
+                if markers != self._markers:
+                    self._markers = markers
+                    self._word_cache.clear()
+                    self._word_table = None
+                return self._encode_compiled(data, n_lines)
+            del data
         # 1. One string for all lines, each line boundary a separator word; intl also marks the first and last
         #    word of each line (they tokenise differently: no neighbour). Markers are kept from call to call
         #    (the word cache is keyed by marked words) and changed only when the text itself contains one.
@@ -308,7 +375,7 @@ class BatchTokenizer:
                     replaced[i] = key
             text = f" {sep} ".join(replaced)
         if not placeholders and use_compiled(len(text)):
-            return self._encode_compiled(text, n_lines)
+            return self._encode_compiled(text.encode("utf-8", "surrogatepass"), n_lines)
         # 2. Words -> word ids (first-occurrence numbering through one dict, then made dense).
         word_ids, distinct = number_words(text, first=sep)
         del text
@@ -337,9 +404,9 @@ class BatchTokenizer:
         ids, lengths = tokens_of_words(word_ids, word_flat, word_len, n_lines)
         return EncodedLines(ids, lengths)
 
-    def _encode_compiled(self, text: str, n_lines: int) -> EncodedLines:
-        """Steps 2-4 with the compiled kernels and one word table for every call (words decoded and tokenised
-        once per instance)."""
+    def _encode_compiled(self, data: bytes, n_lines: int) -> EncodedLines:
+        """Steps 2-4 on the joined text in UTF-8 (``data``) with the compiled kernels and one word table for
+        every call (words decoded and tokenised once per instance)."""
         sep, first, last, _ = self._markers  # type: ignore[misc]
         if self._word_table is None or len(self._word_table) > 2_000_000:  # bound the memory
             self._word_table = WordTable([sep])
@@ -347,7 +414,7 @@ class BatchTokenizer:
             self._word_flat = np.zeros(0, np.int64)
         table = self._word_table
         known = len(table)
-        word_ids = table.add(text)
+        word_ids = table.add_utf8(data)
         if len(table) > known:
             tokens = self._token_ids(self._tokenize_distinct(table.words[known:], first, last, {}))
             lengths = np.fromiter(map(len, tokens), np.int64, len(tokens))

@@ -14,8 +14,9 @@ the corpus; everything else is freed after each chunk.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import threading
+from collections.abc import Callable, Sequence
+from functools import partial
 
 import numpy as np
 
@@ -24,9 +25,6 @@ from ..segment_counts import segment_row
 from .batch_tokenizers import BatchTokenizer
 from .compiled import use_compiled
 from .counting import CHUNK_POSITIONS, rows_from_ids
-
-if TYPE_CHECKING:
-    from concurrent.futures import Future
 
 #: Characters per token position assumed when sizing chunks: English text averages 5-6 characters a token;
 #: ``char`` (and ``zh`` on Chinese) makes about one token per character.
@@ -94,6 +92,31 @@ def _encode_chunk(
     return ids, lengths, ref_present
 
 
+class _Worker:
+    """One background thread running one job; :meth:`result` waits for it and re-raises its exception.
+
+    (A thread per chunk rather than ``concurrent.futures``, whose import, with ``logging``, costs more start-up
+    time than all the threads of a corpus.)
+    """
+
+    def __init__(self, job: Callable[[], None]) -> None:
+        self._error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                job()
+            except BaseException as exc:  # handed to the main thread by result()
+                self._error = exc
+
+        self._thread = threading.Thread(target=run, name="bleu-core-counting", daemon=True)
+        self._thread.start()
+
+    def result(self) -> None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+
+
 def _count_chunk(
     out: np.ndarray,
     start: int,
@@ -131,12 +154,7 @@ def corpus_statistics(
     # With the compiled kernels (which release the GIL), chunk i is counted in a second thread while chunk
     # i + 1 is tokenised; at most one chunk waits to be counted, so memory stays bounded.
     pipelined = compiled and n_segments > step and (os.cpu_count() or 1) > 1
-    pool = None
-    if pipelined:  # imported here: concurrent.futures (with logging) costs 20-40 ms of start-up
-        from concurrent.futures import ThreadPoolExecutor
-
-        pool = ThreadPoolExecutor(max_workers=1)
-    counting: Future[None] | None = None
+    counting: _Worker | None = None
     try:
         for start in range(0, n_segments, step):
             end = min(n_segments, start + step)
@@ -148,16 +166,19 @@ def corpus_statistics(
             else:
                 ref_counts.add(0)
             args = (out, start, end, ids, lengths, ref_present, max_order)
-            if pool is None:
+            if not pipelined:
                 _count_chunk(*args)
                 continue
             if counting is not None:
                 counting.result()
-            counting = pool.submit(_count_chunk, *args)
+            counting = _Worker(partial(_count_chunk, *args))
         if counting is not None:
             counting.result()
+            counting = None
     finally:
-        if pool is not None:
-            pool.shutdown(wait=True)
+        if (
+            counting is not None
+        ):  # an error while tokenising: let the last chunk's count finish first
+            counting._thread.join()
     n_refs = ref_counts.pop() if len(ref_counts) == 1 else -1
     return out, n_refs

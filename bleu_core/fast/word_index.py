@@ -85,7 +85,15 @@ class WordTable:
 
     def add(self, text: str) -> np.ndarray:
         """The word id of every word of ``text.split()``; new words join :attr:`words`."""
-        data = text.encode("utf-8", "surrogatepass")
+        return self.add_utf8(text.encode("utf-8", "surrogatepass"))
+
+    def add_utf8(self, data: bytes) -> np.ndarray:
+        """:meth:`add` for a text already in UTF-8 (``surrogatepass``: lone surrogates allowed).
+
+        >>> table = WordTable()
+        >>> table.add_utf8("señor sí señor".encode()).tolist(), table.words
+        ([0, 1, 0], ['señor', 'sí'])
+        """
         before, used_before = len(self.words), self.used
         ids, self.slots, self.meta, self.arena, self.used, n_distinct = native.index_words(
             np.frombuffer(data, np.uint8),

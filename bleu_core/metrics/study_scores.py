@@ -72,6 +72,8 @@ def study_metric_scores(
     external: bool | Sequence[str] = True,
     tokenize: str = "13a",
     lowercase: bool = False,
+    ter_cache_dir: Any = None,
+    progress: Any = None,
 ) -> dict[str, MetricTable]:
     """System (and segment) scores of every metric: computed ``metrics`` first, then external ones.
 
@@ -83,6 +85,7 @@ def study_metric_scores(
             names to include. An external metric whose name is also a computed one is listed as
             ``"NAME (external)"``.
         tokenize, lowercase: for the word-based computed metrics (see ``score_study``).
+        ter_cache_dir, progress: TER's disk cache and progress callback (see ``score_study``).
     """
     from bleu_core.metrics.registry import score_study
 
@@ -95,7 +98,13 @@ def study_metric_scores(
     out: dict[str, MetricTable] = {}
     if metrics:
         computed = score_study(
-            study, metrics, systems=names, tokenize=tokenize, lowercase=lowercase
+            study,
+            metrics,
+            systems=names,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            ter_cache_dir=ter_cache_dir,
+            progress=progress,
         )
         for name, scores in computed.items():
             out[name] = MetricTable(

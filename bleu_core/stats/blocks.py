@@ -13,7 +13,7 @@ and one vectorised BLEU call scores every block of every system.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -187,6 +187,7 @@ def block_bleu(
     n_blocks: int = PAPER_BLOCKS,
     block_size: int | None = PAPER_BLOCK_SIZE,
     alternative: str = "greater",
+    score: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> BlockResult:
     """BLEU per block of consecutive segments, mean, standard deviation and neighbour t-tests.
 
@@ -197,6 +198,9 @@ def block_bleu(
             set into ``n_blocks`` blocks whose sizes differ by at most one (every segment is used).
             With a size, segments after the last block are left out (with a warning).
         alternative: ``greater`` (one-sided, the paper's reading), ``two-sided`` or ``less``.
+        score: another metric's corpus score from summed statistics (``systems`` then hold that
+            metric's per-segment statistics, see :mod:`bleu_core.stats.metric_statistics`; ``options``
+            is ignored).
     """
     from scipy import stats as sps
 
@@ -205,32 +209,40 @@ def block_bleu(
             f"unknown alternative {alternative!r}; choose one of: {', '.join(_ALTERNATIVES)}"
         )
     stack = stack_systems(systems)
-    options = default_options(options)
+    if score is None:
+        options = default_options(options)
     b, k, leftover = block_layout(stack.n_segments, n_blocks, block_size)
     sizes = block_sizes(stack.n_segments, n_blocks, block_size)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
     used = stack.array[:, : int(sum(sizes))]
     block_totals = np.add.reduceat(used, starts, axis=1)
-    scores = bleu_scores(block_totals, options)  # K × B
+    if score is None:
+        scores = bleu_scores(block_totals, options)  # K × B
+    else:
+        scores = np.asarray(score(block_totals), dtype=np.float64)
     order = np.argsort(scores.mean(axis=1), kind="stable")
     scores = scores[order]
     names = tuple(stack.names[i] for i in order)
     tests = []
-    for pos in range(1, len(names)):
-        right, left = scores[pos], scores[pos - 1]
-        res = sps.ttest_rel(right, left, alternative=alternative)
-        ci = sps.ttest_rel(right, left).confidence_interval(0.95)
-        tests.append(
-            NeighbourTest(
-                system=names[pos],
-                neighbour=names[pos - 1],
-                statistic=float(res.statistic),
-                pvalue=float(res.pvalue),
-                df=b - 1,
-                mean_difference=float(np.mean(right - left)),
-                confidence_interval=(float(ci.low), float(ci.high)),
+    if len(names) > 1:  # every neighbour pair at once: scipy's t-test is vectorised over rows
+        right, left = scores[1:], scores[:-1]
+        res = sps.ttest_rel(right, left, axis=1, alternative=alternative)
+        ci = sps.ttest_rel(right, left, axis=1).confidence_interval(0.95)
+        t, p = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
+        low, high = np.atleast_1d(ci.low), np.atleast_1d(ci.high)
+        mean_difference = np.mean(right - left, axis=1)
+        for pos in range(1, len(names)):
+            tests.append(
+                NeighbourTest(
+                    system=names[pos],
+                    neighbour=names[pos - 1],
+                    statistic=float(t[pos - 1]),
+                    pvalue=float(p[pos - 1]),
+                    df=b - 1,
+                    mean_difference=float(mean_difference[pos - 1]),
+                    confidence_interval=(float(low[pos - 1]), float(high[pos - 1])),
+                )
             )
-        )
     warnings = []
     if leftover:
         hint = (

@@ -14,13 +14,20 @@ centred on their mean, are compared with the observed absolute difference,
 
 Everything runs on per-segment statistics: the resamples are an ``M × S`` count matrix, one matrix
 product gives every resampled test set's statistics for every system, and one vectorised BLEU call
-scores them all. With the same seed the resampled test sets are exactly sacrebleu's.
+scores them all. With the same seed the resampled test sets are exactly sacrebleu's. The paired test
+of every pair is one array operation too: the ``P × M`` differences, their percentile intervals and
+p-values are computed for all ``P`` pairs at once (in row chunks that bound memory).
+
+Any metric whose corpus score is a function of summed per-segment statistics works the same way: pass
+``score`` (statistics ``(..., F)`` → scores ``(...)``). :mod:`bleu_core.stats.metric_statistics` builds
+such statistics for chrF, TER, NIST... and for a metric scored elsewhere (COMET...) whose corpus score is
+the mean of its segment scores.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -34,12 +41,18 @@ from .resampling import (
     counts_from_indices,
     make_rng,
     percentile_interval,
+    percentile_intervals,
 )
-from .results import PairedComparison, PairedTestResult, exceedance_pvalue, pairs_to_test
+from .results import PairedComparison, PairedTestResult, pairs_to_test
 from .systems import SystemStack, bleu_scores, default_options, stack_systems
 
 #: Largest number of (resample, segment) cells drawn in one call (bigger runs are drawn in row chunks).
 _MAX_CELLS = 30_000_000
+#: Largest number of (pair, resample) cells of differences held at once by :meth:`BootstrapResult.paired`.
+_PAIR_CELLS = 4_000_000
+
+ScoreFunction = Callable[[np.ndarray], np.ndarray]
+"""Corpus scores from summed statistics: ``(..., F)`` → ``(...)`` (BLEU's by default)."""
 
 
 @dataclass(frozen=True)
@@ -91,13 +104,10 @@ class BootstrapResult:
         the difference excludes 0.
         """
         level = check_level(1.0 - alpha)
+        pairs = pairs_to_test(self.systems, baseline)
+        stats = paired_statistics(self.observed, self.samples, pairs, level)
         comparisons = []
-        for i, j in pairs_to_test(self.systems, baseline):
-            observed = float(self.observed[i] - self.observed[j])
-            diffs = self.samples[i] - self.samples[j]
-            low, high = percentile_interval(diffs, level)
-            magnitude = np.abs(diffs)
-            pvalue = exceedance_pvalue(magnitude - magnitude.mean(), abs(observed))
+        for (i, j), (observed, pvalue, low, high) in zip(pairs, stats.tolist(), strict=True):
             verdict = ">" if low > 0 else "<" if high < 0 else "~"
             comparisons.append(
                 PairedComparison(
@@ -120,6 +130,33 @@ class BootstrapResult:
             confidence_level=level,
         )
 
+    def with_confidence(self, confidence: float) -> BootstrapResult:
+        """The same resamples summarised at another confidence level (nothing is resampled again)."""
+        level = check_level(confidence)
+        if level == self.confidence_level:
+            return self
+        return replace(
+            self,
+            intervals=summarise_systems(self.systems, self.observed, self.samples, level),
+            confidence_level=level,
+        )
+
+    def subset(self, systems: Sequence[str]) -> BootstrapResult:
+        """Only ``systems`` (in that order): the same as bootstrapping them alone with the same seed.
+
+        Every system is scored on the same resampled test sets, and which test sets are drawn depends
+        on the seed and the number of segments only, so dropping systems changes no other system's
+        numbers.
+        """
+        index = [self.systems.index(s) for s in systems]
+        return replace(
+            self,
+            systems=tuple(systems),
+            observed=self.observed[index],
+            samples=self.samples[index],
+            intervals=tuple(self.intervals[i] for i in index),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "n_resamples": self.n_resamples,
@@ -137,6 +174,16 @@ class BootstrapResult:
                 for iv in self.intervals
             ],
         }
+
+
+def bleu_scorer(options: Any) -> ScoreFunction:
+    """BLEU (0-100) of summed statistics under ``options`` (defaults when ``None``)."""
+    options = default_options(options)
+
+    def score(totals: np.ndarray) -> np.ndarray:
+        return bleu_scores(totals, options)
+
+    return score
 
 
 def resampled_bleu(stack: SystemStack, counts: np.ndarray, options: Any) -> np.ndarray:
@@ -170,6 +217,64 @@ def summarise(
     return mean, std, rsd, percentile_interval(samples, confidence)
 
 
+def summarise_systems(
+    names: Sequence[str], observed: np.ndarray, samples: np.ndarray, confidence: float
+) -> tuple[SystemInterval, ...]:
+    """:func:`summarise` of every row of ``K × M`` ``samples`` (the intervals in one quantile call).
+
+    >>> rows = summarise_systems(["A"], np.array([2.0]), np.array([[1.0, 2.0, 3.0]]), 0.5)
+    >>> rows[0].mean, rows[0].std, rows[0].confidence_interval
+    (2.0, 1.0, (1.5, 2.5))
+    """
+    m = samples.shape[1]
+    cis = percentile_intervals(samples, confidence)
+    out = []
+    for k, name in enumerate(
+        names
+    ):  # 1-D mean/std: a row-wise reduction can differ in the last bit
+        mean = float(np.mean(samples[k]))
+        std = float(np.std(samples[k], ddof=1)) if m > 1 else float("nan")
+        rsd = std / mean if mean != 0 else float("nan")
+        ci = (float(cis[k, 0]), float(cis[k, 1]))
+        out.append(SystemInterval(name, float(observed[k]), mean, std, rsd, ci))
+    return tuple(out)
+
+
+def paired_statistics(
+    observed: np.ndarray, samples: np.ndarray, pairs: Sequence[tuple[int, int]], confidence: float
+) -> np.ndarray:
+    """Per pair ``(i, j)``: observed difference, p-value, interval low and high (a ``P × 4`` array).
+
+    The differences ``samples[i] − samples[j]`` of all pairs are formed as one ``P × M`` array (in
+    row chunks of at most ``_PAIR_CELLS`` cells); the percentile interval and sacrebleu's p-value
+    ``(#{|d_m| − mean|d| > |d|} + 1) / (M + 1)`` are row-wise reductions of it.
+
+    >>> paired_statistics(np.array([3.0, 1.0]), np.array([[3.0, 4.0, 2.0], [1.0, 1.0, 1.0]]),
+    ...                   [(0, 1)], 0.5).tolist()
+    [[2.0, 0.25, 1.5, 2.5]]
+    """
+    out = np.empty((len(pairs), 4))
+    if not len(pairs):
+        return out
+    first = np.array([i for i, _ in pairs], dtype=np.intp)
+    second = np.array([j for _, j in pairs], dtype=np.intp)
+    m = samples.shape[1]
+    rows = max(1, _PAIR_CELLS // max(1, m))
+    for start in range(0, len(pairs), rows):
+        i, j = first[start : start + rows], second[start : start + rows]
+        diffs = samples[i] - samples[j]
+        observed_diff = observed[i] - observed[j]
+        magnitude = np.abs(diffs)
+        means = np.array([row.mean() for row in magnitude])  # as 1-D means (bit for bit)
+        centred = magnitude - means[:, None]
+        count = np.sum(centred > np.abs(observed_diff)[:, None], axis=1)
+        block = out[start : start + rows]
+        block[:, 0] = observed_diff
+        block[:, 1] = (count + 1) / (m + 1)
+        block[:, 2:] = percentile_intervals(diffs, confidence)
+    return out
+
+
 def bootstrap(
     systems: Mapping[str, Any],
     options: Any = None,
@@ -177,8 +282,9 @@ def bootstrap(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int | None = DEFAULT_SEED,
+    score: ScoreFunction | None = None,
 ) -> BootstrapResult:
-    """Bootstrap BLEU of every system on the same ``n_resamples`` resampled test sets.
+    """Bootstrap BLEU (or ``score``) of every system on the same ``n_resamples`` resampled test sets.
 
     Args:
         systems: ``{name: SegmentStatistics}`` (all over the same segments, same references).
@@ -186,6 +292,9 @@ def bootstrap(
         n_resamples: number of bootstrap test sets ``M`` (Zhang & Vogel use 1000-2000).
         confidence: level of the percentile intervals.
         seed: generator seed (reported in the result); ``None`` draws one.
+        score: another metric's corpus score from summed statistics (``systems`` then hold that
+            metric's per-segment statistics; ``options`` is ignored), see
+            :mod:`bleu_core.stats.metric_statistics`.
 
     Returns:
         A :class:`BootstrapResult`; call ``.paired()`` on it for the paired test.
@@ -193,25 +302,21 @@ def bootstrap(
     stack = stack_systems(systems)
     m = check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES)
     level = check_level(confidence)
-    options = default_options(options)
+    scorer = score if score is not None else bleu_scorer(options)
     rng, seed = make_rng(seed)
     samples = np.concatenate(
         [
-            bleu_scores(stack.resampled_totals(indices), options).T
+            np.asarray(scorer(stack.resampled_totals(indices)), dtype=np.float64).T
             for indices in draw_indices(stack.n_segments, m, rng)
         ],
         axis=1,
     )
-    observed = bleu_scores(stack.totals(), options)
-    intervals = []
-    for k, name in enumerate(stack.names):
-        mean, std, rsd, ci = summarise(samples[k], level)
-        intervals.append(SystemInterval(name, float(observed[k]), mean, std, rsd, ci))
+    observed = np.asarray(scorer(stack.totals()), dtype=np.float64)
     return BootstrapResult(
         systems=stack.names,
         observed=observed,
         samples=samples,
-        intervals=tuple(intervals),
+        intervals=summarise_systems(stack.names, observed, samples, level),
         n_resamples=m,
         seed=seed,
         confidence_level=level,
@@ -226,10 +331,13 @@ def paired_bootstrap(
     seed: int | None = DEFAULT_SEED,
     baseline: str | None = None,
     alpha: float = 0.05,
+    score: ScoreFunction | None = None,
 ) -> PairedTestResult:
     """Paired bootstrap test (sacrebleu ``--paired-bs``) of every pair, or of each system vs ``baseline``.
 
     A shortcut for ``bootstrap(...).paired(...)``.
     """
-    result = bootstrap(systems, options, n_resamples=n_resamples, confidence=1.0 - alpha, seed=seed)
+    result = bootstrap(
+        systems, options, n_resamples=n_resamples, confidence=1.0 - alpha, seed=seed, score=score
+    )
     return result.paired(baseline=baseline, alpha=alpha)

@@ -10,9 +10,15 @@ outperformed by any metric of rank < r".
 Statistics (``STATISTICS``), all computed on oriented scores (lower-is-better metrics negated):
 
 * system level: ``pairwise-accuracy`` (Kocmi et al. 2021), ``pearson``, ``kendall`` (tau-b),
-  ``soft-pairwise-accuracy`` (Thompson et al. 2024; needs segment scores; no clusters);
+  tested by PERM-BOTH on the system scores; ``soft-pairwise-accuracy`` (Thompson et al. 2024; needs
+  segment scores), tested as MTME tests it (PERM-BOTH on the segment scores,
+  :func:`~bleu_core.stats.permutation_both.soft_pairwise_perm_both`);
 * segment level, grouped by item: ``acc-eq`` (acc_23 with tie calibration) and ``tau-eq``
   (tau_23 with tie calibration) (Deutsch et al. 2023), tested by swapping pair outcomes.
+
+Every row also carries a bootstrap confidence interval of its statistic
+(:mod:`bleu_core.stats.ranking_intervals`: systems, items or segments resampled, as the test treats
+them; same seed as the clusters).
 
 >>> assign_ranks(np.array([[0, 0.3, 0.01], [0, 0, 0.04], [0, 0, 0]]), 0.05)   # MTME data.AssignRanks
 [1, 1, 2]
@@ -55,7 +61,11 @@ def assign_ranks(pvalues: np.ndarray, alpha: float = 0.05) -> list[int]:
 
 @dataclass(frozen=True)
 class RankedMetric:
-    """One row of a ranking: the metric, its statistic, its cluster (1 = best) and details."""
+    """One row of a ranking: the metric, its statistic, its cluster (1 = best) and details.
+
+    ``confidence_interval`` is the bootstrap interval of ``statistic`` (``None`` when not computed,
+    e.g. ``n_resamples=0``, or undefined; ``note`` then says why).
+    """
 
     metric: str
     statistic: float
@@ -65,6 +75,7 @@ class RankedMetric:
     threshold: float | None = None
     n: int = 0
     note: str = ""
+    confidence_interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -73,6 +84,7 @@ class MetricRanking:
 
     ``pvalues[i, j]`` (``i < j``, rows in ``rows`` order) is the p-value that metric i beats j;
     ``rank`` is ``None`` for every row when no test was run (``n_resamples=0`` or no test exists).
+    ``interval`` says how the rows' confidence intervals (level ``confidence``) were resampled.
     """
 
     statistic: str
@@ -87,6 +99,8 @@ class MetricRanking:
     systems: tuple[str, ...] = ()
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    confidence: float = 0.95
+    interval: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -97,6 +111,8 @@ class MetricRanking:
             "alpha": self.alpha,
             "n_resamples": self.n_resamples,
             "seed": self.seed,
+            "confidence": self.confidence,
+            "interval": self.interval,
             "systems": list(self.systems),
             "note": self.note,
             "metrics": [
@@ -104,6 +120,9 @@ class MetricRanking:
                     "metric": r.metric,
                     "statistic": None if math.isnan(r.statistic) else r.statistic,
                     "rank": r.rank,
+                    "confidence_interval": (
+                        None if r.confidence_interval is None else list(r.confidence_interval)
+                    ),
                     "kind": r.kind,
                     "higher_is_better": r.higher_is_better,
                     "threshold": r.threshold,
@@ -132,6 +151,7 @@ def rank_metrics(
     n_resamples: int = 1000,
     alpha: float = 0.05,
     seed: int | None = DEFAULT_SEED,
+    confidence: float = 0.95,
 ) -> MetricRanking:
     """Rank every metric of ``tables`` (``{name: MetricTable}``, same systems) by ``statistic``.
 
@@ -140,11 +160,14 @@ def rank_metrics(
         human_system: ``(K,)`` human system scores (NaN = system left out at system level).
         human_segment: ``(K, S)`` human segment scores (NaN = unrated), needed at segment level.
         statistic: one of :data:`STATISTICS`.
-        n_resamples: permutation resamples per pair of metrics (0 = rank without clusters).
-        alpha: significance level of the clusters; ``seed``: one seed for every test.
+        n_resamples: permutation resamples per pair of metrics, and bootstrap resamples of each
+            row's confidence interval (0 = rank without clusters or intervals).
+        alpha: significance level of the clusters; ``seed``: one seed for every test and interval.
+        confidence: level of the rows' bootstrap intervals.
     """
+    from . import ranking_intervals as ri
     from .pairwise import pairwise_accuracy, soft_pairwise_accuracy
-    from .permutation_both import pairs_permutation, perm_both
+    from .permutation_both import pairs_permutation, perm_both, soft_pairwise_perm_both
 
     if statistic not in STATISTICS:
         raise StatsInputError(
@@ -159,6 +182,9 @@ def rank_metrics(
     info: dict[str, dict[str, Any]] = {}
     note = ""
     test = "none"
+    boot = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
+    intervals: dict[str, tuple[Any, str]] = {}
+    interval = ""
     if level == "system" and statistic != "soft-pairwise-accuracy":
         keep = ~np.isnan(h_sys)
         if keep.sum() < 3:
@@ -174,6 +200,10 @@ def rank_metrics(
                 c = correlation(m[keep], h_sys[keep], statistic)
                 values[t.name], info[t.name] = c.statistic, {"n": c.n}
         test = "perm-both (system scores swapped)"
+        if n_resamples > 0:
+            oriented = {t.name: t.oriented_system()[keep] for t in items}
+            intervals = ri.system_intervals(oriented, h_sys[keep], statistic, **boot)
+            interval = f"bootstrap over the {int(keep.sum())} systems"
 
         def compare(a: Any, b: Any) -> float:  # p that a beats b
             return perm_both(
@@ -190,18 +220,37 @@ def rank_metrics(
             raise StatsInputError("soft pairwise accuracy needs human segment scores")
         h_seg = np.asarray(human_segment, dtype=np.float64)
         rated = ~np.isnan(h_sys) & ~np.isnan(h_seg).all(axis=1)
+        # one set of segments for every metric: every rated system scored by the humans and by
+        # every metric with segment scores
+        common = ~np.isnan(h_seg[rated]).any(axis=0)
+        oriented: dict[str, np.ndarray] = {}
         for t in items:
             seg = t.oriented_segment()
             if seg is None:
                 info[t.name] = {"note": "no segment scores"}
                 values[t.name] = math.nan
                 continue
-            r = soft_pairwise_accuracy(seg[rated], h_seg[rated])
-            values[t.name], info[t.name] = r.statistic, {"n": r.n_pairs}
-        note = (
-            "no significance test for soft pairwise accuracy here: metrics ranked without clusters"
-        )
-        compare = None  # type: ignore[assignment]
+            oriented[t.name] = seg[rated]
+            common &= ~np.isnan(seg[rated]).any(axis=0)
+        h_common = h_seg[rated][:, common]
+        for name, seg in oriented.items():
+            oriented[name] = seg[:, common]
+            if int(rated.sum()) < 2 or int(common.sum()) < 2:
+                values[name], info[name] = math.nan, {"note": "too few segments scored by all"}
+                continue
+            r = soft_pairwise_accuracy(oriented[name], h_common)
+            values[name], info[name] = r.statistic, {"n": r.n_pairs}
+        test = "perm-both (segment scores swapped, as MTME)"
+        usable = {n: v for n, v in oriented.items() if not math.isnan(values[n])}
+        if n_resamples > 0 and usable:
+            intervals = ri.soft_pairwise_intervals(usable, h_common, **boot)
+            interval = f"bootstrap over the {int(common.sum())} segments scored for all systems"
+
+        def compare(a: Any, b: Any) -> float:
+            return soft_pairwise_perm_both(
+                oriented[b.name], oriented[a.name], h_common, n_resamples=n_resamples, seed=seed
+            ).pvalue
+
     else:
         from .ties import pair_outcomes, tie_calibrated
 
@@ -250,6 +299,20 @@ def rank_metrics(
                 cache[b.name], cache[a.name], weights, n_resamples=n_resamples, seed=seed
             ).pvalue
 
+        if n_resamples > 0 and first is not None:
+            per_item = {}
+            for t in items:
+                if t.name in outcomes:
+                    cache[t.name] = pair_values(t)
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        per_item[t.name] = np.bincount(
+                            base.group, weights=cache[t.name], minlength=sizes.size
+                        ) / np.where(sizes > 0, sizes, np.nan)
+            intervals = ri.item_intervals(per_item, **boot)
+            interval = (
+                f"bootstrap over the {n_groups} items, each metric at its calibrated threshold"
+            )
+
     order = sorted(
         items, key=lambda t: (math.isnan(values[t.name]), -np.nan_to_num(values[t.name]), t.name)
     )
@@ -257,13 +320,20 @@ def rank_metrics(
     n = len(ranked)
     pvalues = np.full((len(order), len(order)), np.nan)
     ranks: list[int | None] = [None] * len(order)
-    if compare is not None and n_resamples > 0 and n > 0:
+    if n_resamples > 0 and n > 0:
         for i in range(n):
             for j in range(i + 1, n):
                 pvalues[i, j] = compare(ranked[i], ranked[j])
         ranks[:n] = assign_ranks(np.nan_to_num(pvalues[:n, :n], nan=1.0), alpha)
-    elif compare is not None:
-        note = "n_resamples = 0: metrics ranked without significance clusters"
+    elif n_resamples == 0:
+        note = "n_resamples = 0: metrics ranked without significance clusters or intervals"
+    if interval:
+        interval += f", {n_resamples} resamples, seed {seed}"
+
+    def row_note(name: str) -> str:
+        parts = [info[name].get("note", ""), intervals.get(name, (None, ""))[1]]
+        return "; ".join(p for p in parts if p)
+
     rows = tuple(
         RankedMetric(
             t.name,
@@ -273,7 +343,8 @@ def rank_metrics(
             t.higher_is_better,
             info[t.name].get("threshold"),
             int(info[t.name].get("n", 0)),
-            info[t.name].get("note", ""),
+            row_note(t.name),
+            intervals.get(t.name, (None, ""))[0],
         )
         for i, t in enumerate(order)
     )
@@ -284,11 +355,13 @@ def rank_metrics(
         rows,
         pvalues,
         alpha,
-        n_resamples if compare is not None else 0,
+        n_resamples,
         seed,
         test,
         tuple(systems),
         note,
+        confidence=confidence,
+        interval=interval,
     )
 
 
@@ -301,6 +374,7 @@ def study_rankings(
     n_resamples: int = 1000,
     alpha: float = 0.05,
     seed: int | None = DEFAULT_SEED,
+    confidence: float = 0.95,
 ) -> list[MetricRanking]:
     """One :class:`MetricRanking` per human criterion × statistic of ``study``.
 
@@ -338,6 +412,7 @@ def study_rankings(
                     n_resamples=n_resamples,
                     alpha=alpha,
                     seed=seed,
+                    confidence=confidence,
                 )
             )
     return out

@@ -159,7 +159,12 @@ def cmd_meta(args: argparse.Namespace) -> int:
 def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[Any]:
     """Every metric ranked by the --statistics (issue 17), for the systems meta evaluated."""
     from ..cli import options_from_args
-    from .ranking_command import DEFAULT_COMPUTED, meta_rankings, parse_statistics
+    from .ranking_command import (
+        DEFAULT_COMPUTED,
+        meta_rankings,
+        parse_statistics,
+        stderr_progress,
+    )
 
     options = options_from_args(args)
     return meta_rankings(
@@ -173,7 +178,19 @@ def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[An
         n_resamples=args.n_resamples,
         alpha=getattr(args, "alpha", 0.05),
         seed=args.seed,
+        confidence=args.confidence,
+        ter_cache_dir=_ter_cache_dir(args),
+        progress=stderr_progress(),
     )
+
+
+def _ter_cache_dir(args: argparse.Namespace) -> Any:
+    """``--ter-cache DIR`` (default: the shared TER cache), or ``None`` with ``--no-ter-cache``."""
+    from ..metrics.ter import DEFAULT_TER_CACHE
+
+    if getattr(args, "no_ter_cache", False):
+        return None
+    return getattr(args, "ter_cache", None) or DEFAULT_TER_CACHE
 
 
 # ------------------------------------------------------------------------------------------- significance
@@ -375,6 +392,18 @@ def register(subparsers: Any) -> None:
         type=parse_fraction,
         default=0.05,
         help="significance level of the clusters (default 0.05)",
+    )
+    ter = p.add_mutually_exclusive_group()
+    ter.add_argument(
+        "--ter-cache",
+        metavar="DIR",
+        help="where TER's per-segment statistics are kept between runs (default "
+        "~/.cache/bleu-study/ter)",
+    )
+    ter.add_argument(
+        "--no-ter-cache",
+        action="store_true",
+        help="compute TER without reading or writing the cache",
     )
     _common(p)
     add_bleu_options(p)

@@ -32,6 +32,9 @@ from .errors import StatsInputError
 METHODS = ("pearson", "spearman", "kendall")
 SEGMENT_METHODS = ("pearson", "kendall", "kendall-wmt")
 GROUPINGS = ("none", "item")
+_PAIR_CELLS = 2_000_000
+"""(row × system pair) cells per block where every pair of systems is compared (:func:`kendall_rows`,
+:func:`wmt_pair_counts`, :func:`masked_kendall_columns`): ~16 MB per float64 temporary."""
 
 
 @dataclass(frozen=True)
@@ -173,14 +176,26 @@ def spearman_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def kendall_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Kendall tau-b along the last axis: ``Σ sx·sy / sqrt(Σ sx² · Σ sy²)`` over pairs i < j.
 
-    Memory grows with ``n²``: meant for system-level sizes (tens to a few hundred systems).
+    Memory grows with ``n²``: meant for system-level sizes (tens to a few hundred systems). Rows are
+    taken in blocks of :data:`_PAIR_CELLS` (row × pair) cells: the same values as one call over all rows,
+    without ``rows × n²`` temporaries (10,000 segments × 50 systems: 12 million pairs).
     """
     n = x.shape[-1]
+    lead = np.broadcast_shapes(x.shape[:-1], y.shape[:-1])
+    xf = np.broadcast_to(x, (*lead, n)).reshape(-1, n)
+    yf = np.broadcast_to(y, (*lead, n)).reshape(-1, n)
     iu, ju = np.triu_indices(n, k=1)
-    sx = np.sign(x[..., iu] - x[..., ju])
-    sy = np.sign(y[..., iu] - y[..., ju])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (sx * sy).sum(-1) / np.sqrt((sx * sx).sum(-1) * (sy * sy).sum(-1))
+    out = np.empty(xf.shape[0])
+    block = max(1, _PAIR_CELLS // max(1, iu.size))
+    for start in range(0, xf.shape[0], block):
+        xb, yb = xf[start : start + block], yf[start : start + block]
+        sx = np.sign(xb[:, iu] - xb[:, ju])
+        sy = np.sign(yb[:, iu] - yb[:, ju])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[start : start + block] = (sx * sy).sum(-1) / np.sqrt(
+                (sx * sx).sum(-1) * (sy * sy).sum(-1)
+            )
+    return out.reshape(lead)
 
 
 ROW_FUNCTIONS = {"pearson": pearson_rows, "spearman": spearman_rows, "kendall": kendall_rows}
@@ -208,19 +223,28 @@ def wmt_pair_counts(
     Only pairs of systems that both have a human and a metric score on that segment, and whose human
     scores differ by more than ``threshold``, count. A metric tie counts as Discordant
     (``penalise_ties=False`` leaves metric ties out instead: identical translations that different
-    raters scored differently are then not held against the metric).
+    raters scored differently are then not held against the metric). Segments are taken in blocks of
+    :data:`_PAIR_CELLS` (pair × segment) cells.
     """
     m, h = _check_matrix(metric, human)
-    k = m.shape[0]
+    k, s = m.shape
     iu, ju = np.triu_indices(k, k=1)
-    dh = h[iu] - h[ju]  # P × S
-    dm = m[iu] - m[ju]
-    valid = ~(np.isnan(dh) | np.isnan(dm)) & (np.abs(np.nan_to_num(dh)) > threshold)
-    if not penalise_ties:
-        valid &= np.nan_to_num(dm) != 0
-    agree = np.sign(np.nan_to_num(dh)) * np.sign(np.nan_to_num(dm)) > 0
-    concordant = (valid & agree).sum(axis=0).astype(np.float64)
-    discordant = (valid & ~agree).sum(axis=0).astype(np.float64)
+    concordant = np.zeros(s)
+    discordant = np.zeros(s)
+    block = max(1, _PAIR_CELLS // max(1, iu.size))
+    for start in range(0, s, block):
+        cols = slice(start, start + block)
+        dh = h[iu, cols] - h[ju, cols]  # P × block
+        dm = m[iu, cols] - m[ju, cols]
+        with np.errstate(invalid="ignore"):  # NaN compares False: a missing score is no pair
+            valid = (np.abs(dh) > threshold) & ~np.isnan(dm)
+            if not penalise_ties:
+                valid &= dm != 0
+            agree = ((dh > 0) & (dm > 0)) | ((dh < 0) & (dm < 0))
+        n_valid = valid.sum(axis=0)
+        n_agree = (valid & agree).sum(axis=0)
+        concordant[cols] = n_agree
+        discordant[cols] = n_valid - n_agree
     return concordant, discordant
 
 
@@ -235,7 +259,11 @@ def kendall_wmt(
     >>> r.statistic, r.n          # seg 1: 3 concordant; seg 2: 2 concordant, 1 metric tie
     (0.6666666666666666, 6)
     """
-    c, d = wmt_pair_counts(metric, human, threshold, penalise_ties)
+    return wmt_result(*wmt_pair_counts(metric, human, threshold, penalise_ties))
+
+
+def wmt_result(c: np.ndarray, d: np.ndarray) -> CorrelationResult:
+    """WMT's tau-like from per-segment Concordant and Discordant counts (:func:`wmt_pair_counts`)."""
     total = float(c.sum() + d.sum())
     stat = float((c.sum() - d.sum()) / total) if total else float("nan")
     note = "" if total else "no pair of translations with different human scores"
@@ -244,18 +272,93 @@ def kendall_wmt(
     )
 
 
+def _undefined_columns(x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """Columns where :func:`correlation` is undefined: fewer than 3 pairs, or a constant side."""
+
+    def constant(a: np.ndarray) -> np.ndarray:
+        return np.where(valid, a, np.inf).min(axis=0) == np.where(valid, a, -np.inf).max(axis=0)
+
+    return (valid.sum(axis=0) < 3) | constant(x) | constant(y)
+
+
+def masked_pearson_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Pearson r of every column of ``x`` and ``y`` (``K × S``, NaN = missing) over the rows where both
+    have a value: :func:`correlation` column by column (pairwise deletion) in a few array operations.
+
+    ``nan`` where the correlation is undefined (fewer than 3 pairs, or a constant side). Equal to scipy's
+    ``pearsonr`` per column up to rounding (same two-pass formula, means of the kept rows).
+
+    >>> x = np.array([[1.0, 1.0], [2.0, np.nan], [3.0, 2.0], [5.0, 3.0]])
+    >>> y = np.array([[2.0, 1.0], [4.0, 9.0], [5.0, 2.0], [9.0, 3.0]])
+    >>> masked_pearson_columns(x, y).round(4).tolist()   # column 2: row 2 dropped, exactly linear
+    [0.9945, 1.0]
+    """
+    valid = ~(np.isnan(x) | np.isnan(y))
+    n = valid.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        xc = np.where(valid, x - np.where(valid, x, 0.0).sum(axis=0) / n, 0.0)
+        yc = np.where(valid, y - np.where(valid, y, 0.0).sum(axis=0) / n, 0.0)
+        r = (xc * yc).sum(axis=0) / np.sqrt((xc * xc).sum(axis=0) * (yc * yc).sum(axis=0))
+    r = np.clip(r, -1.0, 1.0)
+    r[_undefined_columns(x, y, valid)] = np.nan
+    return r
+
+
+def masked_kendall_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kendall tau-b of every column of ``x`` and ``y`` (``K × S``, NaN = missing) over the rows where
+    both have a value: ``Σ sx·sy / √(Σ sx²) / √(Σ sy²)`` over the row pairs ``i < j`` both kept, with
+    ``sx = sign(x_i − x_j)``, the integer counts scipy's ``kendalltau`` forms (same value, same rounding).
+
+    ``nan`` where undefined (fewer than 3 pairs, or a constant side). Memory: ``K(K−1)/2`` pairs times a
+    block of columns (:data:`_PAIR_CELLS` cells at a time).
+
+    >>> x = np.array([[1.0, 1.0], [2.0, np.nan], [3.0, 3.0], [4.0, 2.0]])
+    >>> y = np.array([[1.0, 1.0], [3.0, 5.0], [2.0, 2.0], [4.0, 3.0]])
+    >>> masked_kendall_columns(x, y).round(4).tolist()
+    [0.6667, 0.3333]
+    """
+    k, s = x.shape
+    valid = ~(np.isnan(x) | np.isnan(y))
+    out = np.full(s, np.nan)
+    iu, ju = np.triu_indices(k, k=1)
+    block = max(1, _PAIR_CELLS // max(1, iu.size))
+    xs, ys = np.where(valid, x, 0.0), np.where(valid, y, 0.0)
+    for start in range(0, s, block):
+        cols = slice(start, start + block)
+        both = valid[iu, cols] & valid[ju, cols]
+        sx = np.where(both, np.sign(xs[iu, cols] - xs[ju, cols]), 0.0)
+        sy = np.where(both, np.sign(ys[iu, cols] - ys[ju, cols]), 0.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tau = (sx * sy).sum(axis=0) / np.sqrt(np.abs(sx).sum(axis=0))
+            out[cols] = tau / np.sqrt(np.abs(sy).sum(axis=0))
+    out = np.clip(out, -1.0, 1.0)
+    out[_undefined_columns(x, y, valid)] = np.nan
+    return out
+
+
+MASKED_COLUMN_FUNCTIONS = {"pearson": masked_pearson_columns, "kendall": masked_kendall_columns}
+
+
 def item_correlations(metric: Any, human: Any, method: str) -> np.ndarray:
-    """Per segment, the correlation across systems of that segment's translations (``nan`` if undefined)."""
+    """Per segment, the correlation across systems of that segment's translations (``nan`` if undefined).
+
+    Segments every system has go through the row functions (:data:`ROW_FUNCTIONS`); segments with
+    missing scores (a sparse DA campaign: most of them) through the masked column functions
+    (:data:`MASKED_COLUMN_FUNCTIONS`, pairwise deletion, as :func:`correlation` of each segment), or one
+    :func:`correlation` per segment for a method without one (Spearman).
+    """
     m, h = _check_matrix(metric, human)
     out = np.full(m.shape[1], np.nan)
     complete = ~(np.isnan(m).any(axis=0) | np.isnan(h).any(axis=0))
     if m.shape[0] >= 3 and complete.any():  # segments every system has: one vectorised call
         with np.errstate(invalid="ignore", divide="ignore"):
             out[complete] = ROW_FUNCTIONS[method](m[:, complete].T, h[:, complete].T)
-    for s in np.flatnonzero(
-        ~complete
-    ):  # segments with missing scores: pairwise deletion, one by one
-        out[s] = correlation(m[:, s], h[:, s], method).statistic
+    partial = np.flatnonzero(~complete)  # segments with missing scores: pairwise deletion
+    if partial.size and method in MASKED_COLUMN_FUNCTIONS:
+        out[partial] = MASKED_COLUMN_FUNCTIONS[method](m[:, partial], h[:, partial])
+    else:
+        for s in partial:
+            out[s] = correlation(m[:, s], h[:, s], method).statistic
     return out
 
 
@@ -274,17 +377,27 @@ def segment_correlation(
     the number of segments with a defined correlation). ``kendall-wmt`` is always by item.
     """
     check_method(method, SEGMENT_METHODS)
-    if grouping not in GROUPINGS:
-        raise StatsInputError(
-            f"unknown grouping {grouping!r}; choose one of: {', '.join(GROUPINGS)}"
-        )
+    check_grouping(grouping)
     m, h = _check_matrix(metric, human)
     if method == "kendall-wmt":
         return kendall_wmt(m, h, threshold)
     if grouping == "none":
         res = correlation(m, h, method)
         return replace(res, level="segment", grouping="none")
-    per_item = item_correlations(m, h, method)
+    return item_result(method, item_correlations(m, h, method))
+
+
+def check_grouping(grouping: str) -> str:
+    if grouping not in GROUPINGS:
+        raise StatsInputError(
+            f"unknown grouping {grouping!r}; choose one of: {', '.join(GROUPINGS)}"
+        )
+    return grouping
+
+
+def item_result(method: str, per_item: np.ndarray) -> CorrelationResult:
+    """The segment-level correlation grouped by item from the per-segment ones (:func:`item_correlations`):
+    their mean over the segments where it is defined."""
     defined = per_item[~np.isnan(per_item)]
     stat = float(defined.mean()) if defined.size else float("nan")
     note = "" if defined.size else "no segment has 3 or more systems with varying scores"

@@ -27,11 +27,14 @@ from .correlation import (
     ROW_FUNCTIONS,
     SEGMENT_METHODS,
     CorrelationResult,
+    check_grouping,
     check_method,
     correlation,
     item_correlations,
+    item_result,
     segment_correlation,
     wmt_pair_counts,
+    wmt_result,
 )
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, check_count, check_level, make_rng, percentile_interval
@@ -97,6 +100,37 @@ class SegmentMeanSource:
             return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
 
 
+def bootstrap_counts(
+    n_segments: int, n_resamples: int, seed: int | None = DEFAULT_SEED
+) -> tuple[np.ndarray, int]:
+    """The bootstrap count matrix (``n_resamples × n_segments``) that :func:`system_correlations` and
+    :func:`segment_correlations` draw with ``seed``, and the seed (drawn when ``None``). Pass it back as
+    their ``counts`` to draw it once for both (and for several metrics or settings).
+
+    >>> counts, seed = bootstrap_counts(5, 3, seed=1)
+    >>> counts.shape, counts.sum(axis=1).tolist(), seed
+    ((3, 5), [5.0, 5.0, 5.0], 1)
+    """
+    m_count = check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES)
+    rng, seed = make_rng(seed)
+    return draw_counts(n_segments, m_count, rng), seed
+
+
+def _counts(
+    counts: np.ndarray | None, n_segments: int, n_resamples: int, seed: int | None
+) -> tuple[np.ndarray, int | None]:
+    if counts is None:
+        return bootstrap_counts(n_segments, n_resamples, seed)
+    check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES)
+    counts = np.asarray(counts)
+    if counts.shape != (n_resamples, n_segments):
+        raise StatsInputError(
+            f"bootstrap counts of shape {counts.shape} for {n_resamples} resamples of "
+            f"{n_segments} segments"
+        )
+    return counts, seed
+
+
 def _interval_from_rows(values: np.ndarray, level: float) -> tuple[tuple[float, float] | None, str]:
     ok = values[~np.isnan(values)]
     if ok.size < max(2, 0.5 * values.size):
@@ -117,6 +151,7 @@ def system_correlations(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int | None = DEFAULT_SEED,
+    counts: np.ndarray | None = None,
 ) -> dict[str, CorrelationResult]:
     """System-level correlations of a metric with human scores, with bootstrap intervals.
 
@@ -128,6 +163,8 @@ def system_correlations(
         methods: any of ``pearson``, ``spearman``, ``kendall``.
         n_resamples: bootstrap resamples (0 = no intervals).
         seed: generator seed, reported in each result.
+        counts: the bootstrap count matrix (``n_resamples × segments``) when it was drawn already
+            (:func:`bootstrap_counts` with the same ``seed``: the same result, nothing drawn again).
     """
     for m in methods:
         check_method(m)
@@ -157,9 +194,8 @@ def system_correlations(
             m: replace(r, note=r.note or "human scores are system-level: no bootstrap interval")
             for m, r in results.items()
         }
-    m_count = check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES)
-    rng, seed = make_rng(seed)
-    counts = draw_counts(metric.n_segments, m_count, rng)
+    counts, seed = _counts(counts, metric.n_segments, n_resamples, seed)
+    m_count = counts.shape[0]
     keep = ~(np.isnan(observed_metric) | np.isnan(observed_human))
     mr = metric.resampled(counts)[:, keep]
     hr = human.resampled(counts)[:, keep]
@@ -205,38 +241,43 @@ def segment_correlations(
     confidence: float = 0.95,
     seed: int | None = DEFAULT_SEED,
     threshold: float = 0.0,
+    counts: np.ndarray | None = None,
 ) -> list[CorrelationResult]:
     """Segment-level correlations (``(method, grouping)`` pairs) with bootstrap intervals over segments.
 
     ``metric`` and ``human`` are ``systems × segments`` arrays (NaN = missing). Intervals are computed
     for Pearson without grouping (weighted moments), for every method grouped by item, and for WMT's
     tau-like; ungrouped Kendall has none (its cost grows with the square of the number of pairs).
+    ``counts``: the bootstrap count matrix when drawn already (see :func:`bootstrap_counts`).
     """
     m_arr = np.asarray(metric, dtype=np.float64)
     h_arr = np.asarray(human, dtype=np.float64)
     level = check_level(confidence)
-    counts = None
     if n_resamples:
-        rng, seed = make_rng(seed)
-        counts = draw_counts(
-            m_arr.shape[1],
-            check_count(n_resamples, "number of resamples", maximum=MAX_RESAMPLES),
-            rng,
-        )
+        counts, seed = _counts(counts, m_arr.shape[1], n_resamples, seed)
+    else:
+        counts = None
     results = []
     for method, grouping in methods:
         check_method(method, SEGMENT_METHODS)
-        res = segment_correlation(m_arr, h_arr, method, grouping=grouping, threshold=threshold)
+        check_grouping(grouping)
+        # per-segment values computed once, for the estimate and its bootstrap alike (both check shapes)
+        if method == "kendall-wmt":
+            c, d = wmt_pair_counts(m_arr, h_arr, threshold)
+            res = wmt_result(c, d)
+        elif grouping == "item":
+            per_item = item_correlations(m_arr, h_arr, method)
+            res = item_result(method, per_item)
+        else:
+            res = segment_correlation(m_arr, h_arr, method, grouping=grouping, threshold=threshold)
         if counts is None or np.isnan(res.statistic):
             results.append(res)
             continue
         with np.errstate(invalid="ignore", divide="ignore"):
             if method == "kendall-wmt":
-                c, d = wmt_pair_counts(m_arr, h_arr, threshold)
                 cc, dd = counts @ c, counts @ d
                 values = (cc - dd) / (cc + dd)
             elif grouping == "item":
-                per_item = item_correlations(m_arr, h_arr, method)
                 ok = ~np.isnan(per_item)
                 values = (counts @ np.where(ok, per_item, 0.0)) / (counts @ ok.astype(np.float64))
             elif method == "pearson":

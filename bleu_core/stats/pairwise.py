@@ -142,6 +142,44 @@ def pairwise_pvalues(segment_scores: Any, n_permutations: int = 1000, seed: int 
     return out
 
 
+def pvalue_batch(n_systems: int, n_permutations: int) -> int:
+    """How many score matrices :func:`batched_pairwise_pvalues` should take at once: about 4
+    million partial sums (16 MB) per call, which measured fastest for 8 and 23 systems.
+
+    >>> pvalue_batch(23, 1000), pvalue_batch(8, 1000)
+    (173, 500)
+    """
+    return max(10, 4_000_000 // max(1, n_systems * n_permutations))
+
+
+def batched_pairwise_pvalues(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
+    """:func:`pairwise_pvalues` of many score matrices at once: ``(R, K, S)`` → ``(R, pairs)``.
+
+    ``signs`` is the ``P × S`` matrix of :func:`_sign_matrix`; pairs are ``np.triu_indices(K, 1)``.
+    One matrix product serves all ``R`` matrices (the resampled or permuted test sets of the
+    bootstrap intervals and of the PERM-BOTH test of soft pairwise accuracy).
+
+    >>> x = np.array([[1.0, 2.0, 0.5], [0.0, 1.0, 0.2]])
+    >>> signs = _sign_matrix(200, 3, 4)
+    >>> p = batched_pairwise_pvalues(x[None], signs)[0, 0]
+    >>> bool(p == pairwise_pvalues(x, 200, 4)[0, 1])
+    True
+    """
+    x = np.asarray(scores, dtype=np.float32)
+    r, k, s = x.shape
+    totals = x.sum(-1)  # R × K
+    partial = signs @ x.transpose(2, 0, 1).reshape(s, r * k)  # P × (R·K)
+    partial = np.ascontiguousarray(partial.reshape(-1, r, k).transpose(1, 2, 0))  # R × K × P
+    counts = []
+    for i in range(k - 1):  # pairs (i, j > i) in np.triu_indices order; the P axis contiguous
+        null = partial[:, i : i + 1] - partial[:, i + 1 :]
+        observed = (totals[:, i : i + 1] - totals[:, i + 1 :])[..., None]
+        counts.append(np.count_nonzero(null >= observed, axis=2))
+    if not counts:
+        return np.zeros((r, 0))
+    return np.concatenate(counts, axis=1) / signs.shape[0]
+
+
 def significant_pairs(
     human_segment: Any, alpha: float = 0.05, n_permutations: int = 1000, seed: int = 4
 ) -> np.ndarray:

@@ -169,3 +169,70 @@ def pairs_permutation(
     null = (2.0 * rng.binomial(sizes, 0.5, size=(count, terms.size)) - sizes) @ terms
     pvalue = float((null >= delta - _TOLERANCE).mean())
     return PermBothResult(method, s2 - s1, pvalue, s1, s2, count, seed)
+
+
+def soft_pairwise_perm_both(
+    metric1: Any,
+    metric2: Any,
+    human: Any,
+    *,
+    n_resamples: int = 1000,
+    seed: int | None = DEFAULT_SEED,
+    n_permutations: int = 1000,
+    permutation_seed: int = 4,
+    batch: int | None = None,
+) -> PermBothResult:
+    """PERM-BOTH for soft pairwise accuracy: is metric 2's SPA significantly higher than metric 1's?
+
+    As MTME compares metrics by pairwise confidence error (``data.CompareMetricsWithPairwise
+    ConfidenceError``: ``PermutationSigDiff`` on the segment scores, ``average_by='none'``): each
+    metric's segment scores (``K × S`` arrays, every system scored on every segment, oriented) are
+    z-scored over all its scores, every (system, segment) score is swapped between the two metrics
+    with probability 1/2, and soft pairwise accuracy
+    (:func:`bleu_core.stats.pairwise.soft_pairwise_accuracy`, ``n_permutations`` sign flips drawn
+    from ``permutation_seed``) is recomputed for both hybrids; the human p-values stay fixed.
+    ``p = P(SPA(hybrid 2) - SPA(hybrid 1) >= observed delta)``, one-sided as :func:`perm_both`.
+
+    >>> rng = np.random.default_rng(0)
+    >>> human = rng.normal(size=(4, 30)) + np.arange(4)[:, None]
+    >>> good, poor = human + 0.1 * rng.normal(size=(4, 30)), rng.normal(size=(4, 30))
+    >>> r = soft_pairwise_perm_both(poor, good, human, n_resamples=100, n_permutations=200)
+    >>> r.statistic > 0, r.pvalue < 0.05
+    (True, True)
+    """
+    from .pairwise import _sign_matrix, batched_pairwise_pvalues, pvalue_batch
+
+    m1 = np.asarray(metric1, dtype=np.float64)
+    m2 = np.asarray(metric2, dtype=np.float64)
+    h = np.asarray(human, dtype=np.float64)
+    if not (m1.shape == m2.shape == h.shape) or h.ndim != 2 or h.shape[0] < 2:
+        raise StatsInputError(
+            "soft pairwise accuracy's test needs two metrics' and the humans' segment scores as "
+            f"systems × segments arrays of one shape (2 or more systems), got {m1.shape}, "
+            f"{m2.shape} and {h.shape}"
+        )
+    if np.isnan(m1).any() or np.isnan(m2).any() or np.isnan(h).any():
+        raise StatsInputError("soft pairwise accuracy's test needs every segment scored")
+    count = check_count(n_resamples, "number of resamples")
+    rng, seed = make_rng(seed)
+    ones = np.ones(h.shape, dtype=bool)
+    z1, z2 = _zscore(m1, ones), _zscore(m2, ones)
+    signs = _sign_matrix(n_permutations, h.shape[1], permutation_seed)
+    ph = batched_pairwise_pvalues(h[None], signs)
+
+    def spa(stack: np.ndarray) -> np.ndarray:
+        return 1.0 - np.abs(batched_pairwise_pvalues(stack, signs) - ph).mean(axis=1)
+
+    s1, s2 = (float(v) for v in spa(np.stack([z1, z2])))
+    delta = s2 - s1
+    hits, done = 0, 0
+    batch = batch or pvalue_batch(h.shape[0], n_permutations)
+    while done < count:
+        m = min(batch, count - done)
+        w = rng.random((m, *h.shape)) < 0.5
+        null = spa(np.where(w, z2, z1)) - spa(np.where(w, z1, z2))
+        hits += int((null >= delta - _TOLERANCE).sum())
+        done += m
+    return PermBothResult(
+        "perm-both soft pairwise accuracy", delta, hits / count, s1, s2, count, seed
+    )

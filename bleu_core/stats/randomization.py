@@ -11,12 +11,14 @@ sacrebleu and here alike; the verdict is still ``~`` because the observed differ
 All trials are one ``R × S`` 0/1 swap matrix. Because swapping is linear in the statistics,
 ``swap @ stats`` for every system at once (one matrix product) gives every pseudo-system of every pair:
 pseudo-A = ``swap @ A + (1 − swap) @ B = swap @ A − swap @ B + total(B)``. With the same seed the swap
-matrix is exactly sacrebleu's.
+matrix is exactly sacrebleu's. The same holds for any metric whose corpus score is a function of summed
+per-segment statistics (``score=``, see :mod:`bleu_core.stats.metric_statistics`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -55,6 +57,7 @@ def approximate_randomization(
     seed: int | None = DEFAULT_SEED,
     baseline: str | None = None,
     alpha: float = 0.05,
+    score: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> PairedTestResult:
     """Paired approximate randomisation test of every pair of systems (or each against ``baseline``).
 
@@ -65,17 +68,24 @@ def approximate_randomization(
         seed: generator seed, reported in the result; ``None`` draws one.
         baseline: test each system against this one only (sacrebleu's layout); ``None`` = all pairs.
         alpha: significance level for the verdicts (``>``/``<`` when ``p < alpha``, else ``~``).
+        score: another metric's corpus score from summed statistics (``systems`` then hold that
+            metric's per-segment statistics; ``options`` is ignored).
     """
     stack = stack_systems(systems, min_systems=2)
     r = check_count(n_trials, "number of trials", maximum=MAX_RESAMPLES)
     check_level(1.0 - alpha)
-    options = default_options(options)
+    if score is None:
+        options = default_options(options)
+
+        def score(totals: np.ndarray) -> np.ndarray:
+            return bleu_scores(totals, options)
+
     pairs = pairs_to_test(stack.names, baseline)
     rng, seed = make_rng(seed)
     swaps = swap_matrix(r, stack.n_segments, rng)
 
     totals = stack.totals()
-    observed = bleu_scores(totals, options)
+    observed = np.asarray(score(totals), dtype=np.float64)
     sys_idx = np.array([i for i, _ in pairs])
     base_idx = np.array([j for _, j in pairs])
     null = np.empty((len(pairs), r))
@@ -89,14 +99,14 @@ def approximate_randomization(
         # sacrebleu: shuffled baseline = sel @ base + ~sel @ sys; shuffled system = ~sel @ base + sel @ sys
         pseudo_base = sel_base - sel_sys + totals[sys_idx]
         pseudo_sys = totals[base_idx] - sel_base + sel_sys
-        diff = bleu_scores(pseudo_base, options) - bleu_scores(pseudo_sys, options)  # m × P
+        diff = np.asarray(score(pseudo_base) - score(pseudo_sys), dtype=np.float64)  # m × P
         null[:, start : start + chunk] = np.abs(diff).T
 
     comparisons = []
     for p, (i, j) in enumerate(pairs):
         diff = float(observed[i] - observed[j])
         pvalue = exceedance_pvalue(null[p], abs(diff))
-        verdict = "~" if pvalue >= alpha or diff == 0 else (">" if diff > 0 else "<")
+        verdict = randomization_verdict(diff, pvalue, alpha)
         comparisons.append(
             PairedComparison(stack.names[i], stack.names[j], diff, pvalue, None, verdict)
         )
@@ -109,4 +119,28 @@ def approximate_randomization(
         seed=seed,
         alpha=float(alpha),
         confidence_level=1.0 - float(alpha),
+    )
+
+
+def randomization_verdict(difference: float, pvalue: float, alpha: float) -> str:
+    """``>``/``<`` when ``p < alpha`` and the difference is not 0, else ``~``.
+
+    >>> randomization_verdict(-1.5, 0.01, 0.05), randomization_verdict(1.5, 0.2, 0.05)
+    ('<', '~')
+    """
+    return "~" if pvalue >= alpha or difference == 0 else (">" if difference > 0 else "<")
+
+
+def at_alpha(result: PairedTestResult, alpha: float) -> PairedTestResult:
+    """An approximate-randomisation result with its verdicts read at another significance level.
+
+    The trials and p-values do not depend on ``alpha``; only the verdicts do, so nothing is re-run.
+    """
+    check_level(1.0 - alpha)
+    comparisons = tuple(
+        replace(c, verdict=randomization_verdict(c.statistic, c.pvalue, alpha))
+        for c in result.comparisons
+    )
+    return replace(
+        result, comparisons=comparisons, alpha=float(alpha), confidence_level=1.0 - float(alpha)
     )

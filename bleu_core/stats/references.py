@@ -185,6 +185,23 @@ def reference_subsets(
     options = default_options(options)
     _check_texts(systems, references)
     names = tuple(references)
+    totals = {
+        sub: np.stack(
+            [_statistics(h, [references[x] for x in sub], options).sum(0) for h in systems.values()]
+        )
+        for sub in subset_list(names, max_size)
+    }
+    return subsets_from_totals(tuple(systems), names, totals, options)
+
+
+def subset_list(references: Sequence[str], max_size: int | None = None) -> list[tuple[str, ...]]:
+    """Every non-empty subset of the reference streams of sizes 1..``max_size`` (default all), and the
+    full set, in the order :func:`reference_subsets` reports them.
+
+    >>> subset_list(["A", "B", "C"], max_size=1)
+    [('A',), ('B',), ('C',), ('A', 'B', 'C')]
+    """
+    names = tuple(references)
     r = len(names)
     top = r if max_size is None else min(check_count(max_size, "largest subset size"), r)
     subsets = [c for k in range(1, top + 1) for c in itertools.combinations(names, k)]
@@ -194,22 +211,38 @@ def reference_subsets(
         raise StatsInputError(
             f"{r} references give {len(subsets)} subsets; limit the subset size (max_size / --max-subset-size)"
         )
+    return subsets
+
+
+def subsets_from_totals(
+    systems: Sequence[str],
+    references: Sequence[str],
+    totals: Mapping[tuple[str, ...], np.ndarray],
+    options: Any = None,
+) -> ReferenceSubsetResult:
+    """:func:`reference_subsets` from statistics counted elsewhere: ``totals[subset]`` is the ``K × F``
+    corpus statistics of the ``K`` systems with that subset of the references (keys: the subsets of
+    :func:`subset_list`, in its order, the full set included). The same result, nothing tokenised.
+
+    >>> from bleu_core.statistics import compute_statistics
+    >>> refs = [["the cat sat on the mat"]]
+    >>> good = compute_statistics(["the cat sat on the mat"], refs).array.sum(0)
+    >>> poor = compute_statistics(["a cat sat on the mat"], refs).array.sum(0)
+    >>> res = subsets_from_totals(["good", "poor"], ["A"], {("A",): np.stack([good, poor])})
+    >>> [round(v, 2) for v in res.full.scores], res.full.kendall
+    ([100.0, 75.98], 1.0)
+    """
+    options = default_options(options)
+    names = tuple(references)
+    if names not in totals:
+        raise StatsInputError(f"the statistics with all references {names} are missing")
+    subsets = list(totals)
     scores = np.array(
-        [
-            [
-                float(
-                    bleu_scores(
-                        _statistics(h, [references[x] for x in sub], options).sum(0), options
-                    )
-                )
-                for h in systems.values()
-            ]
-            for sub in subsets
-        ]
+        [bleu_scores(np.asarray(totals[sub], dtype=np.float64), options) for sub in subsets]
     )
     full = scores[subsets.index(names)]
     result = tuple(
-        SubsetScores(sub, tuple(float(v) for v in row), _kendall(row, full))
+        SubsetScores(tuple(sub), tuple(float(v) for v in row), _kendall(row, full))
         for sub, row in zip(subsets, scores, strict=True)
     )
     return ReferenceSubsetResult(tuple(systems), names, result)
@@ -233,18 +266,9 @@ def random_reference_per_document(
         seed: generator seed (reported).
     """
     options = default_options(options)
-    n_segments = _check_texts(systems, references)
+    _check_texts(systems, references)
     if len(references) < 2:
         raise StatsInputError("choosing a random reference needs at least 2 reference streams")
-    d = check_count(n_draws, "number of draws", maximum=MAX_RESAMPLES)
-    if doc_ids is None:
-        doc_ids = [None] * n_segments
-    if len(doc_ids) != n_segments:
-        raise StatsInputError(f"{len(doc_ids)} document ids for {n_segments} segments")
-    keys = [f"\x00seg{i}" if doc is None else str(doc) for i, doc in enumerate(doc_ids)]
-    documents = tuple(dict.fromkeys(keys))
-    position = {k: i for i, k in enumerate(documents)}
-    doc_index = np.array([position[k] for k in keys])
     names = tuple(references)
     # per system, per single reference: S × F statistics
     single = np.stack(
@@ -253,27 +277,63 @@ def random_reference_per_document(
             for h in systems.values()
         ]
     )  # K × R × S × F
-    with_all = np.array(
-        [
-            float(
-                bleu_scores(_statistics(h, [references[x] for x in names], options).sum(0), options)
-            )
-            for h in systems.values()
-        ]
+    full = np.stack(
+        [_statistics(h, [references[x] for x in names], options).sum(0) for h in systems.values()]
+    )  # K × F
+    return random_reference_from_statistics(
+        tuple(systems), names, single, full, doc_ids, options, n_draws=n_draws, seed=seed
     )
+
+
+def random_reference_from_statistics(
+    systems: Sequence[str],
+    references: Sequence[str],
+    single: np.ndarray,
+    full_totals: np.ndarray,
+    doc_ids: Sequence[str | None] | None = None,
+    options: Any = None,
+    *,
+    n_draws: int = 100,
+    seed: int | None = DEFAULT_SEED,
+) -> RandomReferenceResult:
+    """:func:`random_reference_per_document` from statistics counted elsewhere (nothing tokenised).
+
+    ``single`` is ``K × R × S × F``: each system's per-segment statistics against each reference stream
+    alone; ``full_totals`` ``K × F``: the corpus statistics with all references. Each draw's totals are
+    one matrix product (draws × the chosen reference's rows), whole numbers summed exactly.
+    """
+    options = default_options(options)
+    single = np.asarray(single, dtype=np.float64)
+    k, r, n_segments, f = single.shape
+    if r < 2:
+        raise StatsInputError("choosing a random reference needs at least 2 reference streams")
+    if k != len(systems) or r != len(references) or np.shape(full_totals) != (k, f):
+        raise StatsInputError(
+            f"statistics of shape {single.shape} and {np.shape(full_totals)} do not fit "
+            f"{len(systems)} systems and {len(references)} references"
+        )
+    d = check_count(n_draws, "number of draws", maximum=MAX_RESAMPLES)
+    if doc_ids is None:
+        doc_ids = [None] * n_segments
+    if len(doc_ids) != n_segments:
+        raise StatsInputError(f"{len(doc_ids)} document ids for {n_segments} segments")
+    keys = [f"\x00seg{i}" if doc is None else str(doc) for i, doc in enumerate(doc_ids)]
+    documents = tuple(dict.fromkeys(keys))
+    position = {key: i for i, key in enumerate(documents)}
+    doc_index = np.array([position[key] for key in keys])
+    with_all = bleu_scores(np.asarray(full_totals, dtype=np.float64), options)
     rng, seed = make_rng(seed)
-    choices = rng.integers(len(names), size=(d, len(documents)))
+    choices = rng.integers(r, size=(d, len(documents)))
     seg_choice = choices[:, doc_index]  # D × S: which reference each segment uses in each draw
-    # totals[d, k] = sum_s single[k, seg_choice[d, s], s]
-    onehot = (seg_choice[:, None, :] == np.arange(len(names))[None, :, None]).astype(
-        np.float64
-    )  # D × R × S
-    totals = np.einsum("drs,krsf->dkf", onehot, single)
+    # totals[d, k] = sum_s single[k, seg_choice[d, s], s]: (D × RS one-hot) @ (RS × KF), one BLAS call
+    onehot = (seg_choice[:, None, :] == np.arange(r)[None, :, None]).astype(np.float64)
+    flat = single.transpose(1, 2, 0, 3).reshape(r * n_segments, k * f)
+    totals = (onehot.reshape(d, r * n_segments) @ flat).reshape(d, k, f)
     draws = bleu_scores(totals, options)  # D × K
     kendall = np.array([_kendall(row, with_all) for row in draws])
     return RandomReferenceResult(
         systems=tuple(systems),
-        references=names,
+        references=tuple(references),
         documents=tuple(doc.replace("\x00", "") for doc in documents),
         full_scores=with_all,
         draws=draws,

@@ -47,7 +47,9 @@ __all__ = [
     "LOWER_IS_BETTER",
     "ExternalMetricScores",
     "attach_metric_scores",
+    "merge_metric_scores",
     "metric_scores_from_dict",
+    "metric_scores_from_files",
     "metric_scores_to_dict",
     "parse_metric_scores",
     "read_metric_scores",
@@ -432,8 +434,23 @@ def parse_metric_scores(
     return _parse_long(text, file, study, lower_is_better)
 
 
-def _merge(items: list[ExternalMetricScores]) -> dict[str, ExternalMetricScores]:
-    """One entry per metric name: the levels of several MTME files of one metric combined."""
+def merge_metric_scores(items: Iterable[ExternalMetricScores]) -> dict[str, ExternalMetricScores]:
+    """One entry per metric name: the levels of one metric read from several files combined.
+
+    MTME keeps a metric's ``sys``, ``seg`` and ``doc`` scores in separate files
+    (``COMET-refA.sys.score``, ``COMET-refA.seg.score``); :func:`parse_metric_scores` returns one
+    item per file, and this joins the items of one name into one (``source`` lists the files). The
+    same level of one metric in two files is an error (:class:`~bleu_core.errors.InputError`
+    naming both files): which one is meant cannot be guessed.
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> study = Study("toy", (Segment("1"),), {"ref": ["a"]}, {"A": ["a"], "B": ["b"]})
+    >>> sys_ = parse_metric_scores("A 0.9\\nB 0.1\\n", "M-refA.sys.score", study)
+    >>> seg = parse_metric_scores("A 0.8\\nB 0.2\\n", "M-refA.seg.score", study)
+    >>> merged = merge_metric_scores(sys_ + seg)
+    >>> list(merged), merged["M-refA"].levels
+    (['M-refA'], ('sys', 'seg'))
+    """
     out: dict[str, ExternalMetricScores] = {}
     for item in items:
         if item.name not in out:
@@ -491,7 +508,41 @@ def read_metric_scores(
         check_size(path.stat().st_size, limit, str(path))
         text = decode_text(path.read_bytes(), str(path))
         items.extend(parse_metric_scores(text, str(path), study, lower_is_better=lower_is_better))
-    return _merge(items)
+    return merge_metric_scores(items)
+
+
+_merge = merge_metric_scores  # the former private name
+
+
+def metric_scores_from_files(
+    files: Iterable[tuple[str, bytes]],
+    study: Any,
+    *,
+    lower_is_better: Iterable[str] = (),
+    max_bytes: int | None = None,
+) -> dict[str, ExternalMetricScores]:
+    """Metric scores from uploaded files (``(file name, bytes)`` pairs), as :func:`read_metric_scores`
+    reads them from disk: each file's size checked, its text decoded and parsed (layout chosen from
+    its name), the levels of one metric merged (:func:`merge_metric_scores`).
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> study = Study("toy", (Segment("1"),), {"ref": ["a"]}, {"A": ["a"], "B": ["b"]})
+    >>> got = metric_scores_from_files([("M-refA.sys.score", b"A 0.9\\nB 0.1\\n")], study)
+    >>> got["M-refA"].system
+    {'A': 0.9, 'B': 0.1}
+    """
+    from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
+
+    limit = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
+    lower = tuple(lower_is_better)
+    items: list[ExternalMetricScores] = []
+    for name, data in files:
+        check_size(len(data), limit, name)
+        text = decode_text(data, name)
+        items.extend(parse_metric_scores(text, name, study, lower_is_better=lower))
+    if not items:
+        raise InputError("no metric score file given")
+    return merge_metric_scores(items)
 
 
 def attach_metric_scores(

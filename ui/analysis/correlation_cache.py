@@ -9,12 +9,12 @@ Same convention as :mod:`ui.app.cache`: hashable inputs (the statistics' key, th
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import streamlit as st
 
-from bleu_core.stats import random_reference_per_document, reference_subsets
 from bleu_core.stats.meta import (
     BleuSource,
     SegmentMeanSource,
@@ -22,6 +22,64 @@ from bleu_core.stats.meta import (
     system_correlations,
 )
 from bleu_core.stats.systems import stack_systems
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def has_system_level_ratings(study_key: str, _study: Any, criterion: str) -> bool:
+    """Whether ``criterion`` has system-level ratings (then the human system scores are fixed: no
+    interval). Once per study and criterion: a loop over every rating (500,000 at 50 × 10,000)."""
+    return any(r.criterion == criterion and r.segment_id is None for r in _study.ratings)
+
+
+@st.cache_resource(max_entries=2, show_spinner=False)
+def bootstrap_counts(n_segments: int, n_resamples: int, seed: int) -> np.ndarray:
+    """The page's bootstrap count matrix (``n_resamples × n_segments``, read-only), drawn once for the
+    system and the segment level and every BLEU setting: :func:`bleu_core.stats.meta.bootstrap_counts`
+    with ``seed``, so the results are those of drawing it inside each call. 80 MB at 10,000 segments
+    × 1,000 resamples: shared by all sessions (``cache_resource``, no copy), two kept."""
+    from bleu_core.stats.meta import bootstrap_counts as draw
+
+    counts, _ = draw(n_segments, n_resamples, seed)
+    counts.flags.writeable = False
+    return counts
+
+
+@dataclass(frozen=True, eq=False)
+class ResampledOnce:
+    """A score source whose resampled scores are known already (``samples``, ``M × K``, from the page's
+    count matrix): the human side, bootstrapped once per criterion and systems, not per BLEU setting."""
+
+    source: SegmentMeanSource
+    samples: np.ndarray
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.source.names
+
+    @property
+    def n_segments(self) -> int:
+        return self.source.n_segments
+
+    def observed(self) -> np.ndarray:
+        return self.source.observed()
+
+    def resampled(self, counts: np.ndarray) -> np.ndarray:
+        return self.samples
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def human_resampled(
+    study_key: str,
+    names: tuple[str, ...],
+    criterion: str,
+    n_resamples: int,
+    seed: int,
+    _human_seg: np.ndarray,
+    _counts: np.ndarray,
+) -> np.ndarray:
+    """The human system scores on every resample (``M × K``: means of the resampled segments' scores);
+    keyed without any BLEU setting (a tokenizer change does not redo it)."""
+    return SegmentMeanSource(names, _human_seg).resampled(_counts)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -36,33 +94,93 @@ def system_level(
     _options: Any,
     _human_seg: np.ndarray | None,
     _human_sys: np.ndarray,
+    _counts: np.ndarray | None = None,
 ) -> dict[str, Any]:
-    """System-level correlations of BLEU with ``criterion`` (bootstrap over segments, both re-scored)."""
+    """System-level correlations of BLEU with ``criterion`` (bootstrap over segments, both re-scored).
+
+    ``_counts``: the page's count matrix (:func:`bootstrap_counts` of ``n_resamples`` and ``seed``); the
+    human side's resamples then come from :func:`human_resampled` (cached across BLEU settings)."""
     bleu = BleuSource(stack_systems(_stats), _options)
-    human = None if _human_seg is None else SegmentMeanSource(names, _human_seg)
+    human: Any = None if _human_seg is None else SegmentMeanSource(names, _human_seg)
+    if human is not None and _counts is not None:
+        samples = human_resampled(
+            stats_key, names, criterion, n_resamples, seed, _human_seg, _counts
+        )
+        human = ResampledOnce(human, samples)
     return system_correlations(
-        bleu, human, human_scores=_human_sys, n_resamples=n_resamples, seed=seed
+        bleu, human, human_scores=_human_sys, n_resamples=n_resamples, seed=seed, counts=_counts
     )
 
 
 def reference_analysis(
-    study: Any, names: tuple[str, ...], options: Any, draws: int, seed: int, progress: Any = None
+    study: Any,
+    names: tuple[str, ...],
+    options: Any,
+    draws: int,
+    seed: int,
+    progress: Any = None,
+    current: tuple[tuple[str, ...], np.ndarray] | None = None,
 ) -> tuple[Any, Any]:
     """BLEU with every subset of the references, and one random reference per document ``draws`` times
-    (paper §3). Counts the study once per subset: the Correlation page runs it in the shared background
-    thread (:func:`ui.app.background.result`). ``progress(done, total, message)``."""
-    texts = {s: study.systems[s] for s in names}
-    n_subsets = 2 ** len(study.references) - 1
-    if progress is not None:
-        progress(0, 2, f"Reference subsets: scoring {len(names)} systems with {n_subsets} subsets")
-    subsets = reference_subsets(texts, study.references, options)
-    if progress is not None:
-        progress(1, 2, f"Reference subsets: {draws} draws of one reference per document")
-    docs = [seg.doc_id for seg in study.segments]
-    single = random_reference_per_document(
-        texts, study.references, docs, options, n_draws=draws, seed=seed
+    (paper §3). ``progress(done, total, message)``.
+
+    The statistics of ``names`` are counted once per reference subset, all systems in one batched pass
+    (:func:`bleu_core.statistics.compute_system_statistics`); the subsets' BLEU and every draw's totals
+    are sums of them (:func:`bleu_core.stats.references.subsets_from_totals`,
+    :func:`~bleu_core.stats.references.random_reference_from_statistics`: the same results as
+    :func:`~bleu_core.stats.reference_subsets` and :func:`~bleu_core.stats.random_reference_per_document`,
+    which count every system on its own). ``current``: the page's statistics (``K × S × F`` at the
+    options' order) with the references they were counted with, reused when those are all of them.
+    The Correlation page runs this in the shared background thread (:func:`ui.app.background.result`).
+    """
+    from bleu_core.statistics import compute_system_statistics
+    from bleu_core.stats.references import (
+        random_reference_from_statistics,
+        subset_list,
+        subsets_from_totals,
     )
-    return subsets, single
+
+    refs = tuple(study.references)
+    subsets = subset_list(refs)
+    singles = [(r,) for r in refs]
+    wanted = list(dict.fromkeys([*subsets, *singles]))
+    reuse = current is not None and tuple(current[0]) == refs
+    to_count = [sub for sub in wanted if not (reuse and sub == refs)]
+    arrays: dict[tuple[str, ...], np.ndarray] = {refs: current[1]} if reuse else {}
+    total = len(to_count) + 1
+    for i, sub in enumerate(to_count):
+        what = f"Reference subsets: counting {len(names)} systems × {study.n_segments:,} segments " \
+               f"with {' + '.join(sub)} ({i + 1} of {len(to_count)})"  # fmt: skip
+        if progress is not None:
+            progress(i, total, what)
+        counted = compute_system_statistics(
+            {s: study.systems[s] for s in names},
+            [study.references[r] for r in sub],
+            max_order=options.statistics_order,
+            tokenize=options.tokenize,
+            lowercase=options.lowercase,
+        )
+        arrays[sub] = np.stack([counted[s].array for s in names])
+    if progress is not None:
+        progress(
+            len(to_count), total, f"Reference subsets: {draws} draws of one reference per document"
+        )
+    result = subsets_from_totals(
+        names, refs, {sub: arrays[sub].sum(axis=1) for sub in subsets}, options
+    )
+    if len(refs) < 2:
+        return result, None
+    single = random_reference_from_statistics(
+        names,
+        refs,
+        np.stack([arrays[sub] for sub in singles], axis=1),
+        arrays[refs].sum(axis=1),
+        [seg.doc_id for seg in study.segments],
+        options,
+        n_draws=draws,
+        seed=seed,
+    )
+    return result, single
 
 
 def segment_level_job(
@@ -72,6 +190,7 @@ def segment_level_job(
     n_resamples: int,
     seed: int,
     progress: Any = None,
+    counts: np.ndarray | None = None,
 ) -> Any:
     """:func:`bleu_core.stats.meta.segment_correlations` in the shared background thread (the Correlation page shows the system
     level meanwhile): seconds of item-level Kendall on a WMT release, minutes at 50 × 10,000."""
@@ -84,5 +203,66 @@ def segment_level_job(
             f"{n_resamples} resamples",
         )
     return segment_correlations(
-        sentence, human_seg, methods=methods, n_resamples=n_resamples, seed=seed
+        sentence, human_seg, methods=methods, n_resamples=n_resamples, seed=seed, counts=counts
+    )
+
+
+def metric_sides(
+    study_key: str,
+    study: Any,
+    metrics: tuple[str, ...],
+    names: tuple[str, ...],
+    options: Any,
+    bleu: tuple[np.ndarray, np.ndarray],
+    pending: list | None,
+) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:
+    """``{metric: (system scores, segment scores)}`` of ``names`` for the Williams/permutation tests.
+
+    BLEU is the page's own (``bleu``: the sidebar's corpus BLEU and sentence BLEU, as in the table above),
+    never scored again through the metric registry. Any other metric comes from the shared metric cache
+    (:func:`ui.app.analysis_cache.metric_scores`): TER, chrF, NIST… are scored in the background thread on a
+    server; with a ``pending`` list the call does not wait and returns None while one is being scored.
+    """
+    from ui.app.analysis_cache import metric_scores
+
+    others = tuple(m for m in metrics if m != "BLEU")
+    found = metric_scores(
+        study_key, study, others, options.tokenize, options.lowercase, pending=pending
+    )
+    if any(m not in found for m in others):
+        return None
+    sides = {"BLEU": bleu} if "BLEU" in metrics else {}
+    for m in others:
+        keep = [found[m].names.index(s) for s in names]
+        sides[m] = (found[m].observed()[keep], found[m].segment[keep])
+    return sides
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def metric_tests(
+    study_key: str,
+    names: tuple[str, ...],
+    criterion: str,
+    first: str,
+    other: str,
+    score_keys: tuple[object, object],
+    n_resamples: int,
+    seed: int,
+    _first: tuple[np.ndarray, np.ndarray],
+    _other: tuple[np.ndarray, np.ndarray],
+    _human_sys: np.ndarray,
+    _human_seg: np.ndarray,
+) -> Any:
+    """:func:`ui.analysis.metric_pairs.metric_tests_frame` of ``first`` vs ``other``, keyed on what the two
+    metrics' scores depend on (``score_keys``: see :func:`ui.app.analysis_cache.score_keys`; chrF's does
+    not hold the BLEU tokenizer)."""
+    from ui.analysis.metric_pairs import metric_tests_frame
+
+    return metric_tests_frame(
+        (first, *_first),
+        (other, *_other),
+        _human_sys,
+        _human_seg,
+        n_resamples=n_resamples,
+        seed=seed,
     )

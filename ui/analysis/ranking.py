@@ -4,11 +4,14 @@ meta-evaluation statistics, with significance clusters (:mod:`bleu_core.stats.cl
 One ranking is one criterion × statistic; each is cached on its own (:func:`cached_ranking`) so the page
 can show progress between them and a change of one statistic recomputes only that one. The tables:
 
-* :func:`ranking_frame`: one row per ranking × metric (long; CSV-friendly);
-* :func:`findings_frame`: the WMT findings' layout, one row per metric and, per ranking, its value and
-  cluster rank, metrics in the order of the first ranking;
+* :func:`ranking_frame`: one row per ranking × metric (long; CSV-friendly), with the bootstrap
+  confidence interval of each value (``CI low``, ``CI high``);
+* :func:`findings_frame`: the WMT findings' layout, one row per metric and, per ranking, its value,
+  interval and cluster rank, metrics in the order of the first ranking (numbers: the CSV export);
+* :func:`findings_display`: that table as shown, each value as ``0.812 [0.790, 0.835]``;
 * :func:`findings_latex`: that table as LaTeX in the findings' style (cluster 1 in bold, the rank as a
-  superscript, a rule between the clusters of the first ranking, the BLEU row in italics).
+  superscript, the interval in small type, a rule between the clusters of the first ranking, the BLEU
+  row in italics).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.stats.clusters import MetricRanking, study_rankings
+from bleu_core.stats.ranking_command import value_with_interval
 
 STATISTIC_LABELS = {
     "pairwise-accuracy": "pairwise accuracy",
@@ -78,6 +82,12 @@ def ranking_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
                     "rank": row.rank,
                     "metric": row.metric,
                     "value": row.statistic,
+                    "CI low": None
+                    if row.confidence_interval is None
+                    else row.confidence_interval[0],
+                    "CI high": None
+                    if row.confidence_interval is None
+                    else row.confidence_interval[1],
                     "kind": row.kind,
                     "higher is better": row.higher_is_better,
                     "tie threshold": row.threshold,
@@ -89,8 +99,8 @@ def ranking_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
 
 
 def findings_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
-    """The findings' layout: ``metric``, ``kind``, then per ranking its value and ``rank`` columns;
-    metrics in the order of the first ranking (best first)."""
+    """The findings' layout: ``metric``, ``kind``, then per ranking its value, ``CI low``, ``CI high``
+    and ``rank`` columns; metrics in the order of the first ranking (best first)."""
     if not rankings:
         return pd.DataFrame(columns=["metric", "kind"])
     order = [row.metric for row in rankings[0].rows]
@@ -101,6 +111,11 @@ def findings_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
     for r in rankings:
         name = column_name(r)
         columns[name] = {row.metric: row.statistic for row in r.rows}
+        for i, bound in enumerate(("CI low", "CI high")):
+            columns[f"{name} · {bound}"] = {
+                row.metric: None if row.confidence_interval is None else row.confidence_interval[i]
+                for row in r.rows
+            }
         columns[f"{name} · rank"] = {row.metric: row.rank for row in r.rows}
         kinds.update({row.metric: row.kind for row in r.rows})
     frame = pd.DataFrame({"metric": order, "kind": [kinds.get(m, "") for m in order]})
@@ -108,6 +123,24 @@ def findings_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
         frame[name] = [values.get(m) for m in order]
         if name.endswith(" · rank"):
             frame[name] = frame[name].astype("Int64")
+    return frame
+
+
+def findings_display(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
+    """:func:`findings_frame` as the page shows it: per ranking one ``value [95% CI]`` text column
+    (``0.812 [0.790, 0.835]``) and its ``rank``."""
+    frame = findings_frame(rankings)
+    for r in rankings:
+        name = column_name(r)
+        cells = {
+            row.metric: value_with_interval(row.statistic, row.confidence_interval)
+            for row in r.rows
+        }
+        label = f"{name} [{r.confidence:.0%} CI]" if r.interval else name
+        frame[name] = [cells.get(m, "—") for m in frame["metric"]]
+        frame = frame.drop(columns=[f"{name} · CI low", f"{name} · CI high"]).rename(
+            columns={name: label}
+        )
     return frame
 
 
@@ -144,7 +177,8 @@ def findings_latex(rankings: Sequence[MetricRanking], *, caption: str = "") -> s
     """The ranking as a LaTeX table in the WMT findings' style (booktabs).
 
     One row per metric, one column per ranking: the value with its cluster rank as a superscript, in
-    bold in cluster 1; a rule between the clusters of the first ranking; the BLEU row in italics.
+    bold in cluster 1, then its confidence interval in small type; a rule between the clusters of the
+    first ranking; the BLEU row in italics.
 
     >>> from bleu_core.stats.clusters import MetricRanking, RankedMetric
     >>> import numpy as np
@@ -186,6 +220,9 @@ def findings_latex(rankings: Sequence[MetricRanking], *, caption: str = "") -> s
             text = f"{value:.3f}"
             if not pd.isna(rank):
                 text = (f"\\textbf{{{text}}}" if int(rank) == 1 else text) + f"$^{{{int(rank)}}}$"
+            low, high = row[f"{column_name(r)} · CI low"], row[f"{column_name(r)} · CI high"]
+            if not (pd.isna(low) or pd.isna(high)):
+                text += f" {{\\scriptsize [{low:.3f}, {high:.3f}]}}"
             cells.append(text)
         lines.append(" & ".join(cells) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]

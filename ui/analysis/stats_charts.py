@@ -18,22 +18,30 @@ def _title(title: str, subtitle: str = "") -> alt.TitleParams:
     return alt.TitleParams(title, subtitle=subtitle) if subtitle else alt.TitleParams(title)
 
 
-def block_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:
-    """BLEU per block per system (columns ``system``, ``block``, ``BLEU``): one line per system (paper §3)."""
+def block_chart(
+    frame: pd.DataFrame,
+    *,
+    title: str,
+    subtitle: str = "",
+    value: str = "BLEU",
+    y_title: str = "block BLEU (0-100)",
+) -> alt.Chart:
+    """Score per block per system (columns ``system``, ``block``, ``value``): one line per system (paper
+    §3)."""
     order = list(dict.fromkeys(frame["system"]))
     return (
         alt.Chart(frame)
         .mark_line(point=alt.OverlayMarkDef(size=30, filled=True), strokeWidth=1.5)
         .encode(
             x=alt.X("block:O", title="block of consecutive segments"),
-            y=alt.Y("BLEU:Q", title="block BLEU (0-100)"),
+            y=alt.Y(f"{value}:Q", title=y_title),
             color=alt.Color(
                 "system:N",
                 sort=order,
                 scale=alt.Scale(scheme="tableau20" if len(order) > 10 else "tableau10"),
                 legend=layout.complete_legend(order, title="system (low → high mean)"),
             ),
-            tooltip=["system:N", "block:O", alt.Tooltip("BLEU:Q", format=".2f")],
+            tooltip=["system:N", "block:O", alt.Tooltip(f"{value}:Q", format=".4g")],
         )
         .properties(
             title=_title(title, subtitle), height=max(340, layout.legend_height(len(order)))

@@ -10,20 +10,26 @@ import pandas as pd
 from ui.app.numbers import format_ci
 
 
-def block_frames(blocks: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+def block_frames(
+    blocks: Any, metric: str = "BLEU", scale: str = "0-100"
+) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
     """(Table 2 layout, neighbour t-tests, long per-block scores) of a :class:`bleu_core.stats.BlockResult`.
 
     Every BLEU here is on the 0-100 scale (the paper's Table 2 prints 0-1: ``blocks.table()``), so the
-    layout's Mean and StdDev rows read on the same scale as the differences and the chart.
+    layout's Mean and StdDev rows read on the same scale as the differences and the chart. Another
+    ``metric`` is named in the labels, on its own ``scale`` (``""``: none stated). The long frame's
+    score column is ``score``.
     """
+    unit = f" ({scale})" if scale else ""
     t_row = ["—"] + [f"{t.statistic:.2f}" for t in blocks.tests]
+    digits = 2 if scale else 4
     layout = pd.DataFrame(
         [
-            [f"{m:.2f}" for m in blocks.mean],
-            [f"{d:.2f}" for d in blocks.std],
+            [f"{m:.{digits}f}" for m in blocks.mean],
+            [f"{d:.{digits}f}" for d in blocks.std],
             t_row,
         ],
-        index=["Mean BLEU (0-100)", "StdDev (0-100)", "t vs left neighbour"],
+        index=[f"Mean {metric}{unit}", f"StdDev{unit}", "t vs left neighbour"],
         columns=list(blocks.systems),
     )
     p_name = "p (one-sided)" if blocks.alternative == "greater" else "p"
@@ -35,8 +41,8 @@ def block_frames(blocks: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
                 "t": t.statistic,
                 p_name: t.pvalue,
                 "df": t.df,
-                "mean difference [95% CI] (BLEU 0-100)": format_ci(
-                    t.mean_difference, *t.confidence_interval, digits=2
+                f"mean difference [95% CI] ({metric}{' ' + scale if scale else ''})": format_ci(
+                    t.mean_difference, *t.confidence_interval, digits=digits
                 ),
             }
             for t in blocks.tests
@@ -44,7 +50,7 @@ def block_frames(blocks: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
     )
     long = pd.DataFrame(
         [
-            {"system": s, "block": b + 1, "BLEU": float(blocks.scores[k, b])}
+            {"system": s, "block": b + 1, "score": float(blocks.scores[k, b])}
             for k, s in enumerate(blocks.systems)
             for b in range(blocks.n_blocks)
         ]
@@ -52,14 +58,16 @@ def block_frames(blocks: Any) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]
     return layout, tests, long
 
 
-def intervals_frame(boot: Any, level: str) -> pd.DataFrame:
-    """Bootstrap summary per system, best first."""
+def intervals_frame(boot: Any, level: str, metric: str = "BLEU", digits: int = 2) -> pd.DataFrame:
+    """Bootstrap summary per system, best (highest score) first; the score column is named ``metric``."""
     return pd.DataFrame(
         [
             {
                 "system": iv.system,
-                "BLEU": iv.statistic,
-                f"BLEU [{level} CI]": format_ci(iv.statistic, *iv.confidence_interval, digits=2),
+                metric: iv.statistic,
+                f"{metric} [{level} CI]": format_ci(
+                    iv.statistic, *iv.confidence_interval, digits=digits
+                ),
                 "mean": iv.mean,
                 f"{level} CI low": iv.confidence_interval[0],
                 f"{level} CI high": iv.confidence_interval[1],
@@ -67,7 +75,7 @@ def intervals_frame(boot: Any, level: str) -> pd.DataFrame:
             }
             for iv in boot.intervals
         ]
-    ).sort_values("BLEU", ascending=False)
+    ).sort_values(metric, ascending=False)
 
 
 def matrix_frame(test: Any) -> pd.DataFrame:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -45,7 +46,11 @@ class Scores:
         systems: system names (study order; rows of every array below).
         stats: statistics array ``(systems, segments, 4 + 2N)`` for exactly the options' statistics order.
         corpus: corpus BLEU of each system (:class:`bleu_core.score.BleuArrays`, leading shape ``(systems,)``).
-        sentence: sentence BLEU of each system and segment (leading shape ``(systems, segments)``).
+        sentence: sentence BLEU of each system and segment (leading shape ``(systems, segments)``), scored
+            when first read (a page that shows corpus BLEU only never scores the sentences).
+
+    The arrays are read-only: they are stored once per settings and shared by every page and session
+    (:data:`ui.app.cache.SCORES`), so a page re-run after a settings change seen before scores nothing.
     """
 
     study: Study
@@ -56,10 +61,20 @@ class Scores:
     systems: tuple[str, ...]
     stats: np.ndarray
     corpus: BleuArrays
-    sentence: BleuArrays
+    store_key: tuple[Any, ...] = field(default=(), repr=False, compare=False)
+    """Where the sentence scores are stored (empty: scored for this object only)."""
 
     def system_index(self, system: str) -> int:
         return self.systems.index(system)
+
+    @cached_property
+    def sentence(self) -> BleuArrays:
+        def score() -> BleuArrays:
+            return bleu_from_stats(self.stats, self.options)
+
+        if not self.store_key:
+            return score()
+        return cache.stored_scores(("sentence", *self.store_key), score)
 
 
 def under_app_test() -> bool:
@@ -155,24 +170,42 @@ def study_statistics(
     counted = max(order, STATISTICS_ORDER)
     settings = (key, references, options.tokenize, options.lowercase, counted)
     new = not cache.statistics_ready(*settings)
+    stats = _counted(study, settings, new)
+    if new and not under_app_test():
+        cache.count_ahead(key, study, references, options.lowercase, counted)
+    if order == counted:
+        return stats, stats.array
+    cut = cache.stored_scores(
+        ("cut", *settings, order), lambda: truncate_order(stats.array, counted, order)
+    )
+    return stats, cut
+
+
+def _counted(
+    study: Study, settings: tuple[str, tuple[str, ...], str, bool, int], new: bool
+) -> cache.SystemStatistics:
+    """The stored statistics of ``settings``; counted now (``new``) with a progress bar."""
+    key, references, tokenize, lowercase, counted = settings
     # Always the same placeholder, filled only when counting: an element that appears only sometimes would
     # shift every later element of the page, and the browser would draw its charts anew instead of
     # updating them in place (tests/browser/test_browser.py checks it).
     slot = st.empty()
-    if new:  # seconds on a large study: a bar saying what is being counted
-        slot.progress(
-            0.0,
-            text=f"Counting the n-grams of {len(study.systems)} systems × {study.n_segments:,} segments "
-            f"(tokenizer {options.tokenize}{', lower-cased' if options.lowercase else ''})…",
-        )
+    what = (
+        f"{len(study.systems)} systems × {study.n_segments:,} segments, tokenizer "
+        f"{tokenize}{', lower-cased' if lowercase else ''}"
+    )
+
+    def show(done: int, total: int, message: str) -> None:
+        slot.progress(min(1.0, done / total) if total else 0.0, text=f"{message} ({what})…")
+
+    if new:  # seconds on a large study: a bar that moves, saying what is being counted
+        show(0, 1, "Counting n-grams: starting")
     stats = cache.system_statistics(
-        key, study, references, options.tokenize, options.lowercase, counted
+        key, study, references, tokenize, lowercase, counted, progress=show if new else None
     )
     if new:
         slot.empty()
-    if new and not under_app_test():
-        cache.count_ahead(key, study, references, options.lowercase, counted)
-    return stats, truncate_order(stats.array, counted, order)
+    return stats
 
 
 def count_current_statistics() -> None:
@@ -195,6 +228,8 @@ def current_scores() -> Scores:
     options = current_options()
     references = current_references(study)
     _, array = study_statistics(study, key, references, options)
+    cache.ACTIVITY.page_started()  # the page draws now: counting ahead steps aside
+    store_key = (key, references, options)
     return Scores(
         study=study,
         key=key,
@@ -203,8 +238,10 @@ def current_scores() -> Scores:
         references=references,
         systems=tuple(study.systems),
         stats=array,
-        corpus=bleu_from_stats(array.sum(axis=1), options),
-        sentence=bleu_from_stats(array, options),
+        corpus=cache.stored_scores(
+            ("corpus", *store_key), lambda: bleu_from_stats(array.sum(axis=1), options)
+        ),
+        store_key=store_key,
     )
 
 

@@ -132,17 +132,43 @@ class ResultStore:
         """
         future, mine = self._claim(key)
         if mine:
-            try:
-                value = compute()
-            except BaseException as err:
-                with self._lock:
-                    if self._entries.get(key) is future:
-                        self._drop(key)
-                future.set_exception(err)
-                raise
-            self._settle(key, future, value)
-            future.set_result(value)
+            self._compute(key, future, compute)
         return future.result()
+
+    def submit(self, key: Hashable, compute: Callable[[], Any]) -> Future:
+        """The future of ``key``: stored, being computed elsewhere, or computed now in a thread of its own.
+
+        For a page that must not compute in its own thread: Streamlit stops a page's script when the user
+        changes a widget, which would abandon a computation run inside it; a computation in its own
+        thread carries on, and the page's next run finds it under way (or done) and waits for it again.
+
+        >>> store = ResultStore(4)
+        >>> store.submit("x", lambda: 41 + 1).result(5), store.submit("x", lambda: 0).result(5)
+        (42, 42)
+        """
+        future, mine = self._claim(key)
+        if mine:
+            threading.Thread(
+                target=self._compute,
+                args=(key, future, compute),
+                name="bleu-study-count",
+                daemon=True,
+            ).start()
+        return future
+
+    def _compute(self, key: Hashable, future: Future, compute: Callable[[], Any]) -> None:
+        try:
+            value = compute()
+        except BaseException as err:
+            with self._lock:
+                if self._entries.get(key) is future:
+                    self._drop(key)
+            future.set_exception(err)
+            if not isinstance(err, Exception):
+                raise
+            return
+        self._settle(key, future, value)
+        future.set_result(value)
 
     def ready(self, key: Hashable) -> bool:
         """Whether the value of ``key`` is stored (computed without error)."""
@@ -158,6 +184,85 @@ class ResultStore:
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class ProgressBoard:
+    """The last progress report of each computation under way, by key: whoever computes writes it, any
+    session waiting for the result reads it (its progress bar then moves whichever thread counts).
+
+    >>> board = ProgressBoard()
+    >>> report = board.reporter("k")
+    >>> report(3, 10, "Counting n-grams: system 4 of 10")
+    >>> board.get("k")
+    (3, 10, 'Counting n-grams: system 4 of 10')
+    >>> board.finish("k"); board.get("k") is None
+    True
+    """
+
+    def __init__(self) -> None:
+        self._reports: dict[Hashable, tuple[int, int, str]] = {}
+        self._lock = threading.Lock()
+
+    def reporter(self, key: Hashable) -> Callable[[int, int, str], None]:
+        """A ``progress(done, total, message)`` callback recording reports under ``key``."""
+
+        def report(done: int, total: int, message: str) -> None:
+            with self._lock:
+                self._reports[key] = (done, total, message)
+
+        return report
+
+    def get(self, key: Hashable) -> tuple[int, int, str] | None:
+        """The last report under ``key`` (None: none yet, or finished)."""
+        with self._lock:
+            return self._reports.get(key)
+
+    def finish(self, key: Hashable) -> None:
+        with self._lock:
+            self._reports.pop(key, None)
+
+
+class PageActivity:
+    """When a page last drew: work done *ahead of time* steps aside while pages draw.
+
+    A page's script and a background count share the two cores and Python's lock: counting the WMT21
+    release ahead (1-2 s a tokenizer) while a page redraws can double the page's time. So a background
+    job calls :meth:`step_aside` before it starts and between its chunks: it waits until no page has
+    started drawing for ``quiet_s`` seconds (at most ``max_wait_s`` at a time, so that a server kept busy
+    still gets its counting done). A page waiting for that very work calls :meth:`page_waiting`: nothing
+    is drawing then, and the work goes on at once.
+
+    >>> activity = PageActivity(quiet_s=0.2, max_wait_s=1.0)
+    >>> activity.page_started()
+    >>> start = time.monotonic(); activity.step_aside(); 0.15 < time.monotonic() - start < 0.5
+    True
+    >>> activity.page_started(); activity.page_waiting()
+    >>> start = time.monotonic(); activity.step_aside(); time.monotonic() - start < 0.05
+    True
+    """
+
+    def __init__(self, quiet_s: float = 1.0, max_wait_s: float = 5.0) -> None:
+        self.quiet_s = quiet_s
+        self.max_wait_s = max_wait_s
+        self._last = float("-inf")
+
+    def page_started(self) -> None:
+        """A page is drawing now."""
+        self._last = time.monotonic()
+
+    def page_waiting(self) -> None:
+        """A page waits for background work (it draws nothing meanwhile)."""
+        self._last = float("-inf")
+
+    def step_aside(self) -> None:
+        """Wait until pages have been quiet for ``quiet_s`` seconds (or ``max_wait_s`` have passed)."""
+        deadline = time.monotonic() + self.max_wait_s
+        while True:
+            now = time.monotonic()
+            wait = min(self._last + self.quiet_s, deadline) - now
+            if wait <= 0:
+                return
+            time.sleep(min(wait, 0.1))
 
 
 class Prefetcher:

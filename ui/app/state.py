@@ -438,3 +438,7 @@ SIG_AR_ON: Final = "sig_ar_on"
 """Widget: run the Significance page's approximate randomisation on a large study (on demand there)."""
 DEFAULTS[SIG_AR_ON] = False
 PERSISTENT_WIDGET_KEYS.append(SIG_AR_ON)
+SIG_METRIC: Final = "sig_metric"
+"""Widget: the metric the Significance page resamples (BLEU, chrF..., or an attached one with segment scores)."""
+DEFAULTS[SIG_METRIC] = "BLEU"
+PERSISTENT_WIDGET_KEYS.append(SIG_METRIC)

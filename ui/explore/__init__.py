@@ -3,6 +3,7 @@ paper's worked examples, BLEU's matches against the raters' MQM error spans.
 
 ``highlight``  escaped HTML of matched / clipped / unmatched n-grams, the all-systems table, browse label.
 ``frames``     per-segment, n-gram, browse, token and precision DataFrames.
+``browse``     Explore's browser table and its view, built once per settings (shared, read-only).
 ``teach``      the Learn page's step-by-step walkthrough, examples from the study, smoothing rows.
 ``charts``     the Learn page's precision chart.
 ``error_spans`` escaped HTML of a translation with BLEU's matches and the raters' MQM error spans.

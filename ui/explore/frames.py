@@ -125,6 +125,20 @@ NOT_IN_RELEASE_ROW = "— not in the release —"
 """The browse table's output cell of a translation the study does not have."""
 
 
+def with_outputs(study: Study, frame: pd.DataFrame) -> pd.DataFrame:
+    """:func:`segment_frame` rows (any of them: the page adds them to the rows it shows) with an ``output``
+    column: each system output, or :data:`NOT_IN_RELEASE_ROW`."""
+    return frame.assign(output=_outputs(study, frame))
+
+
+def _outputs(study: Study, frame: pd.DataFrame) -> list[str]:
+    texts = study.systems
+    return [  # .tolist(): iterating pandas' string columns is 4× slower
+        NOT_IN_RELEASE_ROW if texts[s][p] is None else texts[s][p]
+        for s, p in zip(frame["system"].tolist(), frame["position"].tolist(), strict=True)
+    ]
+
+
 def browse_frame(
     study: Study,
     frame: pd.DataFrame,
@@ -136,6 +150,7 @@ def browse_frame(
     search: str = "",
     sort: str = "BLEU",
     descending: bool = True,
+    outputs: bool = True,
 ) -> pd.DataFrame:
     """The Explore page's browser: :func:`segment_frame` rows with the system output, filtered and sorted.
 
@@ -143,14 +158,11 @@ def browse_frame(
     segment, or is the segment id. The BLEU range is open-ended at 0 and 100 (a perfect match can score
     100 plus a rounding error); translations not in the release (no BLEU) are listed only under the full
     range, their ``output`` saying so. Rows without a value in the sort column go last.
+
+    ``outputs=False`` leaves the ``output`` column out (the texts are still searched): a table of 500,000
+    translations spends most of its time and memory on that column, of which a page shows 25 rows
+    (:func:`with_outputs` of those).
     """
-    texts = study.systems
-    frame = frame.assign(  # .tolist(): iterating pandas' string columns is 4× slower
-        output=[
-            NOT_IN_RELEASE_ROW if texts[s][p] is None else texts[s][p]
-            for s, p in zip(frame["system"].tolist(), frame["position"].tolist(), strict=True)
-        ]
-    )
     low, high = bleu_range
     mask = frame["BLEU"].between(low if low > 0 else -1.0, high if high < 100 else 101.0)
     if "missing" in frame.columns and (low, high) == (0.0, 100.0):
@@ -168,12 +180,16 @@ def browse_frame(
             ).lower()
             for i, seg in enumerate(study.segments)
         ]
-        in_output = frame["output"].str.lower().str.contains(needle, regex=False)
+        texts = frame["output"] if "output" in frame.columns else _outputs(study, frame)
+        in_output = (
+            pd.Series(texts, index=frame.index).str.lower().str.contains(needle, regex=False)
+        )
         is_segment = frame["segment"].astype(str).str.lower() == needle
         mask &= in_output | is_segment | frame["position"].map(segment_hit.__getitem__)
-    return frame[mask].sort_values(
-        sort, ascending=not descending, na_position="last", kind="stable"
-    )
+    view = frame[mask]
+    if outputs and "output" not in view.columns:
+        view = with_outputs(study, view)
+    return view.sort_values(sort, ascending=not descending, na_position="last", kind="stable")
 
 
 def system_entries(

@@ -35,19 +35,12 @@ def parse_lower(text: str) -> tuple[str, ...]:
 def attached_scores(files: list[tuple[str, bytes]], study: Any, lower: tuple[str, ...]) -> Any:
     """``study`` with the metric scores of ``files`` (name, bytes) attached; raises
     :class:`~bleu_core.errors.BleuStudyError` naming the file and line of the first problem."""
-    from bleu_core.study.metric_scores import (
-        _merge,  # the levels of one metric in several files, as read_metric_scores merges them
-        attach_metric_scores,
-        parse_metric_scores,
-    )
-    from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
+    from bleu_core.study.metric_scores import attach_metric_scores, metric_scores_from_files
 
-    items = []
-    for name, data in files:
-        check_size(len(data), DEFAULT_MAX_BYTES, name)
-        text = decode_text(data, name)
-        items.extend(parse_metric_scores(text, name, study, lower_is_better=lower))
-    return attach_metric_scores(study, _merge(items))
+    # the levels of one metric in several files are merged, as read_metric_scores merges them
+    return attach_metric_scores(
+        study, metric_scores_from_files(files, study, lower_is_better=lower)
+    )
 
 
 def _attach() -> None:
