@@ -13,13 +13,12 @@ import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .errors import BleuStudyError, InputError
+from .cli_options import add_bleu_options, options_from_args, read_corpus_files, system_name
+from .errors import BleuStudyError
 from .limits import max_bytes_from_mb, parse_max_mb
-from .options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
-from .tokenizers import TOKENIZER_NAMES
+from .options import BleuOptions
 
 if TYPE_CHECKING:
     from .statistics import SegmentStatistics
@@ -49,101 +48,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse's own errors: usage + message, exit 2
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def add_bleu_options(parser: argparse.ArgumentParser) -> None:
-    """The BLEU option flags, shared by every sub-command that computes BLEU."""
-    g = parser.add_argument_group("BLEU options")
-    g.add_argument(
-        "--tokenize",
-        "-tok",
-        default="13a",
-        metavar="NAME",
-        help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default 13a)",
-    )
-    g.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive BLEU")
-    g.add_argument(
-        "--max-order", type=int, default=4, metavar="N", help="highest n-gram order (default 4)"
-    )
-    g.add_argument(
-        "--weights",
-        type=float,
-        nargs="+",
-        metavar="W",
-        help="N n-gram weights summing to 1 (default uniform)",
-    )
-    g.add_argument(
-        "--ref-length",
-        default="closest",
-        metavar="POLICY",
-        help=f"effective reference length: {', '.join(REF_LENGTH_POLICIES)} (default closest)",
-    )
-    g.add_argument(
-        "--smooth",
-        default=None,
-        metavar="METHOD",
-        help=f"smoothing: {', '.join(SMOOTHING_NAMES)} (default exp)",
-    )
-    g.add_argument(
-        "--smooth-value",
-        type=float,
-        default=None,
-        help="parameter of floor/add-k/chen-cherry-1,4,6",
-    )
-    g.add_argument(
-        "--effective-order",
-        action="store_true",
-        help="use only orders the hypothesis has (default on with --sentence-level)",
-    )
-
-
-def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False) -> BleuOptions:
-    return BleuOptions(
-        max_order=args.max_order,
-        weights=tuple(args.weights) if args.weights else None,
-        ref_length=args.ref_length,
-        smooth=args.smooth or "exp",
-        smooth_value=args.smooth_value,
-        effective_order=bool(args.effective_order or sentence_level),
-        tokenize=args.tokenize,
-        lowercase=args.lowercase,
-    )
-
-
-def read_corpus_files(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: int):
-    from .textio import check_blank_lines, read_lines
-
-    refs = [(p, read_lines(p, max_bytes=max_bytes)) for p in ref_paths]
-    hyps = [(p, read_lines(p, max_bytes=max_bytes)) for p in hyp_paths]
-    for path in [*ref_paths, *hyp_paths]:  # removed by read_lines, but sacrebleu keeps it: say so
-        with open(path, "rb") as handle:
-            if handle.read(3) == b"\xef\xbb\xbf":
-                from .study.loading import bom_warning
-
-                print(f"bleu-study: warning: {bom_warning(path)}", file=sys.stderr)
-    for path, lines in refs + hyps:
-        if not lines:
-            raise InputError("the file is empty: nothing to score", file=path)
-    for path, lines in hyps:
-        if not any(line.strip() for line in lines):
-            raise InputError(
-                f"all {len(lines)} lines are blank: nothing to score (is this the right file?)",
-                file=path,
-            )
-    for path, lines in refs:  # the same rule as the study loaders: a blank reference is an error
-        check_blank_lines(path, lines)
-    first_path, first = hyps[0]
-    for path, lines in hyps[1:] + refs:
-        if len(lines) != len(first):
-            raise InputError(
-                f"{path} has {len(lines)} lines but {first_path} has {len(first)}; every hypothesis and "
-                "reference file needs one line per segment (sacrebleu would silently truncate, its issue #220)"
-            )
-    return refs, hyps
-
-
-def system_name(path: str, all_paths: Sequence[str]) -> str:
-    return path if len({Path(p).name for p in all_paths}) < len(all_paths) else Path(path).name
 
 
 def _statistics_of_files(
@@ -253,6 +157,8 @@ def build_parser(
     )
     add_bleu_options(p)
     p.set_defaults(func=cmd_score)
+    # A plain loop over COMMAND_MODULES, so tests/import_graph.py draws these edges (and would see a cycle: the
+    # command modules import the shared flags from cli_options, never from this module).
     for module_name in COMMAND_MODULES:
         if command is not None and module_name != only:
             continue

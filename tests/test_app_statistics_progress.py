@@ -179,3 +179,27 @@ def test_count_ahead_leaves_out_what_a_large_study_cannot_afford(monkeypatch):
     assert cache.ahead_tokenizers(chars) == ["13a", "intl", "none"]
     monkeypatch.setattr(cache, "COUNT_AHEAD_MAX_CHARACTERS", 20 * chars)
     assert cache.ahead_tokenizers(chars) == list(cache.COUNT_AHEAD_TOKENIZERS)
+
+
+def test_a_page_waiting_for_the_warm_up_sees_which_library_loads(monkeypatch):
+    """app.py waits for the background imports before any page but the Study page: seconds on a busy
+    server (the statistics are counted at the same time); the wait shows a bar naming the library."""
+    from ui.app import warmup
+
+    def importing() -> None:
+        for k, name in enumerate(["pandas", "altair", "scipy.stats"]):
+            warmup._step = (k, 3, name)
+            time.sleep(0.15)
+
+    thread = threading.Thread(target=importing)
+    monkeypatch.setattr(warmup, "_thread", thread)
+    monkeypatch.setattr(warmup, "_done", threading.Event())
+    monkeypatch.setattr(warmup, "_step", (0, 0, ""))
+    thread.start()
+    shown: list[tuple[float, str]] = []
+    warmup.wait(lambda fraction, text: shown.append((fraction, text)), poll_s=0.02)
+    assert not thread.is_alive()
+    texts = [t for _, t in shown]
+    assert any("altair (2 of 3)" in t for t in texts), texts
+    assert [f for f, _ in shown] == sorted(f for f, _ in shown)
+    assert all(t.startswith("Loading the analysis libraries: ") for t in texts)

@@ -299,7 +299,9 @@ def test_systems_stacked_on_one_reference_equal_each_system_alone(
     np.testing.assert_array_equal(got, expected)
 
 
-def test_an_error_in_the_counting_thread_reaches_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_error_in_the_counting_thread_reaches_the_caller(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """With the compiled kernels, chunk i is counted in a background thread: its exception is re-raised."""
     calls = []
 

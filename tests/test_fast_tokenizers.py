@@ -282,3 +282,12 @@ def test_markers_beyond_ascii_and_newlines(name: str, lowercase: bool) -> None:
     clash = [f"q{markers[0]}r, s{markers[3]}.", "t"]  # the text now holds two current markers
     assert tokenizer.tokenize(clash) == [sacrebleu_tokens(name, lowercase, x) for x in clash]
     assert tokenizer._markers is not None and not set(tokenizer._markers) & set(clash[0])
+
+
+@pytest.mark.parametrize(("name", "lowercase"), CONFIGS)
+def test_lone_surrogates_are_kept(name: str, lowercase: bool) -> None:
+    """Text read with ``errors="surrogateescape"`` holds lone surrogates (undecodable bytes); they cannot be
+    encoded to UTF-8 strictly, and the compiled path keeps them (``surrogatepass``) as sacrebleu does."""
+    lines = ["caf\udce9 au lait, 3.5 \udcff.", "ok", "\udcc3\udca9t\udcc3\udca9 -- fin"]
+    assert_same_tokens(name, lowercase, lines)
+    assert_same_tokens(name, lowercase, lines + lines)  # repeated lines too

@@ -303,10 +303,14 @@ class BatchTokenizer:
         """:meth:`_joined_text` in UTF-8, each line encoded on its own: a line of ASCII is copied as it is,
         and one line with a character above U+00FF no longer makes the whole text two bytes a character."""
         sep, first, last, _ = (m.encode() for m in markers)
+        stripped = map(str.rstrip, lines) if self.name == "intl" else lines
+        try:
+            parts = list(map(str.encode, stripped))
+        except UnicodeEncodeError:  # a lone surrogate (surrogateescape'd input): kept as it is
+            stripped = map(str.rstrip, lines) if self.name == "intl" else lines
+            parts = [line.encode("utf-8", "surrogatepass") for line in stripped]
         if self.name == "intl":
-            parts = [line.rstrip().encode("utf-8", "surrogatepass") for line in lines]
             return first + (last + b" " + sep + b" " + first).join(parts) + last
-        parts = [line.encode("utf-8", "surrogatepass") for line in lines]
         return (b" " + sep + b" ").join(parts)
 
     def _markers_fit_bytes(self, data: bytes, markers: tuple[str, ...], n_lines: int) -> bool:

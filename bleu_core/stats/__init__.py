@@ -16,18 +16,66 @@ segments' rows, scored by one vectorised call of :func:`bleu_core.score.bleu_fro
 Every random procedure takes an explicit ``seed`` (default 12345, as sacrebleu) and reports it.
 """
 
-from .blocks import BlockResult, NeighbourTest, block_bleu
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+# Loaded now: these modules are light, and their names are also names of functions in them (importing the
+# module ``bleu_core.stats.bootstrap`` later must not replace the function ``bootstrap`` here).
 from .bootstrap import BootstrapResult, SystemInterval, bootstrap, paired_bootstrap
-from .compare import CorrelationComparison, compare_correlations, williams_test
 from .correlation import CorrelationResult, correlation, kendall_wmt, segment_correlation
-from .errors import StatsInputError
-from .judges import JudgeResult, judge_comparisons
-from .meta import BleuSource, SegmentMeanSource, segment_correlations, system_correlations
-from .randomization import approximate_randomization
-from .references import random_reference_per_document, reference_subsets
-from .results import PairedComparison, PairedTestResult
-from .study_meta import MetaResult, meta_evaluate
-from .system_table import read_system_table, table_correlations
+
+if TYPE_CHECKING:
+    from .blocks import BlockResult, NeighbourTest, block_bleu
+    from .compare import CorrelationComparison, compare_correlations, williams_test
+    from .errors import StatsInputError
+    from .judges import JudgeResult, judge_comparisons
+    from .meta import BleuSource, SegmentMeanSource, segment_correlations, system_correlations
+    from .randomization import approximate_randomization
+    from .references import random_reference_per_document, reference_subsets
+    from .results import PairedComparison, PairedTestResult
+    from .study_meta import MetaResult, meta_evaluate
+    from .system_table import read_system_table, table_correlations
+
+# The names above are loaded on first use (PEP 562): ``import bleu_core.stats.bootstrap`` on a command line
+# does not import every statistic (scipy, the study package...) through this ``__init__``.
+_HOME = {
+    "BleuSource": "meta",
+    "BlockResult": "blocks",
+    "CorrelationComparison": "compare",
+    "JudgeResult": "judges",
+    "MetaResult": "study_meta",
+    "NeighbourTest": "blocks",
+    "PairedComparison": "results",
+    "PairedTestResult": "results",
+    "SegmentMeanSource": "meta",
+    "StatsInputError": "errors",
+    "approximate_randomization": "randomization",
+    "block_bleu": "blocks",
+    "compare_correlations": "compare",
+    "judge_comparisons": "judges",
+    "meta_evaluate": "study_meta",
+    "random_reference_per_document": "references",
+    "read_system_table": "system_table",
+    "reference_subsets": "references",
+    "segment_correlations": "meta",
+    "system_correlations": "meta",
+    "table_correlations": "system_table",
+    "williams_test": "compare",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_HOME])
+
 
 __all__ = [
     "BleuSource",

@@ -88,7 +88,7 @@ def _meta_table(args: argparse.Namespace) -> int:
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from ..cli import options_from_args
+    from ..cli_options import options_from_args
     from .errors import StatsInputError
     from .study_meta import meta_evaluate
 
@@ -158,7 +158,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
 
 def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[Any]:
     """Every metric ranked by the --statistics (issue 17), for the systems meta evaluated."""
-    from ..cli import options_from_args
+    from ..cli_options import options_from_args
     from .ranking_command import (
         DEFAULT_COMPUTED,
         meta_rankings,
@@ -197,12 +197,16 @@ def _ter_cache_dir(args: argparse.Namespace) -> Any:
 
 
 def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
-    from ..cli import read_corpus_files, system_name
+    from ..cli_options import read_corpus_files, system_name
     from ..statistics import compute_system_statistics
     from .errors import StatsInputError
-    from .study_meta import choose_systems, study_statistics
 
     if args.path:
+        from .study_meta import (  # a study: not needed for -r/-i files
+            choose_systems,
+            study_statistics,
+        )
+
         if args.refs or args.input:
             raise StatsInputError("give either a study PATH or -r/-i files, not both")
         study = _load_study(args)
@@ -228,7 +232,7 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
 
 
 def cmd_significance(args: argparse.Namespace) -> int:
-    from ..cli import options_from_args
+    from ..cli_options import options_from_args
     from .bootstrap import bootstrap
     from .errors import StatsInputError
     from .randomization import approximate_randomization
@@ -342,7 +346,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add the ``meta`` and ``significance`` sub-commands to the command line's sub-parsers."""
-    from ..cli import add_bleu_options
+    from ..cli_options import add_bleu_options
 
     p = subparsers.add_parser(
         "meta",

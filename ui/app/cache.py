@@ -35,6 +35,7 @@ from bleu_core.study.file_roles import recognise_files
 from bleu_core.study.loading import list_pairs, load_files
 from bleu_core.study.model import LoadWarning
 from bleu_core.tokenizers import TOKENIZER_NAMES
+from ui.app import warmup
 from ui.app.limits import UPLOAD_MAX_BYTES
 from ui.app.prefetch import PageActivity, Prefetcher, ProgressBoard, ResultStore
 from ui.app.prefetch import disabled as prefetch_disabled
@@ -153,7 +154,10 @@ class _Count:
                 ACTIVITY.step_aside()
 
         try:
-            if self.ahead:
+            if (
+                self.ahead
+            ):  # after the libraries the next page needs (ui.app.warmup), when no page draws
+                warmup.join(timeout=60)
                 ACTIVITY.step_aside()
             return _count_statistics(
                 self.study, references, tokenize, lowercase, max_order, progress=report

@@ -105,7 +105,11 @@ def ensure_entrypoint() -> None:
 
 
 def current_study() -> Study | None:
-    """The open study (the view for the sidebar's reference choice), or None."""
+    """The open study (the view for the sidebar's reference choice), or None.
+
+    app.py calls it first thing on every run: a page starts drawing, and statistics counted ahead of
+    time step aside meanwhile (:data:`ui.app.cache.ACTIVITY`)."""
+    cache.ACTIVITY.page_started()
     ensure_entrypoint()
     sync_references()
     return st.session_state.get(K.STUDY)

@@ -28,6 +28,7 @@ import gc
 import importlib
 import logging
 import threading
+from collections.abc import Callable
 
 MODULES: tuple[str, ...] = (
     "pandas",
@@ -54,11 +55,15 @@ _thread: threading.Thread | None = None
 _go = threading.Event()
 _done = threading.Event()
 _log = logging.getLogger(__name__)
+_step: tuple[int, int, str] = (0, 0, "")
+"""(modules imported, modules, the one being imported): what :func:`wait` shows."""
 
 
 def _run(modules: tuple[str, ...], loaders: tuple[str, ...], delay: float, freeze: bool) -> None:
+    global _step
     _go.wait(delay)
-    for name in modules:
+    for k, name in enumerate(modules):
+        _step = (k, len(modules), name)
         try:
             importlib.import_module(name)
         except Exception:  # a missing optional library shows up on the page that needs it
@@ -99,9 +104,50 @@ def start(
     return _done
 
 
-def wait() -> None:
-    """Finish the warm-up now (skip its remaining delay) if it is running; return at once otherwise."""
+def join(timeout: float | None = None) -> bool:
+    """Wait, drawing nothing and without hurrying it, until the warm-up is done; True when it is (or was
+    never started: no warm-up in this process). Work done ahead of time waits for it."""
+    if _thread is None:
+        return True
+    return _done.wait(timeout)
+
+
+def wait(show: Callable[[float, str], object] | None = None, poll_s: float = 0.25) -> None:
+    """Finish the warm-up now (skip its remaining delay) if it is running; return at once otherwise.
+
+    While it runs (seconds when the server is busy: on a large study the statistics are counted at the
+    same time), a progress bar says which library is loading: ``show(fraction, text)``, by default a
+    Streamlit progress bar at the top of the page, removed when done (app.py calls this before the page).
+
+    >>> shown = []
+    >>> done = start(modules=("json", "csv"), delay=0.0, freeze=False, loaders=())
+    >>> wait(lambda fraction, text: shown.append(text))
+    >>> done.is_set(), wait() is None
+    (True, True)
+    """
     thread = _thread
-    if thread is not None and not _done.is_set():
-        _go.set()
-        thread.join()
+    if thread is None or _done.is_set():
+        return
+    _go.set()
+    thread.join(poll_s)  # a short wait draws nothing
+    slot = None
+    if show is None and thread.is_alive():
+        import streamlit as st
+
+        slot = st.empty()
+        show = slot.progress
+    while thread.is_alive() and show is not None:
+        done, total, name = _step
+        show(done / total if total else 0.0, _loading_text(done, total, name))
+        thread.join(poll_s)
+    thread.join()
+    if slot is not None:
+        slot.empty()
+
+
+def _loading_text(done: int, total: int, name: str) -> str:
+    """
+    >>> _loading_text(2, 8, "altair")
+    'Loading the analysis libraries: altair (3 of 8), once after the server starts…'
+    """
+    return f"Loading the analysis libraries: {name} ({done + 1} of {total}), once after the server starts…"
