@@ -72,11 +72,11 @@ else:
     sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
     steps.step(f"bootstrapping the segment-level correlations ({n_resamples} resamples)")
     seg_wait: list | None = None if under_app_test() else []  # at WMT scale: in the background
-    segment = result(
+    segment = corr_cache.segment_level(
         ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
         lambda p: corr_cache.segment_level_job(sentence, human_seg, SEGMENT_METHODS, n_resamples,
                                                seed, p, counts),
-        "segment-level correlations", seg_wait,
+        seg_wait,
     ) or []  # fmt: skip
     steps.done()
     show_pending(seg_wait or [])

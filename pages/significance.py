@@ -108,7 +108,7 @@ else:
     table_downloads(tests, "block t-tests", caption=blocks.layout)
     chart = block_chart(long, title=f"{metric} per block", subtitle=blocks.layout, value="score",
                         y_title=f"block {metric}{unit}")  # fmt: skip
-    show_chart(chart, "block scores")
+    show_chart(chart, "block scores", stable=True)
 
 # ------------------------------------------------------------------------------------------ bootstrap
 st.subheader("Bootstrap confidence intervals (Zhang & Vogel 2004)")
@@ -135,6 +135,7 @@ show_chart(
         subtitle=run_note,
     ),
     "bootstrap intervals",
+    stable=True,
 )
 if is_bleu:
     signature_caption(scores.signature)
@@ -151,6 +152,7 @@ st.caption(f"Paired bootstrap: {run_note} (the same resampled test sets as above
 show_chart(
     verdict_matrix(matrix_frame(paired), title=f"Paired bootstrap ({metric})", subtitle=run_note),
     "paired bootstrap matrix",
+    stable=True,
 )
 with st.expander("All pairs as a table"):
     pairs = comparisons_frame(paired)
@@ -166,7 +168,7 @@ if len(pair) == 2:
     x_title = f"{metric}({pair[0]}) − {metric}({pair[1]})"
     chart = histogram(diffs, x="difference", x_title=x_title, title="Resampled differences",
                       subtitle=run_note)  # fmt: skip
-    show_chart(chart, "bootstrap differences")
+    show_chart(chart, "bootstrap differences", stable=True)
 
 st.subheader("Approximate randomisation")
 trials = resamples_input("Trials", key=K.SIG_TRIALS, min_value=100, step=1000)
@@ -187,6 +189,7 @@ st.caption(f"Approximate randomisation: {ar_note}.")
 show_chart(
     verdict_matrix(matrix_frame(ar), title="Approximate randomisation", subtitle=ar_note),
     "randomisation matrix",
+    stable=True,
 )
 with st.expander("All pairs as a table"):
     ar_frame = comparisons_frame(ar).drop(columns=["CI low", "CI high"])

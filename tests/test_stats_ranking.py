@@ -166,6 +166,20 @@ def test_soft_pairwise_perm_both_is_symmetric_and_validates() -> None:
     assert ab.statistic2 == pytest.approx(
         soft_pairwise_accuracy(good, human, n_permutations=200).statistic
     )
+    # MTME's early stopping (WMT tasks): a clear result stops after the first block of 100, with
+    # the p-value of those 100 resamples (the same draws as a run of 100)
+    early = dict(n_resamples=1000, n_permutations=200, seed=2, early_stop=(100, 0.02, 0.5))
+    stopped = soft_pairwise_perm_both(bad, good, human, **early)
+    assert stopped.n_resamples == 100
+    assert (
+        stopped.pvalue
+        == soft_pairwise_perm_both(
+            bad, good, human, n_resamples=100, n_permutations=200, seed=2
+        ).pvalue
+    )
+    assert soft_pairwise_perm_both(good, bad, human, **early).n_resamples == 100  # p > 0.5
+    twin = soft_pairwise_perm_both(good, good * 1.0001, human, **early)
+    assert twin.n_resamples == 1000 or not 0.02 <= twin.pvalue <= 0.5
     with pytest.raises(StatsInputError, match="arrays of one shape"):
         soft_pairwise_perm_both(good[:, :5], bad, human)
     holed = good.copy()

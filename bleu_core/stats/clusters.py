@@ -40,6 +40,9 @@ SYSTEM_STATISTICS = ("pairwise-accuracy", "pearson", "kendall", "soft-pairwise-a
 SEGMENT_STATISTICS = ("acc-eq", "tau-eq")
 STATISTICS = SYSTEM_STATISTICS + SEGMENT_STATISTICS
 DEFAULT_STATISTICS = ("pairwise-accuracy", "acc-eq")
+#: MTME's ``PermutationSigDiffParams`` in its WMT tasks (``tasks.Task``): blocks of 100 resamples,
+#: stop when p < 0.02 or p > 0.5. Used for soft pairwise accuracy, whose resamples are costly.
+WMT_EARLY_STOP = (100, 0.02, 0.5)
 
 
 def assign_ranks(pvalues: np.ndarray, alpha: float = 0.05) -> list[int]:
@@ -240,15 +243,25 @@ def rank_metrics(
                 continue
             r = soft_pairwise_accuracy(oriented[name], h_common)
             values[name], info[name] = r.statistic, {"n": r.n_pairs}
-        test = "perm-both (segment scores swapped, as MTME)"
+        test = (
+            "perm-both (segment scores swapped, as MTME; stopped early as WMT's tasks: after a "
+            "block of 100 resamples with p < 0.02 or p > 0.5)"
+        )
         usable = {n: v for n, v in oriented.items() if not math.isnan(values[n])}
         if n_resamples > 0 and usable:
             intervals = ri.soft_pairwise_intervals(usable, h_common, **boot)
-            interval = f"bootstrap over the {int(common.sum())} segments scored for all systems"
+            interval = (
+                f"bootstrap over the {int(common.sum())} segments scored for every rated system"
+            )
 
         def compare(a: Any, b: Any) -> float:
             return soft_pairwise_perm_both(
-                oriented[b.name], oriented[a.name], h_common, n_resamples=n_resamples, seed=seed
+                oriented[b.name],
+                oriented[a.name],
+                h_common,
+                n_resamples=n_resamples,
+                seed=seed,
+                early_stop=WMT_EARLY_STOP,
             ).pvalue
 
     else:

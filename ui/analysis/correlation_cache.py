@@ -1,7 +1,9 @@
 """The Correlation page's results, cached: a re-run (another criterion and back, another page and back, a
-setting that does not change BLEU) redraws instead of bootstrapping again. The slow parts (segment-level
-bootstrap, reference subsets) are plain functions the page runs in the shared background thread
-(:func:`ui.app.background.result`), which keeps their results by the same kind of key.
+setting that does not change BLEU) redraws instead of bootstrapping again. The slower parts are plain
+functions the page runs in background threads, which keep their results by the same kind of key: the
+reference subsets in the shared one (:func:`ui.app.background.result`), the segment-level bootstrap in its
+own (:data:`SEGMENT_JOBS`). What does not depend on BLEU is computed once for every BLEU setting: the
+bootstrap count matrix (:func:`bootstrap_counts`) and the human side's resamples (:func:`human_resampled`).
 
 Same convention as :mod:`ui.app.cache`: hashable inputs (the statistics' key, the systems, the options'
 ``repr``, the resampling settings), unhashable ones with a leading underscore, no ``st.*`` inside.
@@ -9,6 +11,7 @@ Same convention as :mod:`ui.app.cache`: hashable inputs (the statistics' key, th
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,6 +25,7 @@ from bleu_core.stats.meta import (
     system_correlations,
 )
 from bleu_core.stats.systems import stack_systems
+from ui.app.background import BackgroundJobs
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -181,6 +185,25 @@ def reference_analysis(
         seed=seed,
     )
     return result, single
+
+
+SEGMENT_JOBS = BackgroundJobs(max_entries=16)
+"""The segment-level bootstraps' own background thread (shared by all sessions): a second or two each
+(vectorised), redone on every BLEU setting, so they do not queue behind the shared thread's long jobs
+(chrF, TER, the reference subsets: a minute at 50 × 10,000)."""
+
+
+def segment_level(
+    key: Hashable, work: Callable[[Any], Any], pending: list | None
+) -> list[Any] | None:
+    """The segment-level results of job ``key`` (``work(progress)`` started if new) from
+    :data:`SEGMENT_JOBS`, as :func:`ui.app.background.result` does: with a ``pending`` list an unfinished
+    job is appended to it and None returned; without one (AppTest) the call waits."""
+    job = SEGMENT_JOBS.submit(key, work, label="segment-level correlations")
+    if job.future.done() or pending is None:
+        return job.future.result()
+    pending.append(job)
+    return None
 
 
 def segment_level_job(
