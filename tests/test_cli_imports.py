@@ -63,9 +63,11 @@ def test_score_command_imports_no_heavy_module(tmp_path: Path) -> None:
 
 
 #: Never needed by ``significance`` with files: statistics from scipy, tables, sacrebleu's metrics, the app and
-#: the other commands' modules (``main`` builds only the parser of the command it runs). numpy.ma is not listed:
-#: ``np.quantile`` (bleu_core.stats.resampling) still loads it.
+#: the other commands' modules (``main`` builds only the parser of the command it runs), the study package (only
+#: a study PATH needs it) and numpy.ma (``np.quantile`` loads it: bleu_core.stats.resampling sorts instead).
 SIGNIFICANCE_FORBIDDEN = (
+    "numpy.ma",
+    "bleu_core.study",
     "scipy",
     "pandas",
     "streamlit",
