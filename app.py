@@ -85,8 +85,14 @@ def open_default_study() -> None:
         if request is None:
             context.open_demo(context.DEFAULT_DEMO)
             return
-        with st.spinner(f"Opening {request.path} …"):
-            loaded = startup.load_startup(request)
+        bar = st.progress(0.0, text=f"Opening {request.path} …")  # seconds on a 50 × 10k study
+        try:
+            loaded = startup.load_startup(
+                request,
+                progress=lambda done, total, message: bar.progress(done / total, text=message),
+            )
+        finally:
+            bar.empty()
         context.open_study(
             loaded.study, key=loaded.key, label=loaded.label, warnings=list(loaded.warnings)
         )

@@ -22,6 +22,11 @@ Orders for which the hypothesis has no n-grams add 0 (NLTK raises ``ZeroDivision
 
 Segment-level NIST uses the same corpus-wide information weights with the segment's own counts and lengths.
 
+Two implementations give the same statistics: :func:`corpus_nist_from_tokens` (below) is the *reference
+implementation*, a ``Counter`` per segment, easy to check by eye; :mod:`bleu_core.metrics.nist_statistics`
+computes every segment (and every system) at once from integer token ids with numpy, and is what
+:func:`corpus_nist` and the metric registry run. The tests compare the two.
+
 >>> hyp = "the cat sat on the mat".split()
 >>> ref = "the cat sat on a mat".split()
 >>> # 5 of 6 unigrams match, each worth log2(6 / 1) bits; every bigram is worth log2(1 / 1) = 0 bits here
@@ -39,6 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+from bleu_core.metrics.nist_statistics import check_nist_order
 from bleu_core.statistics import ngram_counts
 
 #: beta of the length penalty: exp(beta * ln(2/3)^2) = 0.5 (Doddington 2002, eq. 3; NLTK, mteval-v13a).
@@ -123,8 +129,7 @@ def corpus_nist_from_tokens(
     ``cache``: a dict shared by calls with the same weights (one per system of a study), so that each
     segment's reference n-gram counts are computed once.
     """
-    if max_order < 1:
-        raise BleuOptionError(f"NIST max order must be at least 1, got {max_order}")
+    check_nist_order(max_order)
     if len(hypothesis_tokens) != len(reference_tokens):
         raise BleuOptionError(
             f"{len(hypothesis_tokens)} hypotheses but {len(reference_tokens)} reference sets: give the "
@@ -169,12 +174,27 @@ def corpus_nist(
 ) -> NistScores:
     """NIST of a corpus; ``references`` are reference streams (``references[k][i]``; ``None`` = missing).
 
+    Vectorised (:mod:`bleu_core.metrics.nist_statistics`); the same scores as :func:`corpus_nist_from_tokens`
+    of the tokens.
+
     >>> round(corpus_nist(["the cat sat on the mat"], [["the cat sat on a mat"]], max_order=2).corpus, 4)
     2.1541
     """
-    from bleu_core.statistics import tokenize_corpus_with_references
-
-    hyp_tokens, refs = tokenize_corpus_with_references(
-        hypotheses, references, tokenize=tokenize, lowercase=lowercase
+    from bleu_core.fast.batch_tokenizers import BatchTokenizer
+    from bleu_core.metrics.nist_statistics import (
+        hypothesis_statistics_from_text,
+        reference_ngrams_from_text,
     )
-    return corpus_nist_from_tokens(hyp_tokens, refs, max_order=max_order)
+    from bleu_core.statistics import check_corpus
+
+    check_corpus(hypotheses, references)
+    check_nist_order(max_order)
+    tokenizer = BatchTokenizer(tokenize, lowercase)
+    refs = reference_ngrams_from_text(tokenizer, references, max_order)
+    stats = hypothesis_statistics_from_text(refs, tokenizer, hypotheses).stats
+    return NistScores(
+        float(nist_from_stats(stats.sum(axis=0), max_order)),
+        nist_from_stats(stats, max_order),
+        stats,
+        max_order,
+    )

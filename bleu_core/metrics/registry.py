@@ -436,29 +436,29 @@ def _ter(ctx: _Context, spec: MetricSpec) -> MetricScores:
 
 
 def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
-    from bleu_core.metrics.nist import (
-        DEFAULT_NIST_ORDER,
-        corpus_nist_from_tokens,
-        information_weights,
-        nist_from_stats,
+    """NIST statistics, vectorised (:mod:`bleu_core.metrics.nist_statistics`): the references' n-grams,
+    information weights and clipping limits are computed once per (reference streams, segments) and shared
+    by every system scored against them; one tokenizer numbers the tokens of all."""
+    from bleu_core.fast.batch_tokenizers import BatchTokenizer
+    from bleu_core.metrics.nist import DEFAULT_NIST_ORDER, nist_from_stats
+    from bleu_core.metrics.nist_statistics import (
+        hypothesis_statistics_from_text,
+        reference_ngrams_from_text,
     )
 
     per_system = {}
-    weights: dict[tuple, Any] = {}  # information weights per (reference streams, segments)
-    counts_cache: dict = {}
+    tokenizer = BatchTokenizer(ctx.tokenize, ctx.lowercase)
+    references: dict[tuple, Any] = {}  # reference n-grams per (reference streams, segments)
     for system in ctx.systems:
         got = _inputs(ctx, system)
         if got is None:
             continue
-        idx = got[0]
-        hyp_tokens, ref_tokens = ctx.token_inputs(system, idx)
+        idx, hyps, streams = got
         key = (tuple(ctx.refs_for(system)), tuple(idx))
-        if key not in weights:
-            weights[key] = information_weights(ref_tokens, DEFAULT_NIST_ORDER)
-        res = corpus_nist_from_tokens(
-            hyp_tokens, ref_tokens, information=weights[key], cache=counts_cache
-        )
-        per_system[system] = (idx, res.stats, res.segment)
+        if key not in references:
+            references[key] = reference_ngrams_from_text(tokenizer, streams, DEFAULT_NIST_ORDER)
+        stats = hypothesis_statistics_from_text(references[key], tokenizer, hyps).stats
+        per_system[system] = (idx, stats, nist_from_stats(stats, DEFAULT_NIST_ORDER))
     notes = ["information weights come from the references of the segments each system translated"]
     return _assemble(
         ctx,

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.study.file_roles import NAMING_HELP, ROLES, FileRole, recognise_files, stream_name
+from bleu_core.study.load_progress import report
 from bleu_core.study.model import LoadResult, LoadWarning, Rating, Segment, Study
 from bleu_core.study.ratings import human_aliases, ratings_from_table
 from bleu_core.study.reading import DEFAULT_MAX_BYTES, FileTree, read_text_file, split_lines
@@ -149,6 +150,7 @@ def build_plain_text_study(
     human_translations = reference_names + [h for h in humans if h in system_names]
     set_aside: list[Rating] = []
     if ratings_table is not None:
+        report("reading ratings")
         table = parse_table(ratings_table[1], ratings_table[0])
         known = system_names | set(reference_names)
         parsed = ratings_from_table(
@@ -238,8 +240,14 @@ def folder_study(tree: FileTree, *, name: str | None = None) -> LoadResult:
     def under(folder: str) -> list[str]:
         return [f for f in files if f.startswith(folder + "/") and f.count("/") == 1]
 
+    texts = [f for f in files if "/" in f or f == "source.txt"]
+    n_read = [0]
+
     def read(path: str) -> list[str]:
-        return split_lines(tree.read_text(path))
+        lines = split_lines(tree.read_text(path))
+        n_read[0] += 1
+        report("reading files", n_read[0], len(texts))
+        return lines
 
     refs = [(_stream_name(p), tree.display(p), read(p)) for p in under("references")]
     machine = [(_stream_name(p), tree.display(p), read(p)) for p in under("systems")]

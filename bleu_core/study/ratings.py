@@ -30,6 +30,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from bleu_core.errors import InputError
+from bleu_core.study.load_progress import report
 from bleu_core.study.model import Criterion, Rating
 from bleu_core.study.tables import Row, Table, parse_score
 
@@ -232,7 +233,10 @@ def ratings_from_table(
         return result.criteria[name]
 
     aliases = aliases or {}
-    for row in table:
+    n_rows = len(table.rows)
+    for i, row in enumerate(table):
+        if i % 25_000 == 0:
+            report("reading ratings", i, n_rows)
         system = row["system"].strip()
         system = aliases.get(system, system)
         segment = row["segment_id"].strip() or None

@@ -107,14 +107,17 @@ def _fingerprint(path: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def load_startup(request: StartupStudy) -> LoadedStartup:
-    """Load the command-line study once per process (a :class:`BleuStudyError` reaches the caller)."""
+def load_startup(request: StartupStudy, progress: Any = None) -> LoadedStartup:
+    """Load the command-line study once per process (a :class:`BleuStudyError` reaches the caller);
+    ``progress(done, total, message)``: how far the load has got (:mod:`bleu_core.study.load_progress`)."""
     from bleu_core.study import load_study
 
     with _lock:
         if request in _loaded:
             return _loaded[request]
-        result = load_study(request.path, pair=request.pair, reference=request.reference_choice)
+        result = load_study(
+            request.path, pair=request.pair, reference=request.reference_choice, progress=progress
+        )
         suffix = f" ({request.pair})" if request.pair else ""
         key = (
             f"demo:{request.demo}"
