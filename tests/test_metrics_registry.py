@@ -7,6 +7,8 @@ import math
 import numpy as np
 import pytest
 import sacrebleu
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bleu_core.bleu import corpus_bleu, sentence_bleu
 from bleu_core.errors import BleuOptionError
@@ -186,3 +188,36 @@ def test_weighted_counts_cache_gives_the_same_counts() -> None:
         plain = weighted_counts_many(hyps, refs, docs, [w, None])
         cached = weighted_counts_many(hyps, refs, docs, [w, None], cache=shared)
         assert np.array_equal(plain, cached)
+
+
+_WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "sat"])
+_TEXT = st.lists(_WORDS, min_size=1, max_size=6).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_batched_per_equals_the_counter_version_segment_by_segment(data) -> None:  # noqa: ANN001
+    """The registry's PER (one batched unigram count per reference stream) = ``segment_per`` on every
+    segment: several references, missing ones, empty and missing outputs, ties between references."""
+    from bleu_core.metrics.per import per_from_counts, segment_per
+
+    n = data.draw(st.integers(1, 6))
+    ref_a = data.draw(st.lists(_TEXT, min_size=n, max_size=n))
+    ref_b = data.draw(st.lists(st.one_of(st.none(), _TEXT), min_size=n, max_size=n))
+    output = st.one_of(st.none(), st.just(""), _TEXT)
+    systems = {s: data.draw(st.lists(output, min_size=n, max_size=n)) for s in ("S1", "S2")}
+    study = Study(
+        name="toy",
+        segments=tuple(Segment(str(i)) for i in range(n)),
+        references={"A": ref_a, "B": ref_b},
+        systems=systems,
+    )
+    per = score_study(study, ("PER",))["PER"]
+    for k, (name, outputs) in enumerate(systems.items()):
+        assert per.names[k] == name
+        for i, hyp in enumerate(outputs):
+            refs = [r.split() for r in (ref_a[i], ref_b[i]) if r is not None]
+            if hyp is None:
+                assert math.isnan(per.segment[k, i])
+            else:
+                assert per.segment[k, i] == per_from_counts(segment_per(hyp.split(), refs))

@@ -471,16 +471,50 @@ def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
 
 
 def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
-    from bleu_core.metrics.per import per_from_tokens
+    """PER (:mod:`bleu_core.metrics.per`) from one batched unigram count per reference stream.
 
-    per_system = {}
-    for system in ctx.systems:
-        got = _inputs(ctx, system)
-        if got is None:
-            continue
-        idx = got[0]
-        res = per_from_tokens(*ctx.token_inputs(system, idx))
-        per_system[system] = (idx, np.stack([res.errors, res.ref_len], axis=1), res.segment)
+    A segment's ``correct`` words against one reference are BLEU's clipped unigram matches with that single
+    reference, so :func:`~bleu_core.statistics.compute_system_statistics` (``max_order=1``) gives them for all
+    systems at once, each text tokenised once; per segment the reference with the lowest PER wins (ties: the
+    first), as :func:`~bleu_core.metrics.per.segment_per` does (tests/test_metrics_registry.py compares them)."""
+    from bleu_core.statistics import compute_system_statistics
+
+    per_system: dict[str, tuple[list[int], np.ndarray, np.ndarray]] = {}
+    inputs = {system: _inputs(ctx, system) for system in ctx.systems}
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for system, got in inputs.items():
+        if got is not None:
+            groups.setdefault(tuple(ctx.refs_for(system)), []).append(system)
+    for refs, members in groups.items():
+        hyps = {system: [t or "" for t in ctx.study.systems[system]] for system in members}
+        per_ref = []
+        for ref in refs:
+            texts = ctx.study.references[ref]
+            counted = compute_system_statistics(
+                hyps,
+                [[t or "" for t in texts]],
+                max_order=1,
+                tokenize=ctx.tokenize,
+                lowercase=ctx.lowercase,
+            )
+            per_ref.append((counted, np.array([t is None for t in texts])))
+        for system in members:
+            idx = inputs[system][0]  # type: ignore[index]
+            errors, lengths, rates = [], [], []
+            for counted, missing in per_ref:
+                a = counted[system].array
+                hyp_len, ref_len, correct = a[:, 0], a[:, 1], a[:, 4]
+                err = ref_len - correct + np.maximum(0.0, hyp_len - ref_len)
+                rate = _per_from_stats(np.stack([err, ref_len], axis=1))
+                errors.append(err)
+                lengths.append(ref_len)
+                rates.append(np.where(missing, np.inf, rate))
+            best = np.argmin(np.stack(rates), axis=0)  # the first of equal rates, as min() does
+            cols = np.arange(best.size)
+            stats = np.stack([np.stack(errors)[best, cols], np.stack(lengths)[best, cols]], axis=1)[
+                idx
+            ]
+            per_system[system] = (list(idx), stats, _per_from_stats(stats))
     return _assemble(ctx, spec, per_system, 2, _per_from_stats)
 
 
