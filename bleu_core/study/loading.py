@@ -32,6 +32,7 @@ from pathlib import Path
 
 from bleu_core.errors import BleuStudyError, InputError, StudyError, WrongTypeError
 from bleu_core.study.file_roles import NAMING_HELP, TEXT_SUFFIXES, recognise_files
+from bleu_core.study.gc_pause import gc_paused
 from bleu_core.study.load_progress import Progress, finish, report, reporting
 from bleu_core.study.longtable import long_table_study, looks_like_long_table
 from bleu_core.study.mistakes import detect_mistakes
@@ -90,11 +91,11 @@ def _tree_study(
 ) -> LoadResult:
     files = tree.files()
     if roles is not None:
-        return files_study(tree, roles, name=name, pair=pair)
+        return files_study(tree, roles, name=name, pair=pair, validate=False)
     if any(_SOURCE.search(f) for f in files):
         return wmt_study(tree, pair=pair, reference=reference, name=name)
     if looks_like_plain_text_folder(files):
-        return folder_study(tree, name=name)
+        return folder_study(tree, name=name, validate=False)
     found = recognise_files(files)
     streams = [r for r in found.recognised.values() if r.role in ("reference", "system", "human")]
     singles = [f for f in files if f.endswith((".tsv", ".csv", ".json", ".json.gz"))]
@@ -107,7 +108,7 @@ def _tree_study(
     if top is not None:  # e.g. a zip of the folder "my-study/" rather than of its contents
         return _tree_study(SubTree(tree, top), name=name or top, pair=pair, reference=reference)
     if not found.unrecognised and any(r.role == "system" for r in found.recognised.values()):
-        return files_study(tree, name=name, pair=pair)
+        return files_study(tree, name=name, pair=pair, validate=False)
     shown = ", ".join(files[:8]) + (" ..." if len(files) > 8 else "") if files else "(empty)"
     unknown = [f for f in found.unrecognised if f.lower().endswith(TEXT_SUFFIXES)]
     why = f"the role of {', '.join(unknown[:8])} is not known from the name; " if unknown else ""
@@ -165,7 +166,7 @@ def load_study(
         )
     if "\x00" in text_path:
         raise InputError("the path contains a NUL character; check the file name")
-    with reporting(progress):
+    with reporting(progress), gc_paused():
         report("reading files")
         result = _load_and_check(
             text_path, pair, reference, name, max_bytes, detect, display_name, roles
@@ -198,9 +199,12 @@ def _load_and_check(
             display_name=display_name,
             roles=roles,
         )
-    result = _apply_reference(result, reference)
     report("checking the study")
-    validate_study(result.study)
+    validate_study(result.study)  # the loaders leave it here: one check of every study, not two
+    chosen = _apply_reference(result, reference)
+    if chosen.study is not result.study:
+        validate_study(chosen.study)
+    result = chosen
     if detect:
         report("looking for usual mistakes")
         result = LoadResult(result.study, result.warnings + tuple(detect_mistakes(result.study)))

@@ -26,8 +26,11 @@ anything else is higher-is-better with no fixed scale.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import math
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+
+import numpy as np
 
 from bleu_core.errors import InputError
 from bleu_core.study.load_progress import report
@@ -233,7 +236,22 @@ def ratings_from_table(
         return result.criteria[name]
 
     aliases = aliases or {}
-    n_rows = len(table.rows)
+    fast = _ratings_by_column(
+        table,
+        criterion_columns=None if long_form else criterion_columns,
+        systems=systems,
+        segment_ids=segment_ids,
+        criterion_for=criterion_for,
+        aliases=aliases,
+    )
+    if fast is not None:
+        ratings, lines, skipped = fast
+        result.ratings, result.lines, result.skipped_empty = ratings, lines, skipped
+        return result
+    # Something is wrong (or unusual) in the table: the row-by-row reading below finds the first problem
+    # and names its line and column.
+    result.criteria.clear()
+    n_rows = len(table)
     for i, row in enumerate(table):
         if i % 25_000 == 0:
             report("reading ratings", i, n_rows)
@@ -290,6 +308,116 @@ def ratings_from_table(
             result.lines.append(row.line)
     check_repeated_ratings(result.ratings, result.lines, file=table.file)
     return result
+
+
+def _ratings_by_column(
+    table: Table,
+    *,
+    criterion_columns: list[str] | None,
+    systems: Collection[str],
+    segment_ids: Collection[str],
+    criterion_for: Callable[[str], Criterion],
+    aliases: Mapping[str, str],
+) -> tuple[list[Rating], list[int], int] | None:
+    """The ratings of a well-formed ``table`` read column by column: (ratings, lines, empty cells skipped).
+
+    Half a million DA ratings (a 50 systems × 10,000 segments study) in about a second: every distinct
+    score cell is parsed once, names are checked as sets, scales with numpy. Returns ``None`` as soon as
+    anything would be an error (an unknown name, a bad number, a score off its scale, a repeated rating), so
+    that the caller's row-by-row reading finds the first such row and names its line. The ratings come in
+    the order of the rows (wide form: row by row, then column by column), as that reading gives them.
+    """
+    n_rows = len(table)
+    report("reading ratings", 0, 4)
+
+    def stripped(column: str) -> list[str]:
+        return list(map(str.strip, table.column(column)))
+
+    system = stripped("system")
+    if aliases:
+        system = [aliases.get(name, name) for name in system]
+    segment = [name or None for name in stripped("segment_id")]
+    rater = [name or None for name in stripped("rater")]
+    group = [name or None for name in stripped("group")]
+    if criterion_columns is None:  # long form: the criterion of each row, its score
+        streams = [(stripped("criterion"), table.column("score"), "score")]
+    else:  # wide form: one stream per criterion column
+        streams = [([name] * n_rows, table.column(name), name) for name in criterion_columns]
+    report("reading ratings", 1, 4)
+    kept_rows: list[np.ndarray] = []
+    kept_scores: list[np.ndarray] = []
+    for _, cells, column in streams:
+        number: dict[str, float] = {}
+        for cell in set(cells):  # each distinct cell parsed once (DA tables repeat their scores)
+            if not cell.strip():
+                number[cell] = math.nan  # an empty cell: not rated
+                continue
+            try:
+                number[cell] = parse_score(cell, file=table.file, line=0, column=column)
+            except InputError:
+                return None
+        scores = np.fromiter(map(number.__getitem__, cells), dtype=np.float64, count=n_rows)
+        rows = np.flatnonzero(~np.isnan(scores))
+        kept_rows.append(rows)
+        kept_scores.append(scores[rows])
+    report("reading ratings", 2, 4)
+    # every kept (row, stream) in the order of the row-by-row reading
+    n_streams = len(streams)
+    rows = np.concatenate(kept_rows)
+    which = np.concatenate([np.full(len(r), k, dtype=np.intp) for k, r in enumerate(kept_rows)])
+    values = np.concatenate(kept_scores)
+    if n_streams > 1:
+        order = np.argsort(rows * n_streams + which, kind="stable")
+        rows, which, values = rows[order], which[order], values[order]
+    row_list = rows.tolist()
+    names = (
+        [streams[0][0][i] for i in row_list]
+        if criterion_columns is None
+        else [criterion_columns[k] for k in which.tolist()]
+    )
+    kept_system = [system[i] for i in row_list]
+    kept_segment = [segment[i] for i in row_list]
+    if "" in names or "" in kept_system:
+        return None
+    if not set(kept_system) <= set(systems):
+        return None
+    if not set(kept_segment) - {None} <= set(segment_ids):
+        return None
+    names_array = np.asarray(names, dtype=object)
+    for name in dict.fromkeys(
+        names
+    ):  # first appearance order, as the row-by-row reading meets them
+        criterion = criterion_for(name)
+        if criterion.scale is not None:
+            low, high = criterion.scale
+            on = values[names_array == name]
+            if on.size and not (low <= on.min() and on.max() <= high):
+                return None
+    kept_rater = [rater[i] for i in row_list]
+    named = [
+        key
+        for key in zip(kept_system, kept_segment, kept_rater, names, strict=True)
+        if key[2] is not None
+    ]
+    if len(set(named)) != len(
+        named
+    ):  # a rater scores an item twice: the row-by-row reading says where
+        return None
+    report("reading ratings", 3, 4)
+    ratings = list(
+        map(
+            Rating,
+            kept_system,
+            kept_segment,
+            kept_rater,
+            [group[i] for i in row_list],
+            names,
+            values.tolist(),
+        )
+    )
+    report("reading ratings", 4, 4)
+    lines = table.lines
+    return ratings, [lines[i] for i in row_list], n_streams * n_rows - len(row_list)
 
 
 def check_repeated_ratings(
@@ -363,8 +491,7 @@ def human_aliases(
         if letter:
             by_letter.setdefault(letter, []).append(name)
     aliases: dict[str, str] = {}
-    for row in table:
-        raw = row["system"].strip()
+    for raw in dict.fromkeys(map(str.strip, table.column("system"))):
         if not raw or raw in known or raw in aliases:
             continue
         letter = reference_letter(raw)
