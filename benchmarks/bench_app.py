@@ -517,6 +517,10 @@ def _visit(page, link: str) -> float:
     return _measure(page, target.click)
 
 
+TIMED_OUT: list[str] = []
+"""Measurements whose re-run was never seen drawn (listed in the report instead of stopping the run)."""
+
+
 def _tour(
     page, times: dict[str, list[float]], study: str, *, record: bool, tokenizers: list[str]
 ) -> None:
@@ -525,8 +529,15 @@ def _tour(
     def tok_shows(tok: str) -> Shows:
         return (SIDEBAR_CODE, f"tok:{tok}|")
 
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     for link in PAGE_LINKS:
-        first = _visit(page, link)
+        try:
+            first = _visit(page, link)
+        except PlaywrightTimeout:  # the run never showed as drawn: say so, and go on with the tour
+            print(f"  {study} | {link}: first visit not seen drawn (timed out); page skipped")
+            TIMED_OUT.append(f"{study}|{link}|first")
+            continue
         time.sleep(SETTLE_S / 2)
         if record and SCREENSHOTS:
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -534,7 +545,12 @@ def _tour(
             page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
         tok = tokenizers.pop(0)
         tokenizers.append(tok)
-        change = _change(page, "Tokenizer", tok, shows=tok_shows(tok))
+        try:
+            change = _change(page, "Tokenizer", tok, shows=tok_shows(tok))
+        except PlaywrightTimeout:
+            print(f"  {study} | {link}: tokenizer → {tok} not seen drawn (timed out)")
+            TIMED_OUT.append(f"{study}|{link}|change")
+            continue
         print(f"  {study} | {link}: first visit {first:.2f} s, tokenizer → {tok} {change:.2f} s")
         if record:
             times.setdefault(f"{study}|{link}|first", []).append(first)
@@ -666,6 +682,8 @@ def pages_report(
         lines.append(
             f"| {label} | {what} | {statistics.median(values):.{0 if unit == '' else 2}f}{unit} |"
         )
+    if TIMED_OUT:
+        lines += ["", "Not seen drawn within BENCH_TIMEOUT_MS (left out): " + ", ".join(TIMED_OUT)]
     return [*lines, "", PAGES_END]
 
 

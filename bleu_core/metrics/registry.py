@@ -359,6 +359,49 @@ def _bleu(ctx: _Context, spec: MetricSpec) -> MetricScores:
     return _assemble(ctx, spec, per_system, width, partial(_bleu_from_stats, options=options))
 
 
+def bleu_scores_from_statistics(
+    names: Sequence[str],
+    stats: np.ndarray,
+    present: np.ndarray,
+    *,
+    tokenize: str = "13a",
+    lowercase: bool = False,
+) -> MetricScores:
+    """BLEU as :func:`score_study` gives it, from statistics counted elsewhere (the app's shared ones,
+    counted once per setting for every page) instead of counting again.
+
+    ``stats`` is ``(K, S, F)``: every system's statistics against all the study's reference streams, with
+    BLEU's default options but ``tokenize``/``lowercase`` (order 4: ``F = 12``); ``present`` (``K × S``)
+    is where a system has a translation. Rows without one count nothing (zeros) and have no sentence
+    score (NaN), as in :func:`score_study`; the caller checks that every segment has a reference text
+    (otherwise :func:`score_study` scores the usable segments alone).
+
+    >>> from bleu_core.statistics import compute_statistics
+    >>> rows = compute_statistics(["the cat", "a dog"], [["the cat", "a dog barks"]]).array
+    >>> m = bleu_scores_from_statistics(["A"], rows[None], np.array([[True, False]]))
+    >>> m.stats[0, 1].tolist() == [0.0] * 12, bool(np.isnan(m.segment[0, 1])), round(float(m.segment[0, 0]), 1)
+    (True, True, 100.0)
+    """
+    options = BleuOptions(tokenize=tokenize, lowercase=lowercase)
+    from bleu_core.score import bleu_from_stats
+
+    present = np.asarray(present, dtype=bool)
+    table = np.where(present[..., None], np.asarray(stats, dtype=np.float64), 0.0)
+    sentence = np.asarray(
+        bleu_from_stats(table, options.with_(effective_order=True)).score, dtype=np.float64
+    )
+    spec = get_metric("BLEU")
+    return MetricScores(
+        spec.name,
+        tuple(names),
+        table,
+        partial(_bleu_from_stats, options=options),
+        np.where(present, sentence, np.nan),
+        spec.higher_is_better,
+        spec.description,
+    )
+
+
 def _usable_references(ctx: _Context) -> np.ndarray:
     """``K × R``: which reference streams each system is scored against (not its own stream)."""
     refs = list(ctx.study.references)

@@ -19,11 +19,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
-from bleu_core.metrics.registry import MetricScores, get_metric, metric_inputs_key, score_study
+from bleu_core.metrics.registry import (
+    MetricScores,
+    bleu_scores_from_statistics,
+    get_metric,
+    metric_inputs_key,
+    score_study,
+)
+from bleu_core.options import BleuOptions
 from bleu_core.stats import block_bleu, bootstrap
 from bleu_core.study import Study
+from ui.app import cache
 from ui.app import state as K
 from ui.app.background import Job, metric_job, ter_job
 from ui.app.metric_tables import external_metric_scores, is_external
@@ -134,6 +143,13 @@ def metric_scores(
             out[metric] = external_scores(study_key, study, metric)
             continue
         name = get_metric(metric).name
+        if (
+            name == "BLEU"
+        ):  # from the statistics every page shares: counted once, often ahead of time
+            shared = shared_bleu_scores(study_key, study, tokenize, lowercase)
+            if shared is not None:
+                out[metric] = shared
+                continue
         key = inputs_key(name, tokenize, lowercase)
         family = get_metric(name).family
         job = None
@@ -151,6 +167,32 @@ def metric_scores(
         with st.spinner(f"Scoring every system with {group}…"):
             out[metric] = group_scores(study_key, study, group, key, tokenize, lowercase)[name]
     return out
+
+
+def shared_bleu_scores(
+    study_key: str, study: Study, tokenize: str, lowercase: bool
+) -> MetricScores | None:
+    """The registry's BLEU (default options but the tokenizer and case) from the statistics the pages
+    share (:func:`ui.app.cache.system_statistics`, order 4: the sidebar's own unless its N differs), not a
+    second count of the whole study: on WMT21 a tokenizer change on Metrics used to count BLEU twice.
+    ``None`` when a segment has no reference text (the registry then scores the usable segments alone)."""
+    references = tuple(study.references)
+    streams = [study.references[name] for name in references]
+    if not all(any(text is not None for text in seg) for seg in zip(*streams, strict=True)):
+        return None
+    order = BleuOptions().max_order
+
+    def build() -> MetricScores:
+        counted = cache.system_statistics(study_key, study, references, tokenize, lowercase, order)
+        present = np.array(
+            [[text is not None for text in study.systems[name]] for name in counted.systems],
+            dtype=bool,
+        ).reshape(len(counted.systems), study.n_segments)
+        return bleu_scores_from_statistics(
+            counted.systems, counted.array, present, tokenize=tokenize, lowercase=lowercase
+        )
+
+    return cache.stored_scores(("registry BLEU", study_key, references, tokenize, lowercase), build)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
