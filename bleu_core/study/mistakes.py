@@ -23,9 +23,12 @@ bleu_core.errors.StudyError: the references look transposed: ...
 from __future__ import annotations
 
 import math
+import operator
 import re
-from collections import Counter
-from collections.abc import Sequence
+from bisect import bisect_right
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
+from itertools import islice
 
 import numpy as np
 
@@ -48,6 +51,12 @@ _TOKENIZED = re.compile(
     r" -LRB- | -RRB- |▁"
 )
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Every match of _TOKENIZED contains one of these literal strings ("&" for the entities, "RB- " for -LRB-
+# and -RRB-): a line without any of them cannot match, so only the (few) lines that contain one are given
+# to the regex (str.find is far faster than the regex).
+_TOKENIZED_KEYS = (" .", " ,", " ?", " !", " ;", " :", " n't", " '", "@@ ", "&", "RB- ", "▁")
+# Stands for a missing reference text: equal to nothing but itself (so not to a missing system text).
+_NO_TEXT = object()
 
 
 def check_reference_shape(
@@ -107,20 +116,27 @@ def _square_check(references: Sequence[Sequence[str | None]]) -> list[LoadWarnin
     return []
 
 
-def _words(text: str | None) -> Counter[str]:
-    return Counter(text.lower().split()) if text else Counter()
-
-
 def _overlap(a: str | None, b: str | None) -> float:
-    """Unigram F1 between two texts (lower-cased, split on whitespace); CJK split by character."""
+    """Unigram F1 between two texts (lower-cased, split on whitespace); CJK split by character.
+
+    >>> _overlap("The cat sat", "the cat the mat"), _overlap("猫 坐着", "猫坐"), _overlap(None, "")
+    (0.5714285714285714, 0.8, 0.0)
+    """
+    units_a: Sequence[str]
+    units_b: Sequence[str]
     if a and _CJK.search(a):
-        ca, cb = Counter(a.replace(" ", "")), Counter((b or "").replace(" ", ""))
+        units_a, units_b = a.replace(" ", ""), (b or "").replace(" ", "")
     else:
-        ca, cb = _words(a), _words(b)
-    total = sum(ca.values()) + sum(cb.values())
+        units_a = a.lower().split() if a else []
+        units_b = b.lower().split() if b else []
+    total = len(units_a) + len(units_b)
     if total == 0:
         return 0.0
-    return 2.0 * sum((ca & cb).values()) / total
+    count_a, count_b = Counter(units_a), Counter(units_b)
+    # the size of the multiset intersection, sum((count_a & count_b).values()), without building it
+    both = count_a.keys() & count_b.keys()
+    common = sum(map(min, map(count_a.__getitem__, both), map(count_b.__getitem__, both)))
+    return 2.0 * common / total
 
 
 def detect_tokenized(
@@ -131,10 +147,13 @@ def detect_tokenized(
     streams = [("reference", n, t) for n, t in study.references.items()]
     streams += [("system", n, t) for n, t in study.systems.items()]
     for kind, name, texts in streams:
-        lines = [t for t in texts if t][:sample]
+        if sample is None or sample >= 0:
+            lines = list(islice(filter(None, texts), sample))  # the first `sample` non-empty lines
+        else:
+            lines = [t for t in texts if t][:sample]
         if len(lines) < 5 or all(_CJK.search(t) for t in lines[:20]):
             continue
-        share = sum(1 for t in lines if _TOKENIZED.search(t)) / len(lines)
+        share = _count_tokenized(lines) / len(lines)
         if share >= threshold:
             found.append(
                 LoadWarning(
@@ -148,26 +167,78 @@ def detect_tokenized(
     return found
 
 
-def _case_profile(texts: Sequence[str | None]) -> tuple[bool, int]:
-    """(has an upper-case letter, number of characters in the texts) for texts in a cased script."""
-    joined = " ".join(text for text in texts if text)
-    if joined.upper() == joined.lower():  # no cased letters at all (e.g. Chinese)
+def _count_tokenized(lines: list[str]) -> int:
+    """How many of ``lines`` match ``_TOKENIZED``: the regex runs only on lines holding one of its keys."""
+    joined = "\n".join(lines)  # no key contains a newline, so every hit lies inside one line
+    starts: list[int] = []
+    position = 0
+    for line in lines:
+        starts.append(position)
+        position += len(line) + 1
+    candidates: set[int] = set()
+    for key in _TOKENIZED_KEYS:
+        at = joined.find(key)
+        while at >= 0:
+            i = bisect_right(starts, at) - 1
+            candidates.add(i)
+            at = joined.find(key, starts[i] + len(lines[i]))  # on to the next line
+    return sum(1 for i in candidates if _TOKENIZED.search(lines[i]))
+
+
+def _case_profile(
+    texts: Sequence[str | None], limit: float | None = None
+) -> tuple[bool, int | float]:
+    """(has an upper-case letter, number of characters in the texts) for texts in a cased script.
+
+    The texts count as in a cased script when ``joined.upper() != joined.lower()`` for ``joined``, the
+    non-empty texts joined by spaces, and have an upper-case letter when ``joined != joined.lower()``; the
+    size is then ``len(joined)`` (0 for texts without cased letters). Both tests are per character:
+    ``s.lower() != s`` exactly when some character ``c`` of ``s`` has ``c.lower() != c``, and
+    ``s.upper() != s.lower()`` exactly when some ``c.upper() != c.lower()`` (for every code point the
+    two mappings differ in their first character when they differ at all, and a ``c`` with
+    ``c.lower() != c`` also has ``c.upper() != c.lower()``; tests/test_study_mistakes_fast.py checks this
+    on all of Unicode). So the texts are tested one by one instead of lower- and upper-casing the whole
+    stream, and with a ``limit`` (>= 0) the size is counted only up to it, ``min(size, limit)``, so that
+    the scan stops at the first upper-case letter once ``limit`` characters are seen.
+
+    >>> _case_profile(["Hello", None, "world"]), _case_profile(["hello", ""]), _case_profile(["你好", "1"])
+    ((True, 11), (False, 5), (False, 0))
+    >>> _case_profile(["Hello", "world"], limit=3), _case_profile(["hello", "world"], limit=3)
+    ((True, 3), (False, 3))
+    """
+    size = -1  # len(" ".join(non-empty texts)) so far
+    cased = upper = False
+    for text in texts:
+        if not text:
+            continue
+        size += len(text) + 1
+        if not upper:
+            lower = text.lower()
+            if lower != text:  # an upper-case letter (which is also a cased one)
+                upper = cased = True
+            elif not cased and text.upper() != lower:
+                cased = True
+        if upper and limit is not None and size >= limit:
+            return True, limit
+    if not cased:
         return False, 0
-    return joined != joined.lower(), len(joined)
+    return upper, size if limit is None else min(size, limit)
 
 
 def detect_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWarning]:
     """Warn when references are all lower-case but systems are not (or everything is lower-case)."""
+    # Sizes are only compared with min_letters (summed over references): counting them up to it is enough.
+    limit = max(min_letters, 0)
     ref_upper, ref_cased = False, 0
     for texts in study.references.values():
-        upper, size = _case_profile(texts)
+        upper, size = _case_profile(texts, limit)
         ref_upper, ref_cased = ref_upper or upper, ref_cased + size
     if ref_cased < min_letters:
         return []
     cased_systems = []
     lower_systems = []
     for name, texts in study.systems.items():
-        upper, size = _case_profile(texts)
+        upper, size = _case_profile(texts, limit)
         if size >= min_letters:
             (cased_systems if upper else lower_systems).append(name)
     found = []
@@ -199,31 +270,84 @@ def detect_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWa
     return found
 
 
+# Segments compared first (then twice as many, and so on) in detect_identical_to_reference.
+_FIRST_BLOCK = 256
+
+
+def _stripped(texts: Iterable[str | None], missing: object) -> list[object]:
+    """The texts stripped of surrounding whitespace, ``missing`` for empty ones (``None``, ``""``).
+
+    A missing reference is marked with ``_NO_TEXT``, which equals nothing else, so that counting equal
+    stripped texts counts only pairs of two non-empty texts.
+    """
+    return [text.strip() if text else missing for text in texts]
+
+
 def detect_identical_to_reference(study: Study, *, share: float = 0.9) -> list[LoadWarning]:
-    """Warn when a system's output equals a reference stream on at least ``share`` of its segments."""
-    found = []
+    """Warn when a system's output equals a reference stream on at least ``share`` of its segments.
+
+    The share is counted over the segments where both texts are non-empty, comparing stripped texts.
+    """
+    found: list[LoadWarning] = []
+    if not study.references:
+        return found
+    references = {
+        name: (ref, _stripped(ref, _NO_TEXT), list(map(bool, ref)))
+        for name, ref in study.references.items()
+    }
     for name, texts in study.systems.items():
-        for ref_name, ref in study.references.items():
-            pairs = [(h, r) for h, r in zip(texts, ref, strict=True) if h and r]
-            if len(pairs) < 2:
-                continue
-            same = sum(1 for h, r in pairs if h.strip() == r.strip()) / len(pairs)
-            if same >= share:
-                found.append(
-                    LoadWarning(
-                        "system-is-reference",
-                        f"system {name!r} is identical to reference {ref_name!r} on {same:.0%} of "
-                        "segments (BLEU near 100); was the reference file passed as a system output?",
-                    )
+        n = len(texts)
+        for ref_name, (ref, ref_stripped, ref_present) in references.items():
+            if n != len(ref):
+                deque(zip(texts, ref, strict=True), maxlen=0)  # raises zip's ValueError
+            # Count in growing blocks, and give up as soon as the mismatches seen so far rule the share
+            # out: same / n_pairs <= (n_pairs - mismatches) / n_pairs <= (n - mismatches) / n, and
+            # rounded division keeps that order, so a system given up on could not have been warned about.
+            same = n_pairs = 0
+            start, block = 0, _FIRST_BLOCK
+            while start < n:
+                stop = start + block
+                same += sum(
+                    map(operator.eq, _stripped(texts[start:stop], None), ref_stripped[start:stop])
                 )
+                n_pairs += sum(
+                    map(operator.and_, map(bool, texts[start:stop]), ref_present[start:stop])
+                )
+                if (n - (n_pairs - same)) / n < share:
+                    break
+                start, block = stop, 2 * block
+            else:
+                if n_pairs < 2:
+                    continue
+                identical = same / n_pairs
+                if identical >= share:
+                    found.append(
+                        LoadWarning(
+                            "system-is-reference",
+                            f"system {name!r} is identical to reference {ref_name!r} on {identical:.0%} of "
+                            "segments (BLEU near 100); was the reference file passed as a system output?",
+                        )
+                    )
     return found
 
 
 def detect_unrated(study: Study) -> list[LoadWarning]:
     """Per criterion with segment ratings: the share of segments nobody rated (when above zero)."""
     found = []
+    rated_by: dict[str, set[str]] = {criterion: set() for criterion in study.criteria}
+    if len(rated_by) == 1:  # a set comprehension is the fastest single pass
+        (only,) = rated_by
+        rated_by[only] = {
+            r.segment_id for r in study.ratings if r.criterion == only and r.segment_id
+        }
+    elif rated_by:
+        for rating in study.ratings:  # one pass for all criteria
+            if rating.segment_id:
+                bucket = rated_by.get(rating.criterion)
+                if bucket is not None:
+                    bucket.add(rating.segment_id)
     for criterion in study.criteria:
-        rated = {r.segment_id for r in study.ratings if r.criterion == criterion and r.segment_id}
+        rated = rated_by[criterion]
         if not rated:
             continue
         missing = study.n_segments - len(rated)
@@ -270,19 +394,22 @@ def detect_off_by_one(
             rated = rated[np.linspace(0, len(rated) - 1, sample).astype(int)]
         names = list(system_rows)
         sign = 1.0 if criterion.higher_is_better else -1.0
+        # plain Python ints and floats: looping over numpy rows and scalars is far slower
+        items = list(zip(rated[:, 0].tolist(), rated[:, 1].tolist(), strict=True))
+        human = (sign * scores[rated[:, 0], rated[:, 1]]).tolist()
         correlations = {}
         for shift in (-1, 0, 1):
             xs, ys = [], []
-            for row, col in rated:
+            for (row, col), y in zip(items, human, strict=True):
                 j = col + shift
                 if not 0 <= j < study.n_segments:
                     continue
                 name = names[row]
-                key = (name, int(j))
+                key = (name, j)
                 if key not in cache:
                     cache[key] = _overlap(study.systems[name][j], reference[j])
                 xs.append(cache[key])
-                ys.append(sign * scores[row, col])
+                ys.append(y)
             correlations[shift] = _pearson(np.asarray(xs), np.asarray(ys))
         base = correlations[0]
         best = max(

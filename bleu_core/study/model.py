@@ -161,9 +161,13 @@ class Study:
 
     def segment_index(self, seg_id: str) -> int:
         """Position of segment ``seg_id`` (raises ``KeyError`` for an unknown id)."""
+        return self._segment_positions()[seg_id]
+
+    def _segment_positions(self) -> dict[str, int]:
+        """Segment id -> position, built once (rebuilt when ``segments`` changes length)."""
         if self._index is None or len(self._index) != len(self.segments):
             self._index = {segment.id: i for i, segment in enumerate(self.segments)}
-        return self._index[seg_id]
+        return self._index
 
     def doc_ids(self) -> list[str]:
         """Distinct document ids in order of first appearance (empty when no segment has one)."""
@@ -219,23 +223,26 @@ class Study:
         return result.copy()
 
     def _segment_scores(self, criterion: str) -> np.ndarray:
+        # One pass over the ratings collects a flat cell number (system row x n + segment column) and
+        # the score of each segment-level rating; np.bincount then adds the scores of each cell in rating
+        # order, starting from 0.0, exactly as adding them one by one would.
         systems = {name: i for i, name in enumerate(self.systems)}
-        rows: list[int] = []
-        cols: list[int] = []
-        values: list[float] = []
+        index, n = self._segment_positions(), len(self.segments)
+        cells: list[int] = []
+        scores: list[float] = []
+        add_cell, add_score = cells.append, scores.append
         for rating in self.ratings:
-            if rating.criterion != criterion or rating.segment_id is None:
-                continue
-            rows.append(systems[rating.system])
-            cols.append(self.segment_index(rating.segment_id))
-            values.append(rating.score)
-        shape = (len(self.systems), len(self.segments))
-        total = np.zeros(shape)
-        count = np.zeros(shape)
-        np.add.at(total, (rows, cols), values)
-        np.add.at(count, (rows, cols), 1.0)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(count > 0, total / np.where(count > 0, count, 1.0), np.nan)
+            if rating.criterion == criterion and rating.segment_id is not None:
+                add_cell(systems[rating.system] * n + index[rating.segment_id])
+                add_score(rating.score)
+        size = len(systems) * n
+        flat = np.array(cells, dtype=np.intp)
+        total = np.bincount(flat, weights=np.array(scores, dtype=float), minlength=size)
+        count = np.bincount(flat, minlength=size)
+        result = np.full(size, np.nan)
+        rated = count > 0
+        result[rated] = total[rated] / count[rated]
+        return result.reshape(len(systems), n)
 
     def system_scores(self, criterion: str) -> dict[str, float]:
         """One human score per system (every system, ``nan`` when unrated).
