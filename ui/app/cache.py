@@ -151,14 +151,14 @@ class _Count:
         def report(done: int, total: int, message: str) -> None:
             record(done, total, message)
             if self.ahead:
-                ACTIVITY.step_aside()
+                ACTIVITY.step_aside(self.key)
 
         try:
             if (
                 self.ahead
             ):  # after the libraries the next page needs (ui.app.warmup), when no page draws
                 warmup.join(timeout=60)
-                ACTIVITY.step_aside()
+                ACTIVITY.step_aside(self.key)
             return _count_statistics(
                 self.study, references, tokenize, lowercase, max_order, progress=report
             )
@@ -207,11 +207,14 @@ def system_statistics(
     change leaves it running, and its next run waits for the same count.
     """
     key, count = _statistics_job(study_key, study, references, tokenize, lowercase, max_order)
-    if progress is None or STATISTICS.ready(key):
+    if STATISTICS.ready(key):
+        return STATISTICS.get(key, count)
+    ACTIVITY.page_waiting(key)  # if it is being counted ahead, that count goes on at once
+    if progress is None:
         return STATISTICS.get(key, count)
     future = STATISTICS.submit(key, count)
     while True:
-        ACTIVITY.page_waiting()  # a count ahead of time that this page now needs goes on at once
+        ACTIVITY.page_waiting(key)  # a count ahead of time that this page now needs goes on at once
         try:
             return future.result(timeout=poll_s)
         except TimeoutError:

@@ -229,15 +229,19 @@ class PageActivity:
     release ahead (1-2 s a tokenizer) while a page redraws can double the page's time. So a background
     job calls :meth:`step_aside` before it starts and between its chunks: it waits until no page has
     started drawing for ``quiet_s`` seconds (at most ``max_wait_s`` at a time, so that a server kept busy
-    still gets its counting done). A page waiting for that very work calls :meth:`page_waiting`: nothing
-    is drawing then, and the work goes on at once.
+    still gets its counting done). A page waiting for that very work calls :meth:`page_waiting` with
+    its key: that work goes on at once, while other work done ahead keeps stepping aside (the page waits
+    for one count, not for the next tokenizer's). The shared background jobs (NIST, PER, chrF, TER,
+    bootstrap correlations: :mod:`ui.app.background`) step aside too: no page ever blocks on them.
 
     >>> activity = PageActivity(quiet_s=0.2, max_wait_s=1.0)
     >>> activity.page_started()
     >>> start = time.monotonic(); activity.step_aside(); 0.15 < time.monotonic() - start < 0.5
     True
-    >>> activity.page_started(); activity.page_waiting()
-    >>> start = time.monotonic(); activity.step_aside(); time.monotonic() - start < 0.05
+    >>> activity.page_started(); activity.page_waiting("13a")
+    >>> start = time.monotonic(); activity.step_aside("13a"); time.monotonic() - start < 0.05
+    True
+    >>> start = time.monotonic(); activity.step_aside("intl"); time.monotonic() - start > 0.15
     True
     """
 
@@ -245,19 +249,24 @@ class PageActivity:
         self.quiet_s = quiet_s
         self.max_wait_s = max_wait_s
         self._last = float("-inf")
+        self._awaited: Hashable | None = None
 
     def page_started(self) -> None:
         """A page is drawing now."""
         self._last = time.monotonic()
 
-    def page_waiting(self) -> None:
-        """A page waits for background work (it draws nothing meanwhile)."""
-        self._last = float("-inf")
+    def page_waiting(self, key: Hashable) -> None:
+        """A page waits for the work ``key`` (perhaps being done ahead of time): it goes on at once."""
+        self._awaited = key
+        self._last = time.monotonic()
 
-    def step_aside(self) -> None:
-        """Wait until pages have been quiet for ``quiet_s`` seconds (or ``max_wait_s`` have passed)."""
+    def step_aside(self, key: Hashable | None = None) -> None:
+        """Wait until pages have been quiet for ``quiet_s`` seconds (or ``max_wait_s`` have passed),
+        unless a page waits for this very work ``key``."""
         deadline = time.monotonic() + self.max_wait_s
         while True:
+            if key is not None and key == self._awaited:
+                return
             now = time.monotonic()
             wait = min(self._last + self.quiet_s, deadline) - now
             if wait <= 0:
