@@ -243,3 +243,36 @@ def test_metric_correlations_follow_only_what_each_metric_depends_on(monkeypatch
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     assert correlated.count("chrF") == 1 and correlated.count("BLEU") == 2, correlated
+
+
+def test_background_jobs_step_aside_before_starting_and_at_each_report():
+    from ui.app.background import BackgroundJobs
+
+    calls: list[str] = []
+    jobs = BackgroundJobs(step_aside=lambda: calls.append("aside"))
+
+    def work(progress):
+        calls.append("start")
+        progress(1, 2, "half")
+        progress(2, 2, "done")
+        return 7
+
+    job = jobs.submit("k", work)
+    assert job.future.result(timeout=10) == 7
+    assert calls == ["aside", "start", "aside", "aside"]
+    assert (job.done, job.total, job.message) == (2, 2, "done")
+
+
+def test_counting_ahead_keeps_stepping_aside_for_work_no_page_waits_for():
+    import time
+
+    from ui.app.prefetch import PageActivity
+
+    activity = PageActivity(quiet_s=0.3, max_wait_s=2.0)
+    activity.page_waiting("13a")  # a page waits for the 13a count: it goes on at once...
+    start = time.monotonic()
+    activity.step_aside("13a")
+    assert time.monotonic() - start < 0.1
+    start = time.monotonic()
+    activity.step_aside("intl")  # ...while the intl count ahead waits for the page to be quiet
+    assert time.monotonic() - start >= 0.25
