@@ -19,9 +19,10 @@ the syntax highlighter). The tables are plain rows, drawn with :func:`ui.app.mar
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from operator import attrgetter
+
+import numpy as np
 
 from bleu_core.study import Study
 
@@ -63,19 +64,26 @@ class _RatingSummary:
 
 
 def _rating_summary(study: Study) -> _RatingSummary:
-    ratings = study.ratings
-    criteria = list(map(attrgetter("criterion"), ratings))
-    segments = list(map(attrgetter("segment_id"), ratings))
-    distinct = set(zip(criteria, map(attrgetter("system"), ratings), segments, strict=True))
-    by_segment = [(c, s, g) for c, s, g in distinct if g is not None]
+    # rated items from the per-criterion score matrices (systems x segments, NaN where unrated), which
+    # the Study object computes once and every analysis page reuses: no set of half a million tuples
+    rated_cells = np.zeros((len(study.systems), study.n_segments), dtype=bool)
+    items: dict[str, int] = {}
+    for name in study.criteria:
+        cells = ~np.isnan(study.segment_scores(name))
+        items[name] = int(cells.sum())
+        rated_cells |= cells
     groups: dict[str, set[str]] = {}
-    for criterion, group in set(zip(criteria, map(attrgetter("group"), ratings), strict=True)):
+    ratings = study.ratings
+    pairs = zip(
+        map(attrgetter("criterion"), ratings), map(attrgetter("group"), ratings), strict=True
+    )
+    for criterion, group in set(pairs):
         if group is not None:
             groups.setdefault(criterion, set()).add(group)
     return _RatingSummary(
-        items=Counter(c for c, _, _ in by_segment),
+        items=items,
         groups={c: sorted(g) for c, g in groups.items()},
-        rated=len({(s, g) for _, s, g in by_segment}),
+        rated=int(rated_cells.sum()),
     )
 
 
