@@ -16,6 +16,7 @@ from bleu_core.metrics.registry import bleu_scores_from_statistics, score_study
 from bleu_core.study.demo import load_demo
 from bleu_core.study.model import Segment, Study
 from ui.app import analysis_cache, cache
+from ui.app.context import STATISTICS_ORDER
 
 
 def assert_same(ours, theirs) -> None:
@@ -39,8 +40,11 @@ def test_shared_bleu_equals_the_registry_on_the_demo(tokenize: str, lowercase: b
     assert ours is not None
     assert_same(ours, score_study(study, ("BLEU",), tokenize=tokenize, lowercase=lowercase)["BLEU"])
     # the statistics came from the shared store: the sidebar's own entry for these settings
-    key = cache._statistics_key(f"demo-{tokenize}", tuple(study.references), tokenize, lowercase, 4)
-    assert cache.STATISTICS.ready(key)
+    order = STATISTICS_ORDER  # what study_statistics counts for the sidebar, whatever its N
+    key = cache._statistics_key(
+        f"demo-{tokenize}", tuple(study.references), tokenize, lowercase, order
+    )
+    assert cache.STATISTICS.ready(key) and len(cache.STATISTICS) == 1
 
 
 def test_missing_translations_count_nothing_and_have_no_sentence_score() -> None:

@@ -173,23 +173,30 @@ def shared_bleu_scores(
     study_key: str, study: Study, tokenize: str, lowercase: bool
 ) -> MetricScores | None:
     """The registry's BLEU (default options but the tokenizer and case) from the statistics the pages
-    share (:func:`ui.app.cache.system_statistics`, order 4: the sidebar's own unless its N differs), not a
-    second count of the whole study: on WMT21 a tokenizer change on Metrics used to count BLEU twice.
+    share (:func:`ui.app.cache.system_statistics`, the sidebar's own entry, cut to order 4), not a second
+    count of the whole study: on WMT21 a tokenizer change on Metrics used to count BLEU twice.
     ``None`` when a segment has no reference text (the registry then scores the usable segments alone)."""
     references = tuple(study.references)
     streams = [study.references[name] for name in references]
     if not all(any(text is not None for text in seg) for seg in zip(*streams, strict=True)):
         return None
+    from ui.app.context import STATISTICS_ORDER, truncate_order
+
     order = BleuOptions().max_order
+    stored = max(order, STATISTICS_ORDER)  # the order the pages count at (and cut): the same entry
 
     def build() -> MetricScores:
-        counted = cache.system_statistics(study_key, study, references, tokenize, lowercase, order)
+        counted = cache.system_statistics(study_key, study, references, tokenize, lowercase, stored)
         present = np.array(
             [[text is not None for text in study.systems[name]] for name in counted.systems],
             dtype=bool,
         ).reshape(len(counted.systems), study.n_segments)
         return bleu_scores_from_statistics(
-            counted.systems, counted.array, present, tokenize=tokenize, lowercase=lowercase
+            counted.systems,
+            truncate_order(counted.array, stored, order),
+            present,
+            tokenize=tokenize,
+            lowercase=lowercase,
         )
 
     return cache.stored_scores(("registry BLEU", study_key, references, tokenize, lowercase), build)
