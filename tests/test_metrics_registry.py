@@ -221,3 +221,22 @@ def test_batched_per_equals_the_counter_version_segment_by_segment(data) -> None
                 assert math.isnan(per.segment[k, i])
             else:
                 assert per.segment[k, i] == per_from_counts(segment_per(hyp.split(), refs))
+
+
+@pytest.mark.parametrize("metric", ["NIST", "PER", "chrF"])
+def test_slow_metrics_report_their_progress_with_what_they_do(metric):
+    """The app's background jobs show these reports as a moving bar (issue #14: work over 2 s says what it
+    is doing); the scores do not depend on whether anyone listens."""
+    from bleu_core.study.demo import load_demo
+
+    study = load_demo("ted-zh-en")
+    seen: list[tuple[int, int, str]] = []
+    told = score_study(study, (metric,), progress=lambda d, t, m: seen.append((d, t, m)))[metric]
+    quiet = score_study(study, (metric,))[metric]
+    np.testing.assert_array_equal(told.stats, quiet.stats)
+    assert seen and all(0 <= d <= t for d, t, _ in seen)
+    assert all(m.startswith(("NIST:", "PER:", "chrF statistics:")) for _, _, m in seen)
+    fractions = [d / t for d, t, _ in seen]
+    assert fractions == sorted(fractions)  # never backwards
+    if metric == "NIST":
+        assert len(seen) == len(study.systems)

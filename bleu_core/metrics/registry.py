@@ -194,6 +194,11 @@ class _Context:
     def refs_for(self, system: str) -> list[str]:
         return [r for r in self.study.references if r != system]
 
+    def report(self, done: int, total: int, message: str) -> None:
+        """Tell the caller's ``progress`` how far a metric has got (nothing without one)."""
+        if self.progress is not None:
+            self.progress(done, total, message)
+
     def present(self, system: str) -> list[int]:
         return [i for i, h in enumerate(self.study.systems[system]) if h is not None]
 
@@ -436,6 +441,7 @@ def _chrf(ctx: _Context, spec: MetricSpec) -> MetricScores:
         list(ctx.study.references.values()),
         options,
         usable=_usable_references(ctx),
+        progress=ctx.progress,
     )
     notes = []
     if len(ctx.study.references) > 1:
@@ -492,7 +498,8 @@ def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
     per_system = {}
     tokenizer = BatchTokenizer(ctx.tokenize, ctx.lowercase)
     references: dict[tuple, Any] = {}  # reference n-grams per (reference streams, segments)
-    for system in ctx.systems:
+    for k, system in enumerate(ctx.systems):
+        ctx.report(k, len(ctx.systems), f"NIST: system {k + 1} of {len(ctx.systems)} ({system})")
         got = _inputs(ctx, system)
         if got is None:
             continue
@@ -513,6 +520,19 @@ def _nist(ctx: _Context, spec: MetricSpec) -> MetricScores:
     )
 
 
+def _per_step(
+    report: Callable[[int, int, str], None],
+    step: int,
+    steps: int,
+    what: str,
+    done: int,
+    total: int,
+    _message: str,
+) -> None:
+    """Progress within one of ``steps`` reference streams, as progress over all of them."""
+    report(step * max(total, 1) + done, steps * max(total, 1), what)
+
+
 def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
     """PER (:mod:`bleu_core.metrics.per`) from one batched unigram count per reference stream.
 
@@ -531,14 +551,19 @@ def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
     for refs, members in groups.items():
         hyps = {system: [t or "" for t in ctx.study.systems[system]] for system in members}
         per_ref = []
-        for ref in refs:
+        for r, ref in enumerate(refs):
             texts = ctx.study.references[ref]
+            what = f"PER: {len(members)} systems against reference {ref} ({r + 1} of {len(refs)})"
+            ctx.report(r, len(refs), what)
             counted = compute_system_statistics(
                 hyps,
                 [[t or "" for t in texts]],
                 max_order=1,
                 tokenize=ctx.tokenize,
                 lowercase=ctx.lowercase,
+                progress=None
+                if ctx.progress is None
+                else partial(_per_step, ctx.report, r, len(refs), what),
             )
             per_ref.append((counted, np.array([t is None for t in texts])))
         for system in members:
@@ -650,8 +675,8 @@ def score_study(
     ``tokenize``/``lowercase`` apply to the word-based metrics (BLEU, NIST, PER, weighted); chrF and TER use
     sacrebleu's own processing (``lowercase`` maps to their case options; ``tokenize`` does not affect them,
     see :func:`metric_inputs_key`). ``ter_cache_dir`` keeps TER's per-segment statistics on disk
-    (:func:`bleu_core.metrics.ter.ter_statistics_table`); ``progress(done, total, message)`` reports TER's
-    progress.
+    (:func:`bleu_core.metrics.ter.ter_statistics_table`); ``progress(done, total, message)`` is told how far
+    TER, chrF (chunk by chunk), NIST (system by system) and PER (reference by reference) have got.
     """
     specs = [get_metric(m) for m in metrics]
     chosen = list(study.systems) if systems is None else list(systems)

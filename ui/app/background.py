@@ -153,7 +153,9 @@ def metric_job(
         progress(
             0, 1, f"{metric}: scoring {len(study.systems)} systems × {study.n_segments:,} segments"
         )
-        result = score_study(study, (metric,), tokenize=tokenize, lowercase=lowercase)[metric]
+        result = score_study(
+            study, (metric,), tokenize=tokenize, lowercase=lowercase, progress=progress
+        )[metric]
         progress(1, 1, f"{metric}: done")
         return result
 
