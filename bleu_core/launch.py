@@ -5,7 +5,8 @@ settings as ``make run`` (the options of the app's ``.streamlit/config.toml`` ar
 it works from any working directory) and hands ``PATH`` and its options to the app after ``--``, exactly as
 ``streamlit run app.py -- PATH --pair xx-yy`` does. Without ``PATH`` the app opens the bundled TED demo.
 
-``bleu_core`` never imports streamlit: this module only builds the command line and replaces the process with it.
+``bleu_core`` never imports streamlit: this module only builds the command line and replaces the process with it
+(``python -m ui.app.serve run app.py …``: ``streamlit run`` that starts loading the study at once).
 
 >>> streamlit_command(Path("/srv/app.py"), ["demo:ted-zh-en"], port=8600, config={})[-4:]
 ['--server.port', '8600', '--', 'demo:ted-zh-en']
@@ -86,12 +87,13 @@ def study_arguments(path: str | None, pair: str | None, references: str | None) 
 def streamlit_command(
     script: Path, study_args: Sequence[str], *, port: int, config: Mapping[str, Mapping[str, Any]]
 ) -> list[str]:
-    """The full command line that starts the server."""
+    """The full command line that starts the server: ``streamlit run`` through :mod:`ui.app.serve`, which
+    also starts loading the study as the server starts."""
     flags = [f for f in config_flags(config) if f != "--server.port"]
     return [
         sys.executable,
         "-m",
-        "streamlit",
+        "ui.app.serve",
         "run",
         str(script),
         *flags,

@@ -31,7 +31,8 @@ def test_print_command_passes_the_study_and_the_app_settings(capsys, tmp_path, m
     assert main(["app", "study.tsv", "--pair", "zh-en", "--references", "A,B", "--port", "8642",
                  "--print-command"]) == 0  # fmt: skip
     command = capsys.readouterr().out.split()
-    assert command[1:5] == ["-m", "streamlit", "run", str(ROOT / "app.py")]
+    # streamlit run, through ui.app.serve: the study starts loading as the server starts
+    assert command[1:5] == ["-m", "ui.app.serve", "run", str(ROOT / "app.py")]
     # the settings of .streamlit/config.toml travel as flags (the working directory has none)
     assert "--runner.postScriptGC" in command and "--server.fileWatcherType" in command
     tail = command[command.index("--") :]

@@ -91,6 +91,20 @@ class LoadedStartup:
 
 _lock = threading.Lock()
 _loaded: dict[StartupStudy, LoadedStartup] = {}
+_preloads: dict[StartupStudy, _Preload] = {}
+_preload_lock = threading.Lock()  # not _lock: that one is held for the whole of a load
+
+
+class _Preload:
+    """A load started with the server (:func:`preload`): its outcome, and its last progress report."""
+
+    def __init__(self) -> None:
+        self.finished = threading.Event()
+        self.error: BaseException | None = None
+        self.report: tuple[int, int, str] | None = None
+
+    def progress(self, done: int, total: int, message: str) -> None:
+        self.report = (done, total, message)
 
 
 def _fingerprint(path: str) -> str:
@@ -107,9 +121,56 @@ def _fingerprint(path: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
+def preload(request: StartupStudy | None) -> threading.Thread | None:
+    """Start loading the command-line study in a thread as the server starts (``bleu-study app``, through
+    :mod:`ui.app.serve`), so that a user who opens the browser a few seconds later finds it loaded or
+    nearly so. A session asking meanwhile waits for this load and shows its progress; an error reaches the
+    session as if it had loaded the study itself."""
+    if request is None:
+        return None
+    with _preload_lock:
+        if request in _loaded or request in _preloads:
+            return None
+        pending = _preloads[request] = _Preload()
+
+    def run() -> None:
+        try:
+            _load_once(request, pending.progress)
+        except BaseException as exc:  # kept for the session that asks: it shows the message
+            pending.error = exc
+        finally:
+            pending.finished.set()
+
+    thread = threading.Thread(target=run, name="bleu-study-preload", daemon=True)
+    thread.start()
+    return thread
+
+
+def _wait_for_preload(
+    request: StartupStudy, pending: _Preload, progress: Any, poll_s: float = 0.25
+) -> None:
+    """Wait for a load started by :func:`preload`, passing its reports on to ``progress``."""
+    while not pending.finished.wait(poll_s):
+        if progress is not None and pending.report is not None:
+            progress(*pending.report)
+    if pending.error is not None:
+        with _preload_lock:  # the next session tries again (the file may have been fixed meanwhile)
+            if _preloads.get(request) is pending:
+                del _preloads[request]
+        raise pending.error
+
+
 def load_startup(request: StartupStudy, progress: Any = None) -> LoadedStartup:
     """Load the command-line study once per process (a :class:`BleuStudyError` reaches the caller);
-    ``progress(done, total, message)``: how far the load has got (:mod:`bleu_core.study.load_progress`)."""
+    ``progress(done, total, message)``: how far the load has got (:mod:`bleu_core.study.load_progress`).
+    A load of the same study already started by :func:`preload` is waited for, not repeated."""
+    pending = _preloads.get(request)
+    if pending is not None:
+        _wait_for_preload(request, pending, progress)
+    return _load_once(request, progress)
+
+
+def _load_once(request: StartupStudy, progress: Any) -> LoadedStartup:
     from bleu_core.study import load_study
 
     with _lock:

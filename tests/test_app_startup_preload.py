@@ -1,0 +1,89 @@
+"""``bleu-study app PATH`` starts loading PATH as the server starts (ui.app.serve → startup.preload)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from bleu_core.errors import BleuStudyError
+from ui.app import serve, startup
+
+
+@pytest.fixture(autouse=True)
+def fresh_startup(monkeypatch):
+    monkeypatch.setattr(startup, "_loaded", {})
+    monkeypatch.setattr(startup, "_preloads", {})
+
+
+def test_a_session_waits_for_the_preload_and_sees_its_progress(monkeypatch):
+    import bleu_core.study as study_module
+
+    release = threading.Event()
+    calls: list[str] = []
+    real = study_module.load_study
+
+    def slow_load(path, **kwargs):
+        calls.append(path)
+        kwargs["progress"](1, 4, "Opening the study: reading files (1 of 4)")
+        assert release.wait(10)
+        return real(path, pair=kwargs.get("pair"), reference=kwargs.get("reference"))
+
+    monkeypatch.setattr(study_module, "load_study", slow_load)
+    request = startup.StartupStudy("demo:ted-zh-en")
+    thread = startup.preload(request)
+    assert thread is not None and startup.preload(request) is None  # one preload per study
+    seen: list[tuple[int, int, str]] = []
+
+    def session_progress(done, total, message):
+        seen.append((done, total, message))
+        release.set()  # the session has seen the preload's report: let the load finish
+
+    loaded = startup.load_startup(request, progress=session_progress)
+    thread.join(10)
+    assert calls == ["demo:ted-zh-en"]  # loaded once, by the preload
+    assert seen[0] == (1, 4, "Opening the study: reading files (1 of 4)")
+    assert loaded is startup.load_startup(request)  # every later session: the same study
+    assert loaded.study.name and loaded.key == "demo:ted-zh-en"
+
+
+def test_a_failed_preload_reaches_the_session_and_the_next_one_tries_again(monkeypatch):
+    import bleu_core.study as study_module
+
+    attempts: list[int] = []
+
+    def failing(path, **kwargs):
+        attempts.append(1)
+        raise BleuStudyError("ratings.csv, line 3: score 'x' is not a number")
+
+    monkeypatch.setattr(study_module, "load_study", failing)
+    request = startup.StartupStudy("/data/study")
+    startup.preload(request).join(10)
+    with pytest.raises(BleuStudyError, match=r"ratings\.csv, line 3: score 'x'"):
+        startup.load_startup(request)
+    assert attempts == [1]  # the session got the preload's error without loading again
+    with pytest.raises(BleuStudyError, match="line 3"):
+        startup.load_startup(request)
+    assert attempts == [1, 1]  # the next session tried again (the file may have been fixed)
+
+
+def test_serve_finds_the_study_after_the_double_dash():
+    request = serve.study_request(
+        ["run", "/srv/app.py", "--server.port", "1", "--", "/data/wmt21", "--pair", "zh-en"]
+    )
+    assert request == startup.StartupStudy("/data/wmt21", "zh-en", None)
+    assert serve.study_request(["run", "/srv/app.py", "--", "--bogus"]) is None  # the app says why
+    assert startup.preload(None) is None
+
+
+def test_serve_hands_over_to_streamlit_with_the_same_arguments(monkeypatch):
+    import streamlit.web.cli as streamlit_cli
+
+    got: list[list[str]] = []
+    monkeypatch.setattr(streamlit_cli, "main", lambda: got.append(list(__import__("sys").argv)))
+    monkeypatch.setattr(startup, "preload", lambda request: got.append(["preload", request.path]))
+    serve.main(["run", "/srv/app.py", "--server.port", "9", "--", "demo:ted-en-de"])
+    assert got == [
+        ["preload", "demo:ted-en-de"],
+        ["streamlit", "run", "/srv/app.py", "--server.port", "9", "--", "demo:ted-en-de"],
+    ]

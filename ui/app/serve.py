@@ -1,0 +1,50 @@
+"""The server process of ``bleu-study app``: ``streamlit run``, with the command-line study loading at once.
+
+``python -m ui.app.serve run app.py [FLAGS] -- PATH [--pair xx-yy] [--references A,B]`` is exactly
+``python -m streamlit run …`` (same server, same flags, same arguments after ``--`` for the app), plus one
+thing: the study named after ``--`` starts loading in a thread as the server starts
+(:func:`ui.app.startup.preload`), not when the first browser session connects. A 50 systems × 10,000
+segments study takes seconds to open; a user who starts the command and then switches to the browser
+finds it loaded, or sees the same progress bar, nearer its end. ``streamlit run app.py -- PATH`` still
+works; it loads the study when the first session asks.
+"""
+
+from __future__ import annotations
+
+import sys
+
+
+def study_request(argv: list[str]):  # -> StartupStudy | None
+    """The study after ``--`` in ``streamlit run`` arguments (None: none, or arguments the app will reject
+    itself with a message on the Study page).
+
+    >>> study_request(["run", "app.py", "--server.port", "1", "--", "demo:ted-zh-en"]).path
+    'demo:ted-zh-en'
+    >>> study_request(["run", "app.py"]) is None
+    True
+    """
+    from bleu_core.errors import BleuStudyError
+    from ui.app.startup import parse_startup
+
+    if "--" not in argv:
+        return None
+    try:
+        return parse_startup(argv[argv.index("--") + 1 :])
+    except BleuStudyError:
+        return None
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Start loading the study, then hand over to Streamlit's command line."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    from ui.app.startup import preload
+
+    preload(study_request(args))
+    from streamlit.web.cli import main as streamlit_main
+
+    sys.argv = ["streamlit", *args]
+    streamlit_main()
+
+
+if __name__ == "__main__":  # pragma: no cover - the server process
+    main()
