@@ -80,11 +80,18 @@ def test_explore_pops_up_an_error_span_on_hover():
             wait_app_idle(page)
             grids = page.locator('[data-testid="stDataFrame"]')
             grid = grids.nth(grids.count() - 2)  # "most rewarded errors"
-            grid.scroll_into_view_if_needed()
-            box = grid.bounding_box()
             second = result.segment_ranking("matched_in_error", top=2)[1]
-            page.mouse.click(box["x"] + 14, box["y"] + 35 + 17 + 35)  # the second row's marker
-            wait_app_idle(page)
+            # the grid is a canvas: its row markers have no element to click, only a position. The
+            # grid may still be settling (layout, scroll) when first measured: measure again and
+            # retry a click that selected nothing (the flow under test is the selection's effect)
+            for _attempt in range(3):
+                grid.scroll_into_view_if_needed()
+                page.wait_for_timeout(300)
+                box = grid.bounding_box()
+                page.mouse.click(box["x"] + 14, box["y"] + 35 + 17 + 35)  # the second row's marker
+                wait_app_idle(page)
+                if page.url.endswith("/explore"):
+                    break
             assert page.url.endswith("/explore")
             page.get_by_role("heading", name=f"Segment {second.segment_id}").wait_for()
             label = page.locator(".bs-label").filter(has_text="BLEU's matches and the raters'")
