@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -81,9 +82,32 @@ def test_serve_hands_over_to_streamlit_with_the_same_arguments(monkeypatch):
 
     got: list[list[str]] = []
     monkeypatch.setattr(streamlit_cli, "main", lambda: got.append(list(__import__("sys").argv)))
-    monkeypatch.setattr(startup, "preload", lambda request: got.append(["preload", request.path]))
+    monkeypatch.setattr(
+        startup, "preload", lambda request, then: got.append(["preload", request.path, then])
+    )
     serve.main(["run", "/srv/app.py", "--server.port", "9", "--", "demo:ted-en-de"])
     assert got == [
-        ["preload", "demo:ted-en-de"],
+        ["preload", "demo:ted-en-de", serve.count_first],
         ["streamlit", "run", "/srv/app.py", "--server.port", "9", "--", "demo:ted-en-de"],
     ]
+
+
+def test_the_first_statistics_are_counted_after_the_preload_under_the_sidebar_key(monkeypatch):
+    from bleu_core.options import BleuOptions
+    from ui.app import cache
+    from ui.app.context import STATISTICS_ORDER
+
+    monkeypatch.delenv("BLEU_STUDY_NO_PREFETCH", raising=False)
+    cache.STATISTICS.clear()
+    request = startup.StartupStudy("demo:ted-zh-en")
+    startup.preload(request, then=serve.count_first).join(60)
+    loaded = startup.load_startup(request)
+    options = BleuOptions()
+    key = cache._statistics_key(
+        loaded.key, tuple(loaded.study.references), options.tokenize, options.lowercase,
+        max(options.statistics_order, STATISTICS_ORDER),
+    )  # fmt: skip
+    deadline = time.monotonic() + 60
+    while not cache.STATISTICS.ready(key) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert cache.STATISTICS.ready(key)  # what the first BLEU page asks for (ui.app.context)

@@ -19,6 +19,7 @@ import argparse
 import hashlib
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,11 +122,14 @@ def _fingerprint(path: str) -> str:
     return hashlib.sha256("\0".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def preload(request: StartupStudy | None) -> threading.Thread | None:
+def preload(
+    request: StartupStudy | None, then: Callable[[LoadedStartup], object] | None = None
+) -> threading.Thread | None:
     """Start loading the command-line study in a thread as the server starts (``bleu-study app``, through
     :mod:`ui.app.serve`), so that a user who opens the browser a few seconds later finds it loaded or
     nearly so. A session asking meanwhile waits for this load and shows its progress; an error reaches the
-    session as if it had loaded the study itself."""
+    session as if it had loaded the study itself. ``then(loaded)`` runs in the thread after a successful
+    load (:mod:`ui.app.serve`: count the first statistics)."""
     if request is None:
         return None
     with _preload_lock:
@@ -135,11 +139,14 @@ def preload(request: StartupStudy | None) -> threading.Thread | None:
 
     def run() -> None:
         try:
-            _load_once(request, pending.progress)
+            loaded = _load_once(request, pending.progress)
         except BaseException as exc:  # kept for the session that asks: it shows the message
             pending.error = exc
+            return
         finally:
             pending.finished.set()
+        if then is not None:
+            then(loaded)
 
     thread = threading.Thread(target=run, name="bleu-study-preload", daemon=True)
     thread.start()
