@@ -6,9 +6,9 @@ with a leading underscore next to a short hashable key that identifies them, not
 * metric scores are cached per **scoring group**: each metric alone, except the nine Babych & Hartley
   weighted metrics, which share one n-gram counting pass and are cached together. Ticking one more metric
   scores only that metric; the Correlation page reuses what the Metrics page scored.
-* the bootstrap and the block experiment of the Significance page are cached on the statistics' key, the
-  systems, the options and the resampling settings, so a re-run (another pair to inspect, another page and
-  back) only redraws.
+* BLEU is not scored again: it comes from the statistics every page shares (:func:`shared_bleu_scores`).
+* slow metrics (TER, NIST, PER, chrF) are scored in the shared background thread
+  (:mod:`ui.app.background`), with progress, while the page draws the others.
 
 Sections that take seconds on a study of the TED demo's size are computed when the user switches them on
 (:data:`ON_DEMAND`); their toggles' session-state keys live here.
@@ -30,7 +30,6 @@ from bleu_core.metrics.registry import (
     score_study,
 )
 from bleu_core.options import BleuOptions
-from bleu_core.stats import block_bleu, bootstrap
 from bleu_core.study import Study
 from ui.app import cache
 from ui.app import state as K
@@ -207,32 +206,3 @@ def external_scores(study_key: str, _study: Study, label: str) -> MetricScores:
     """An attached metric's scores (:func:`ui.app.metric_tables.external_metric_scores`); the study key
     includes the digest of the attached scores (:func:`~ui.app.metric_tables.study_key_with_metric_scores`)."""
     return external_metric_scores(_study, label)
-
-
-@st.cache_data(max_entries=16, show_spinner="Bootstrapping…")
-def cached_bootstrap(
-    stats_key: str,
-    names: tuple[str, ...],
-    _systems: dict[str, Any],
-    _options: Any,
-    options_key: str,
-    n_resamples: int,
-    confidence: float,
-    seed: int,
-) -> Any:
-    """:func:`bleu_core.stats.bootstrap` of ``_systems`` (identified by ``stats_key`` and ``names``)."""
-    return bootstrap(_systems, _options, n_resamples=n_resamples, confidence=confidence, seed=seed)
-
-
-@st.cache_data(max_entries=16, show_spinner=False)
-def cached_blocks(
-    stats_key: str,
-    names: tuple[str, ...],
-    _systems: dict[str, Any],
-    _options: Any,
-    options_key: str,
-    n_blocks: int,
-    block_size: int | None,
-) -> Any:
-    """:func:`bleu_core.stats.block_bleu` (errors are raised, not cached)."""
-    return block_bleu(_systems, _options, n_blocks=n_blocks, block_size=block_size)
