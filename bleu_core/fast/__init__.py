@@ -10,6 +10,10 @@
   into token ids: compiled, or pure Python/numpy.
 * :mod:`bleu_core.fast.clipping` — clipped matches segment by segment in compiled code (the twin of
   ``counting.clipped_matches``).
+* ``chrf_matches`` (in ``_kernels.c``, wrapped by :mod:`bleu_core.fast.native`) — chrF/chrF++'s clipped
+  character and word n-gram matches of every system against every reference, segment by segment, exact
+  (hash tables confirmed unit by unit), without the GIL; its pure twin is
+  :func:`bleu_core.metrics.chrf._match_counts` (numpy sorting).
 * :mod:`bleu_core.fast.compiled` — whether the compiled kernels run (``_kernels.c``, a C extension built ahead
   of time at install; :mod:`bleu_core.fast.native` wraps it): always when built, unless ``BLEU_STUDY_PURE=1``.
 

@@ -1,7 +1,7 @@
 /* The compiled kernels of bleu_core.fast, built ahead of time by setuptools (setup.py, optional).
  *
- * Read bleu_core/fast/word_index.py and bleu_core/fast/clipping.py for what each kernel computes and for its
- * pure numpy/Python twin; bleu_core/fast/native.py wraps these functions (argument checks, array allocation).
+ * Read bleu_core/fast/word_index.py, bleu_core/fast/clipping.py and bleu_core/metrics/chrf.py for what each
+ * kernel computes and for its pure numpy/Python twin; bleu_core/fast/native.py wraps these functions (argument checks, array allocation).
  * Arrays come in through the buffer protocol (numpy arrays, C-contiguous, the dtypes named below): no numpy
  * headers are needed to build this file. Every kernel releases the GIL while it runs.
  */
@@ -504,11 +504,354 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------------------------ chrF matches */
+
+/* One slot of a segment's n-gram table: the child of node `parent` (stored + 1; 0 = empty slot) by `unit`. */
+typedef struct {
+    uint32_t parent1;
+    uint32_t unit;
+    int32_t child;
+} ChrfSlot;
+
+static inline uint64_t chrf_slot(uint32_t parent1, uint32_t unit, int bits) {
+    return ((((uint64_t)parent1 << 32) | unit) * 0x9E3779B97F4A7C15ULL) >> (64 - bits);
+}
+
+/* The arrays of chrf_kernel, allocated once for the biggest segment; "per node" arrays are indexed by node. */
+typedef struct {
+    ChrfSlot *table;   /* (parent node + 1, unit) -> child node */
+    int64_t *used;     /* per node: its slot in `table` (to empty the table after the segment) */
+    int32_t *order;    /* per node: its order (0: the root) */
+    int32_t *suffix;   /* per node: the node of its n-gram without the first unit (0: the root) */
+    int32_t *ref;      /* per node and reference: the n-gram's count in that reference */
+    int32_t *hyp;      /* per node: its count in the current hypothesis (back to 0 after each hypothesis) */
+    uint32_t *memo_unit; /* per node: the unit of the last transition taken from it... */
+    int32_t *memo_next;  /* ...and the state it led to (-1: none yet) */
+    int32_t *touched;  /* nodes counted by the current hypothesis, by order: order n from first[n] on, with
+                        * one spare place after each order's (a node is written there before it is known new) */
+    int64_t *first;    /* max_order + 2 */
+    int64_t *filled;   /* max_order + 1: end of each order's nodes in `touched` */
+    int32_t *chain;    /* 2 * max_order: nodes of the n-grams starting at the previous / current position */
+    int64_t *local;    /* max_order * R: the current hypothesis's matches, by order then reference */
+    uint32_t *text;    /* the segment's references without their skipped units, one after the other */
+    int64_t *ref_len;  /* R: their lengths in `text` */
+    const uint8_t *skip; /* units u < n_skip with skip[u] != 0 are left out (whitespace) */
+    int64_t n_skip;
+} ChrfWork;
+
+static inline int chrf_skipped(const ChrfWork *w, uint32_t unit) {
+    return unit < (uint64_t)w->n_skip && w->skip[unit];
+}
+
+/* Reference n-grams of orders 1..max_order in a segment, n_nodes - 1 of them, in a table of 2^bits slots. */
+static int32_t chrf_build(const ChrfWork *w, int64_t r_sides, int64_t max_order, int bits) {
+    ChrfSlot *table = w->table;
+    int32_t *order = w->order, *ref = w->ref;
+    int64_t *first = w->first;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    int32_t n_nodes = 1; /* node 0: the empty n-gram, the root */
+    order[0] = 0;
+    w->memo_next[0] = -1;
+    for (int64_t n = 0; n <= max_order + 1; n++) first[n] = 0;
+    first[1] = 1; /* the root's place in `touched` (order 0), never filled: its count stays >= 1 */
+    /* From the last position back: the suffix of the n-gram at (p, n) is the n-gram at (p + 1, n - 1), found one
+     * position earlier (`next`: the nodes at p + 1, `here`: at p). */
+    const uint32_t *u = w->text;
+    for (int64_t r = 0; r < r_sides; u += w->ref_len[r], r++) {
+        const int64_t len = w->ref_len[r];
+        int32_t *next = w->chain, *here = w->chain + max_order;
+        for (int64_t p = len - 1; p >= 0; p--) {
+            int32_t node = 0;
+            const int64_t top = MIN(max_order, len - p);
+            for (int64_t n = 0; n < top; n++) {
+                const uint32_t parent1 = (uint32_t)node + 1, unit = u[p + n];
+                uint64_t slot = chrf_slot(parent1, unit, bits);
+                for (;;) {
+                    ChrfSlot *e = table + slot;
+                    if (e->parent1 == parent1 && e->unit == unit) {
+                        node = e->child;
+                        break;
+                    }
+                    if (e->parent1 == 0) {
+                        e->parent1 = parent1;
+                        e->unit = unit;
+                        e->child = node = n_nodes++;
+                        w->used[node] = (int64_t)slot;
+                        for (int64_t q = 0; q < r_sides; q++) ref[(int64_t)node * r_sides + q] = 0;
+                        w->hyp[node] = 0;
+                        w->memo_next[node] = -1;
+                        order[node] = (int32_t)n + 1;
+                        w->suffix[node] = n ? next[n - 1] : 0;
+                        first[n + 2]++;
+                        break;
+                    }
+                    slot = (slot + 1) & mask;
+                }
+                ref[(int64_t)node * r_sides + r]++;
+                here[n] = node;
+            }
+            int32_t *t = next;
+            next = here, here = t;
+        }
+    }
+    for (int64_t n = 1; n <= max_order + 1; n++) first[n] += first[n - 1] + 1; /* + the spare place */
+    return n_nodes;
+}
+
+/* The next state of the automaton from `state` by `unit`: the longest suffix of (state's n-gram, unit) of order
+ * <= max_order that is a reference n-gram (0: none). */
+static inline int32_t chrf_step(const ChrfWork *w, int32_t state, uint32_t unit, int64_t max_order, int bits) {
+    const ChrfSlot *table = w->table;
+    const uint64_t mask = ((uint64_t)1 << bits) - 1;
+    /* the state's longest suffix that may still grow by one unit, then shorter ones, then the root */
+    if (w->order[state] == max_order) state = w->suffix[state];
+    for (;;) {
+        const uint32_t parent1 = (uint32_t)state + 1;
+        uint64_t slot = chrf_slot(parent1, unit, bits);
+        for (;;) {
+            const ChrfSlot *e = table + slot;
+            if (e->parent1 == parent1 && e->unit == unit) return e->child;
+            if (e->parent1 == 0) break;
+            slot = (slot + 1) & mask;
+        }
+        if (state == 0) return 0;
+        state = w->suffix[state];
+    }
+}
+
+/* The matches of every hypothesis of segment s against every reference (see chrf_kernel). */
+static void chrf_segment(const ChrfWork *w, const uint32_t *units, const int64_t *starts, const int64_t *lengths,
+                         int64_t k_sides, int64_t r_sides, int64_t n_seg, int64_t max_order, int64_t s,
+                         double *out, int64_t *kept) {
+    /* The references without their skipped units. */
+    int64_t entries = 0, at = 0;
+    for (int64_t r = 0; r < r_sides; r++) {
+        const int64_t doc = (k_sides + r) * n_seg + s, len = lengths[doc], start = at;
+        const uint32_t *u = units + starts[doc];
+        for (int64_t i = 0; i < len; i++) {
+            w->text[at] = u[i];
+            at += !chrf_skipped(w, u[i]);
+        }
+        w->ref_len[r] = kept[doc] = at - start;
+        for (int64_t n = 1; n <= max_order && n <= at - start; n++) entries += at - start - n + 1;
+    }
+    int bits = 4;
+    while (((int64_t)1 << bits) < 2 * entries) bits++;
+    const int32_t n_nodes = chrf_build(w, r_sides, max_order, bits);
+    const int32_t *order = w->order, *suffix = w->suffix, *ref = w->ref;
+    int32_t *hyp = w->hyp, *touched = w->touched, *memo_next = w->memo_next;
+    uint32_t *memo_unit = w->memo_unit;
+    const int64_t *first = w->first;
+    int64_t *filled = w->filled, *local = w->local;
+    for (int64_t k = 0; k < k_sides; k++) {
+        const int64_t doc = k * n_seg + s, len = lengths[doc];
+        const uint32_t *u = units + starts[doc];
+        for (int64_t n = 0; n <= max_order; n++) filled[n] = first[n];
+        /* Walk the automaton: count how often each state is reached (the root too, harmlessly: its count
+         * starts at 1, so it is never listed in `touched`). */
+        hyp[0] = 1;
+        int32_t state = 0;
+        int64_t skipped = 0;
+        for (int64_t i = 0; i < len; i++) {
+            const uint32_t unit = u[i];
+            if (chrf_skipped(w, unit)) {
+                skipped++;
+                continue;
+            }
+            if (memo_next[state] >= 0 && memo_unit[state] == unit) {
+                state = memo_next[state];
+            } else {
+                const int32_t from = state;
+                state = chrf_step(w, state, unit, max_order, bits);
+                memo_unit[from] = unit;
+                memo_next[from] = state;
+            }
+            const int64_t o = order[state];
+            touched[filled[o]] = state;
+            filled[o] += hyp[state]++ == 0;
+        }
+        kept[doc] = len - skipped;
+        /* The n-grams ending at a unit are the state there and its suffixes: pass the counts down the suffix
+         * links, longest n-grams first, and clip each n-gram's count by each reference's. */
+        for (int64_t j = 0; j < max_order * r_sides; j++) local[j] = 0;
+        for (int64_t n = max_order; n >= 1; n--) {
+            int64_t *m = local + (n - 1) * r_sides;
+            int64_t below = filled[n - 1];
+            /* (order 1 passes its counts to the root, whose count is >= 1: never listed) */
+            if (r_sides == 1) {
+                int64_t a0 = 0;
+                for (int64_t t = first[n]; t < filled[n]; t++) {
+                    const int32_t x = touched[t], h = hyp[x], y = suffix[x];
+                    hyp[x] = 0;
+                    a0 += MIN(h, ref[x]);
+                    touched[below] = y;
+                    below += hyp[y] == 0;
+                    hyp[y] += h;
+                }
+                m[0] += a0;
+            } else if (r_sides == 2) {
+                int64_t a0 = 0, a1 = 0;
+                for (int64_t t = first[n]; t < filled[n]; t++) {
+                    const int32_t x = touched[t], h = hyp[x], y = suffix[x];
+                    hyp[x] = 0;
+                    a0 += MIN(h, ref[2 * (int64_t)x]);
+                    a1 += MIN(h, ref[2 * (int64_t)x + 1]);
+                    touched[below] = y;
+                    below += hyp[y] == 0;
+                    hyp[y] += h;
+                }
+                m[0] += a0, m[1] += a1;
+            } else {
+                for (int64_t t = first[n]; t < filled[n]; t++) {
+                    const int32_t x = touched[t], h = hyp[x], y = suffix[x];
+                    const int32_t *rc = ref + (int64_t)x * r_sides;
+                    hyp[x] = 0;
+                    for (int64_t r = 0; r < r_sides; r++) m[r] += MIN(h, rc[r]);
+                    touched[below] = y;
+                    below += hyp[y] == 0;
+                    hyp[y] += h;
+                }
+            }
+            filled[n - 1] = below;
+        }
+        for (int64_t r = 0; r < r_sides; r++)
+            for (int64_t n = 0; n < max_order; n++)
+                out[((k * r_sides + r) * n_seg + s) * max_order + n] = (double)local[n * r_sides + r];
+    }
+    /* Empty the table for the next segment. */
+    for (int32_t c = 1; c < n_nodes; c++) w->table[w->used[c]].parent1 = 0;
+}
+
+/* The chrF kernel proper; returns 0, -1 when memory runs out, -2 when a document or a segment's references
+ * are too long (2**30 units or n-grams).
+ * See chrf_matches() below.
+ *
+ * Per segment, the distinct reference n-grams of orders 1..max_order are the nodes of a trie (node 0: the
+ * empty n-gram), found through an open-addressing table keyed by (parent node, last unit): two n-grams are the
+ * same node exactly when their units are equal (by induction on the order, comparing whole keys, never hashes
+ * alone). The suffix of an n-gram (without its first unit) is a reference n-gram too: each node links to
+ * it. A hypothesis is read unit by unit as by an Aho-Corasick automaton: the state is the
+ * longest n-gram (order <= max_order) ending at the current unit that is a reference n-gram, and the reference
+ * n-grams ending there are exactly the state and its suffixes. So the count of a reference n-gram in the
+ * hypothesis is the number of times it is the state plus the counts of the n-grams it is the suffix of: passed
+ * down the suffix links from the longest n-grams to the shortest, touching only n-grams the hypothesis has.
+ * Each then adds min(count in hypothesis, count in reference r) to the matches of its order against r;
+ * hypothesis n-grams in no reference match nothing and are never counted. A node remembers the last transition
+ * taken from it (hypotheses of a segment tend to repeat each other). */
+static int chrf_kernel(const uint32_t *units, const int64_t *starts, const int64_t *lengths, int64_t k_sides,
+                       int64_t r_sides, int64_t n_seg, int64_t max_order, const uint8_t *skip, int64_t n_skip,
+                       double *out, int64_t *kept) {
+    int64_t max_entries = 1, max_text = 1;
+    for (int64_t j = 0; j < (k_sides + r_sides) * n_seg; j++)
+        if (lengths[j] >= ((int64_t)1 << 30)) return -2; /* counts are int32 */
+    for (int64_t s = 0; s < n_seg; s++) {
+        int64_t e = 0, t = 0;
+        for (int64_t r = 0; r < r_sides; r++) {
+            const int64_t len = lengths[(k_sides + r) * n_seg + s];
+            for (int64_t n = 1; n <= max_order && n <= len; n++) e += len - n + 1;
+            t += len;
+        }
+        max_entries = MAX(max_entries, e);
+        max_text = MAX(max_text, t);
+    }
+    if (max_entries >= ((int64_t)1 << 30)) return -2;
+    int64_t max_cap = 16;
+    while (max_cap < 2 * max_entries) max_cap *= 2;
+    const size_t n_nodes = (size_t)max_entries + 1;
+    ChrfWork w = {
+        .table = calloc((size_t)max_cap, sizeof(ChrfSlot)),
+        .used = malloc(n_nodes * sizeof(int64_t)),
+        .order = malloc(n_nodes * sizeof(int32_t)),
+        .suffix = malloc(n_nodes * sizeof(int32_t)),
+        .ref = malloc(n_nodes * (size_t)r_sides * sizeof(int32_t)),
+        .hyp = malloc(n_nodes * sizeof(int32_t)),
+        .memo_unit = malloc(n_nodes * sizeof(uint32_t)),
+        .memo_next = malloc(n_nodes * sizeof(int32_t)),
+        .touched = malloc((n_nodes + (size_t)max_order + 2) * sizeof(int32_t)),
+        .first = malloc((size_t)(max_order + 2) * sizeof(int64_t)),
+        .filled = malloc((size_t)(max_order + 1) * sizeof(int64_t)),
+        .chain = malloc((size_t)(2 * max_order) * sizeof(int32_t)),
+        .local = malloc((size_t)(max_order * r_sides) * sizeof(int64_t)),
+        .text = malloc((size_t)max_text * sizeof(uint32_t)),
+        .ref_len = malloc((size_t)r_sides * sizeof(int64_t)),
+        .skip = skip,
+        .n_skip = n_skip,
+    };
+    int status = 0;
+    if (!w.table || !w.used || !w.order || !w.suffix || !w.ref || !w.hyp || !w.memo_unit ||
+        !w.memo_next || !w.touched || !w.first || !w.filled || !w.chain || !w.local || !w.text || !w.ref_len) {
+        status = -1;
+    } else {
+        for (int64_t s = 0; s < n_seg; s++)
+            chrf_segment(&w, units, starts, lengths, k_sides, r_sides, n_seg, max_order, s, out, kept);
+    }
+    free(w.table), free(w.used), free(w.order), free(w.suffix), free(w.ref), free(w.hyp);
+    free(w.memo_unit), free(w.memo_next), free(w.touched), free(w.first), free(w.filled), free(w.chain);
+    free(w.local), free(w.text), free(w.ref_len);
+    return status;
+}
+
+/* chrf_matches(units, starts, lengths, n_hyp_sides, n_ref_sides, max_order, skip, out, kept)
+ * chrF's clipped n-gram matches of orders 1..max_order into `out` (float64, n_hyp_sides × n_ref_sides ×
+ * segments × max_order): for every segment, hypothesis side k and reference side r, the sum over distinct
+ * n-grams of min(count in hypothesis k, count in reference r). `units` (uint32: code points, or word ids) holds
+ * every document; `starts` and `lengths` (int64, (n_hyp_sides + n_ref_sides) × segments) place document
+ * (side, segment) at units[start : start + length] (sides 0..K-1: hypotheses, then the references). Units u
+ * with u < len(skip) and skip[u] != 0 (uint8; chrF's whitespace) are left out of every document first; `kept`
+ * (int64, one per document) receives each document's length without them. A document of length 0 has no
+ * n-grams: 0 matches. */
+static PyObject *chrf_matches(PyObject *self, PyObject *args) {
+    PyObject *o_units, *o_starts, *o_lengths, *o_skip, *o_out, *o_kept;
+    Py_ssize_t k_sides, r_sides, max_order;
+    if (!PyArg_ParseTuple(args, "OOOnnnOOO", &o_units, &o_starts, &o_lengths, &k_sides, &r_sides, &max_order,
+                          &o_skip, &o_out, &o_kept))
+        return NULL;
+    Buf bu = {0}, bs = {0}, bl = {0}, bk = {0}, bo = {0}, bp = {0};
+    PyObject *result = NULL;
+    if (get_buffer(o_units, &bu, 4, 0, "units") < 0 || get_buffer(o_starts, &bs, 8, 0, "starts") < 0 ||
+        get_buffer(o_lengths, &bl, 8, 0, "lengths") < 0 || get_buffer(o_skip, &bk, 1, 0, "skip") < 0 ||
+        get_buffer(o_out, &bo, 8, 1, "out") < 0 || get_buffer(o_kept, &bp, 8, 1, "kept") < 0)
+        goto done;
+    const int64_t n_units = N_ITEMS(bu), n_docs = N_ITEMS(bs);
+    if (k_sides < 0 || r_sides < 1 || max_order < 1 || N_ITEMS(bl) != n_docs || N_ITEMS(bp) != n_docs ||
+        n_docs % (k_sides + r_sides) != 0 ||
+        N_ITEMS(bo) != k_sides * r_sides * (n_docs / (k_sides + r_sides)) * max_order) {
+        PyErr_SetString(PyExc_ValueError, "chrf_matches: bad sizes");
+        goto done;
+    }
+    const int64_t *starts = bs.view.buf, *lengths = bl.view.buf;
+    for (int64_t j = 0; j < n_docs; j++) {
+        if (starts[j] < 0 || lengths[j] < 0 || starts[j] + lengths[j] > n_units) {
+            PyErr_SetString(PyExc_ValueError, "chrf_matches: a document lies outside units");
+            goto done;
+        }
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS;
+    status = chrf_kernel(bu.view.buf, starts, lengths, k_sides, r_sides, n_docs / (k_sides + r_sides),
+                         max_order, bk.view.buf, N_ITEMS(bk), bo.view.buf, bp.view.buf);
+    Py_END_ALLOW_THREADS;
+    if (status == -1) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (status == -2) {
+        PyErr_SetString(PyExc_ValueError, "chrf_matches: a document has 2**30 units, or a segment's references 2**30 n-grams, or more");
+        goto done;
+    }
+    result = Py_NewRef(Py_None);
+done:
+    release(&bu), release(&bs), release(&bl), release(&bk), release(&bo), release(&bp);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "Number the words of a UTF-8 buffer (see bleu_core.fast.native)."},
     {"rehash", rehash, METH_VARARGS, "Rebuild a word table's slots (see bleu_core.fast.native)."},
     {"expand", expand, METH_VARARGS, "Word ids to token ids (see bleu_core.fast.native)."},
     {"count", count, METH_VARARGS, "Clipped n-gram matches per segment (see bleu_core.fast.native)."},
+    {"chrf_matches", chrf_matches, METH_VARARGS,
+     "chrF's clipped n-gram matches per segment and side pair (see bleu_core.fast.native)."},
     {NULL, NULL, 0, NULL},
 };
 

