@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sacrebleu.metrics import CHRF
 
 import bleu_core.metrics.chrf as chrf_module
 from bleu_core.fast import native
 from bleu_core.fast.compiled import available
 from bleu_core.metrics.chrf import ChrfOptions, chrf_statistics_table
+from tests.test_metrics_chrf_stats import _sacrebleu_rows  # sacrebleu's own rows: the reference
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 WMT21 = DATA / "wmt21-newstest2021-mqm-da"
@@ -103,18 +103,6 @@ def test_compiled_equals_pure_on_many_distinct_ngrams() -> None:
         _assert_identical(compiled, pure)
         # system 1 on segment 1 is its reference: every (non-space) character matches
         assert compiled.stats[0, 1, 2] == len("".join(half.split()))
-
-
-def _sacrebleu_rows(hyps: list[str], refs: list[list[str]], options: ChrfOptions) -> np.ndarray:
-    metric = CHRF(
-        char_order=options.char_order,
-        word_order=options.word_order,
-        beta=options.beta,
-        lowercase=options.lowercase,
-        whitespace=options.whitespace,
-        eps_smoothing=options.eps_smoothing,
-    )
-    return np.asarray(metric._extract_corpus_statistics(hyps, refs), dtype=np.float64)
 
 
 @pytest.fixture(scope="module")
