@@ -83,11 +83,13 @@ def test_serve_hands_over_to_streamlit_with_the_same_arguments(monkeypatch):
     got: list[list[str]] = []
     monkeypatch.setattr(streamlit_cli, "main", lambda: got.append(list(__import__("sys").argv)))
     monkeypatch.setattr(
-        startup, "preload", lambda request, then: got.append(["preload", request.path, then])
+        startup,
+        "preload",
+        lambda request, then, before: got.append(["preload", request.path, then, before.args]),
     )
     serve.main(["run", "/srv/app.py", "--server.port", "9", "--", "demo:ted-en-de"])
     assert got == [
-        ["preload", "demo:ted-en-de", serve.count_first],
+        ["preload", "demo:ted-en-de", serve.count_first, (9,)],  # loads once port 9 answers
         ["streamlit", "run", "/srv/app.py", "--server.port", "9", "--", "demo:ted-en-de"],
     ]
 
@@ -111,3 +113,23 @@ def test_the_first_statistics_are_counted_after_the_preload_under_the_sidebar_ke
     while not cache.STATISTICS.ready(key) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert cache.STATISTICS.ready(key)  # what the first BLEU page asks for (ui.app.context)
+
+
+def test_the_preload_waits_for_the_server_to_answer():
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    assert not serve.wait_until_serving(port, timeout_s=0.3)  # bound, not listening: no answer
+    listener.listen()
+    try:
+        assert serve.wait_until_serving(port, timeout_s=5)
+    finally:
+        listener.close()
+    order: list[str] = []
+    request = startup.StartupStudy("demo:ted-zh-en")
+    startup.preload(
+        request, before=lambda: order.append("before"), then=lambda _: order.append("then")
+    ).join(60)
+    assert order == ["before", "then"]

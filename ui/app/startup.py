@@ -123,13 +123,16 @@ def _fingerprint(path: str) -> str:
 
 
 def preload(
-    request: StartupStudy | None, then: Callable[[LoadedStartup], object] | None = None
+    request: StartupStudy | None,
+    then: Callable[[LoadedStartup], object] | None = None,
+    before: Callable[[], object] | None = None,
 ) -> threading.Thread | None:
     """Start loading the command-line study in a thread as the server starts (``bleu-study app``, through
     :mod:`ui.app.serve`), so that a user who opens the browser a few seconds later finds it loaded or
     nearly so. A session asking meanwhile waits for this load and shows its progress; an error reaches the
-    session as if it had loaded the study itself. ``then(loaded)`` runs in the thread after a successful
-    load (:mod:`ui.app.serve`: count the first statistics)."""
+    session as if it had loaded the study itself. ``before()`` runs in the thread first (:mod:`ui.app.serve`:
+    wait until the server answers, so that loading does not slow its start); ``then(loaded)`` after a
+    successful load (count the first statistics)."""
     if request is None:
         return None
     with _preload_lock:
@@ -139,6 +142,8 @@ def preload(
 
     def run() -> None:
         try:
+            if before is not None:
+                before()
             loaded = _load_once(request, pending.progress)
         except BaseException as exc:  # kept for the session that asks: it shows the message
             pending.error = exc
