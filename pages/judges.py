@@ -10,6 +10,7 @@ from ui import require_study, show_chart, table_downloads
 from ui.analysis import judges_cache
 from ui.analysis.stats_charts import judges_chart
 from ui.app import state as K
+from ui.app.background import Steps
 from ui.app.frames import rater_groups
 from ui.app.numbers import plural, tidy_frame
 
@@ -57,11 +58,15 @@ if None in raters:
         "Some ratings carry no rater id; they count as one anonymous judge, so their pairs may mix "
         "several people's scores."
     )
+steps = Steps(1, "Judges")  # seconds on 500,000 ratings; cached afterwards
+steps.step(f"pairing every judge's {criterion} scores of the same segment")
 try:
     result = judges_cache.comparisons(key, study, criterion, tuple(groups), tuple(systems), level)
 except BleuStudyError as err:
     st.error(str(err))
     st.stop()
+finally:
+    steps.done()
 
 direction = "higher is better" if crit.higher_is_better else "lower is better (differences negated)"
 rows = []

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats as sps
 
 from bleu_core.stats import StatsInputError, judge_comparisons
@@ -117,3 +119,11 @@ def test_permuting_segment_ids_leaves_results_unchanged():
     ]
     b = judge_comparisons(make_study(shuffled), "fluency")
     assert a.to_dict() == b.to_dict()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=20))
+def test_item_mean_is_numpys_mean_to_the_bit(values):
+    from bleu_core.stats.judges import _mean
+
+    assert _mean(values) == float(np.mean(values))

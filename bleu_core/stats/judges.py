@@ -119,6 +119,19 @@ def _mean_difference(diffs: np.ndarray, level: float) -> tuple[float, tuple[floa
     return float(diffs.mean()), (float(ci.low), float(ci.high)), float(res.pvalue)
 
 
+def _mean(values: list[float]) -> float:
+    """``float(np.mean(values))``, without numpy's per-call cost for the short lists of one judge's scores
+    of one item (half a million of them on a 50 × 10k study: 6 s through ``np.mean``). Below 8 values
+    numpy adds in order from 0.0 and divides by the count, so the plain sum gives the same float.
+
+    >>> _mean([0.1, 0.2, 0.3]) == float(np.mean([0.1, 0.2, 0.3]))
+    True
+    """
+    if len(values) < 8:
+        return sum(values, 0.0) / len(values)
+    return float(np.mean(values))
+
+
 def judge_comparisons(
     study: Any,
     criterion: str,
@@ -168,10 +181,7 @@ def judge_comparisons(
             )
     results = []
     for g in chosen:
-        items = {
-            key: {s: float(np.mean(v)) for s, v in by_sys.items()}
-            for key, by_sys in table[g].items()
-        }
+        items = {key: {s: _mean(v) for s, v in by_sys.items()} for key, by_sys in table[g].items()}
         all_scores: dict[str, list[float]] = defaultdict(list)
         for by_sys in table[g].values():
             for s, v in by_sys.items():
