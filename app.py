@@ -85,7 +85,7 @@ def open_default_study() -> None:
         if request is None:
             context.open_demo(context.DEFAULT_DEMO)
             return
-        bar = st.progress(0.0, text=f"Opening {request.path} …")  # seconds on a 50 × 10k study
+        bar = st.progress(0.0, text=md_escape(f"Opening {request.path} …"))  # seconds on 50 × 10k
         try:
             loaded = startup.load_startup(
                 request,

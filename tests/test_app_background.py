@@ -179,11 +179,15 @@ def test_steps_show_what_they_are_doing() -> None:
 
         steps = Steps(2, "Demo")
         steps.step("first part")
-        steps.step("second part")
+        steps.step("second part of *sys_[1]*")  # names in the text are user text: shown literally
 
     at = AppTest.from_function(page)
     at.run()
-    assert [p.proto.text for p in at.get("progress")] == ["Demo: second part (step 2 of 2)"]
+    from ui.app.markup import md_escape
+
+    assert [p.proto.text for p in at.get("progress")] == [
+        md_escape("Demo: second part of *sys_[1]* (step 2 of 2)")
+    ]
 
 
 def test_study_digest_is_computed_once_per_study(monkeypatch) -> None:

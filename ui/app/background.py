@@ -29,6 +29,7 @@ from typing import Any
 import streamlit as st
 
 from ui.app.cache import ACTIVITY
+from ui.app.markup import md_escape
 
 Progress = Callable[[int, int, str], None]
 _log = logging.getLogger(__name__)
@@ -187,7 +188,8 @@ def show_pending(jobs: list[Job]) -> None:
         if all(job.future.done() for job in pending):
             st.rerun(scope="app")
         for job in pending:
-            st.progress(job.fraction, text=f"{job.message} (in the background; shown when done)")
+            text = f"{job.message} (in the background; shown when done)"
+            st.progress(job.fraction, text=md_escape(text))  # messages name systems: user text
 
     _progress()
 
@@ -211,7 +213,7 @@ class Steps:
     def step(self, text: str) -> None:
         self._slot.progress(
             self.count / self.total,
-            text=f"{self.what}: {text} (step {self.count + 1} of {self.total})",
+            text=md_escape(f"{self.what}: {text} (step {self.count + 1} of {self.total})"),
         )
         self.count += 1
 
