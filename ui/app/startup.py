@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import logging
 import os
 import threading
 from collections.abc import Callable
@@ -151,7 +152,10 @@ def preload(
         finally:
             pending.finished.set()
         if then is not None:
-            then(loaded)
+            try:
+                then(loaded)
+            except Exception:  # counting ahead is a convenience: a page counts what it needs itself
+                logging.getLogger(__name__).warning("after the preload", exc_info=True)
 
     thread = threading.Thread(target=run, name="bleu-study-preload", daemon=True)
     thread.start()
