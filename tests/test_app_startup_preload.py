@@ -40,6 +40,7 @@ def test_a_session_waits_for_the_preload_and_sees_its_progress(monkeypatch):
         seen.append((done, total, message))
         release.set()  # the session has seen the preload's report: let the load finish
 
+    assert startup._preloads[request].started.wait(10)  # the preload is loading
     loaded = startup.load_startup(request, progress=session_progress)
     thread.join(10)
     assert calls == ["demo:ted-zh-en"]  # loaded once, by the preload
@@ -133,3 +134,15 @@ def test_the_preload_waits_for_the_server_to_answer():
         request, before=lambda: order.append("before"), then=lambda _: order.append("then")
     ).join(60)
     assert order == ["before", "then"]
+
+
+def test_a_session_does_not_wait_for_a_preload_that_has_not_started_loading():
+    gate = threading.Event()
+    request = startup.StartupStudy("demo:ted-zh-en")
+    thread = startup.preload(request, before=lambda: gate.wait(10))  # e.g. the port never answers
+    start = time.monotonic()
+    loaded = startup.load_startup(request)  # the session loads the study itself, at once
+    assert time.monotonic() - start < 8
+    gate.set()
+    thread.join(10)
+    assert startup.load_startup(request) is loaded  # the preload found it loaded: one study

@@ -101,6 +101,7 @@ class _Preload:
     """A load started with the server (:func:`preload`): its outcome, and its last progress report."""
 
     def __init__(self) -> None:
+        self.started = threading.Event()  # loading has begun (``before`` has returned)
         self.finished = threading.Event()
         self.error: BaseException | None = None
         self.report: tuple[int, int, str] | None = None
@@ -145,6 +146,7 @@ def preload(
         try:
             if before is not None:
                 before()
+            pending.started.set()
             loaded = _load_once(request, pending.progress)
         except BaseException as exc:  # kept for the session that asks: it shows the message
             pending.error = exc
@@ -181,7 +183,9 @@ def load_startup(request: StartupStudy, progress: Any = None) -> LoadedStartup:
     ``progress(done, total, message)``: how far the load has got (:mod:`bleu_core.study.load_progress`).
     A load of the same study already started by :func:`preload` is waited for, not repeated."""
     pending = _preloads.get(request)
-    if pending is not None:
+    if (
+        pending is not None and pending.started.is_set()
+    ):  # not yet started: load here, it finds it done
         _wait_for_preload(request, pending, progress)
     return _load_once(request, progress)
 
