@@ -176,15 +176,15 @@ def shared_bleu_scores(
     count of the whole study: on WMT21 a tokenizer change on Metrics used to count BLEU twice.
     ``None`` when a segment has no reference text (the registry then scores the usable segments alone)."""
     references = tuple(study.references)
-    streams = [study.references[name] for name in references]
-    if not all(any(text is not None for text in seg) for seg in zip(*streams, strict=True)):
-        return None
     from ui.app.context import STATISTICS_ORDER, truncate_order
 
     order = BleuOptions().max_order
     stored = max(order, STATISTICS_ORDER)  # the order the pages count at (and cut): the same entry
 
-    def build() -> MetricScores:
+    def build() -> MetricScores | None:
+        streams = [study.references[name] for name in references]
+        if not all(any(text is not None for text in seg) for seg in zip(*streams, strict=True)):
+            return None  # checked once per study and settings, not on every page run
         counted = cache.system_statistics(study_key, study, references, tokenize, lowercase, stored)
         present = np.array(
             [[text is not None for text in study.systems[name]] for name in counted.systems],

@@ -289,22 +289,6 @@ def count_ahead(
     return PREFETCHER.schedule(jobs, delay=COUNT_AHEAD_DELAY_S) if jobs else None
 
 
-def count_first(
-    study_key: str, study: Study, tokenize: str, lowercase: bool, max_order: int
-) -> threading.Event | None:
-    """Count, ahead of any page, the statistics the first page will ask for (the default settings) of a
-    study opened with the server (:func:`ui.app.startup.preload`), whatever its size: on a 50 × 10k study
-    that is seconds a user would otherwise wait on the first BLEU page. A page asking meanwhile waits for
-    this count (with its progress) instead of starting its own; while pages draw, it steps aside.
-    None when counting ahead is switched off (``BLEU_STUDY_NO_PREFETCH=1``)."""
-    if prefetch_disabled():
-        return None
-    job = _statistics_job(
-        study_key, study, tuple(study.references), tokenize, lowercase, max_order, ahead=True
-    )
-    return PREFETCHER.schedule([job])
-
-
 def ahead_tokenizers(characters: int) -> list[str]:
     """The tokenizers counted ahead for a study of ``characters``, in the order they are counted.
 
