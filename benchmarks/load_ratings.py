@@ -265,7 +265,7 @@ def format_report(report: LoadReport, db: str) -> str:
         else f"**Result: FAIL** — errors: {report.errors[:5]}",
         "",
         "The kill-and-restart check (a process committing ratings is SIGKILLed; every rating it reported committed "
-        "is there afterwards) runs in the test suite: `tests/test_campaigns_load.py`.",
+        "is there afterwards) runs in the test suite: `tests/campaigns/test_campaigns_load.py`.",
         "",
     ]
     return "\n".join(lines)

@@ -34,7 +34,7 @@ COMMAND_MODULES = (
 #: The module that registers each sub-command (``score`` is this module's own). Running a command builds only
 #: its module's parser, so ``bleu-study significance`` imports neither the app launcher nor the study command;
 #: ``bleu-study --help``, a mistyped command or one missing here builds every parser (the full list).
-#: ``tests/test_cli_parser.py`` checks this table against what the modules register.
+#: ``tests/cli/test_cli_parser.py`` checks this table against what the modules register.
 COMMAND_MODULE_OF = {
     "study": "bleu_core.study.command",
     "meta": "bleu_core.stats.command",
@@ -157,7 +157,7 @@ def build_parser(
     )
     add_bleu_options(p)
     p.set_defaults(func=cmd_score)
-    # A plain loop over COMMAND_MODULES, so tests/import_graph.py draws these edges (and would see a cycle: the
+    # A plain loop over COMMAND_MODULES, so tests/house/import_graph.py draws these edges (and would see a cycle: the
     # command modules import the shared flags from cli_options, never from this module).
     for module_name in COMMAND_MODULES:
         if command is not None and module_name != only:

@@ -24,7 +24,7 @@ characters. Matching ignores case, which is safe because the search is anchored 
 
 A token that cannot be found (a tokenizer change not listed above) gets the empty range at the current
 position, ``start == end``: it overlaps no span, so it is never counted as inside an error. Every token of
-the bundled TED studies is found for every tokenizer (``tests/test_spans.py``).
+the bundled TED studies is found for every tokenizer (``tests/study/test_spans.py``).
 
 >>> text = "Don't say &quot;no&quot;, Σοφός."
 >>> for token, start, end in token_offsets(text, "13a"):

@@ -13,7 +13,7 @@ Usage (from the repository root)::
 * ``paper-examples.study.json.gz`` holds the worked examples 1-4 of the BLEU paper, parsed from
   ``seeds/000_*.txt`` (Papineni et al. 2002, section 2).
 
-The test ``tests/test_study_demo.py`` rebuilds each study from the shared data and checks it equals the
+The test ``tests/study/test_study_demo.py`` rebuilds each study from the shared data and checks it equals the
 bundled file.
 """
 

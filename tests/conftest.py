@@ -32,7 +32,7 @@ def engine_path(request: pytest.FixtureRequest) -> Iterator[str]:
 @pytest.fixture(autouse=True, scope="session")
 def _app_errors_in_full_under_test() -> Iterator[None]:
     """The app shows visitors no error details (``client.showErrorDetails = "none"``); an AppTest that fails on
-    an exception should say which one, so tests see them in full (tests/test_app_config.py checks the file)."""
+    an exception should say which one, so tests see them in full (tests/app/test_app_config.py checks the file)."""
     try:
         from streamlit import config
     except ImportError:  # pragma: no cover - the library tests run without the app

@@ -12,7 +12,7 @@ Rooms (one sub-package per area of the navigation; a page imports its room and `
 ``ui.metrics``    Metrics and Published tables.
 ``ui.campaigns``  Campaigns and Rate translations.
 
-Each room's ``__init__`` lists its modules and what it may import; ``tests/test_ui_rooms.py`` checks it.
+Each room's ``__init__`` lists its modules and what it may import; ``tests/app/test_ui_rooms.py`` checks it.
 
 Helpers for page authors (``from ui import ...``)
 -------------------------------------------------

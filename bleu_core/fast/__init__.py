@@ -23,6 +23,6 @@ and :mod:`bleu_core.segment_counts`, never :mod:`bleu_core.statistics` or :mod:`
 use them).
 
 Everything here must give exactly the same result as the reference implementations
-(:func:`bleu_core.statistics.segment_row`, sacrebleu's tokenizers); ``tests/test_fast_*.py`` prove it on real
+(:func:`bleu_core.statistics.segment_row`, sacrebleu's tokenizers); ``tests/engine/test_fast_*.py`` prove it on real
 data and on Hypothesis-generated input, for the compiled and the pure path alike. Speed is measured in ``benchmarks/bench_bleu.py``.
 """

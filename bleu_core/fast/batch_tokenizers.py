@@ -25,7 +25,7 @@ The rules are still sacrebleu's: the regular expressions applied to the words ar
 objects, run once over all new distinct words joined together. Two shortcuts give the same strings faster:
 13a's first rule (a space on each side of an ASCII punctuation mark or symbol, no context) is a chain of
 ``str.replace``, and a word made of letters and digits only (``str.isalnum``) is left whole, as every rule of
-13a and intl leaves it. Tests (``tests/test_fast_tokenizers.py``) compare the result token for token with
+13a and intl leaves it. Tests (``tests/engine/test_fast_tokenizers.py``) compare the result token for token with
 sacrebleu's tokenizer on every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
 
 Cost: a line met twice in one call is tokenised once (one dictionary look-up per line: the reference that

@@ -8,7 +8,7 @@ reference (6 million words) that alone is 1.5 s, more than half of all the work.
 :func:`number_words` does the same in compiled code (C, built at install: :mod:`bleu_core.fast.native`) when
 the extension is built: one pass over the UTF-8 bytes, an open-addressing hash table whose hits are confirmed
 by comparing the bytes (so the numbering is exact, never a hash guess), about 20 ns a word. Only the distinct
-words are turned back into ``str``. A machine without the extension takes the pure-Python path; both give identical results (``tests/test_fast_compiled.py``). :class:`WordTable` keeps the table from one text to
+words are turned back into ``str``. A machine without the extension takes the pure-Python path; both give identical results (``tests/engine/test_fast_compiled.py``). :class:`WordTable` keeps the table from one text to
 the next.
 
 Whitespace is what ``str.split()`` splits on: the ASCII characters ``\\t\\n\\v\\f\\r``, ``\\x1c``-``\\x1f`` and

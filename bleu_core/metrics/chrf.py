@@ -22,7 +22,7 @@ once). The clipped matches are then counted
   from one sort per order. Only n-grams whose prefix occurs in both a hypothesis and a reference of the same
   segment are carried to the next order, which makes the higher orders cheap.
 
-Both give the same statistics, float for float (``tests/test_metrics_chrf_compiled.py``).
+Both give the same statistics, float for float (``tests/metrics/test_metrics_chrf_compiled.py``).
 
 **Multiple references** (as sacrebleu does): for each segment, the hypothesis is compared with every
 reference and the statistics of the reference with the best *sentence* chrF are kept (the first one on ties).

@@ -20,7 +20,7 @@ Step 1 runs once per set of references; step 2 once per system (or per chunk of 
 weights are shared by every system scored against the same references.
 
 Sums of information may differ from the reference implementation in the last bits (they are added in another
-order); matched counts, n-gram totals and lengths are exactly equal (``tests/test_metrics_nist_statistics.py``).
+order); matched counts, n-gram totals and lengths are exactly equal (``tests/metrics/test_metrics_nist_statistics.py``).
 
 >>> refs = reference_ngrams_from_tokens([[["the", "cat", "sat", "on", "a", "mat"]]], max_order=2)
 >>> st = hypothesis_statistics_from_tokens(refs, [["the", "cat", "sat", "on", "the", "mat"]])

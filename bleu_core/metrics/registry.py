@@ -539,7 +539,7 @@ def _per(ctx: _Context, spec: MetricSpec) -> MetricScores:
     A segment's ``correct`` words against one reference are BLEU's clipped unigram matches with that single
     reference, so :func:`~bleu_core.statistics.compute_system_statistics` (``max_order=1``) gives them for all
     systems at once, each text tokenised once; per segment the reference with the lowest PER wins (ties: the
-    first), as :func:`~bleu_core.metrics.per.segment_per` does (tests/test_metrics_registry.py compares them)."""
+    first), as :func:`~bleu_core.metrics.per.segment_per` does (tests/metrics/test_metrics_registry.py compares them)."""
     from bleu_core.statistics import compute_system_statistics
 
     per_system: dict[str, tuple[list[int], np.ndarray, np.ndarray]] = {}

@@ -146,7 +146,7 @@ def linear_quantiles(samples: np.ndarray, quantiles: tuple[float, ...]) -> np.nd
     """``np.quantile(samples, quantiles, axis=-1)`` (method ``linear``) with the quantiles on the *last* axis.
 
     The same floats as numpy's (the same virtual indices ``(n - 1) q``, the same two-sided interpolation,
-    NaN for a row holding a NaN; tests/test_stats_resampling.py compares them on Hypothesis data), by a sort:
+    NaN for a row holding a NaN; tests/stats/test_stats_resampling.py compares them on Hypothesis data), by a sort:
     numpy 2's ``quantile`` imports ``numpy.ma`` on first use, which costs a command line more than the sort.
 
     >>> linear_quantiles(np.array([[1.0, 2.0, 3.0, 4.0], [4.0, 3.0, 2.0, np.nan]]), (0.5, 0.9)).tolist()

@@ -510,7 +510,7 @@ def _overlap_mask(starts: list[int], ends: list[int], start: int, end: int) -> i
 def _matched_mask(hypothesis: tuple[str, ...], clip: dict[tuple[str, ...], int], n: int) -> int:
     """Bit t set when token t lies in a matched n-gram: the same rule as
     :func:`bleu_core.matches.match_provenance` (the first ``clip`` occurrences of an n-gram, left to
-    right, are matched), without building its records. ``tests/test_spans.py`` checks they agree."""
+    right, are matched), without building its records. ``tests/study/test_spans.py`` checks they agree."""
     seen: dict[tuple[str, ...], int] = {}
     mask = 0
     window = (1 << n) - 1

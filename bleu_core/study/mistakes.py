@@ -196,7 +196,7 @@ def _case_profile(
     ``s.lower() != s`` exactly when some character ``c`` of ``s`` has ``c.lower() != c``, and
     ``s.upper() != s.lower()`` exactly when some ``c.upper() != c.lower()`` (for every code point the
     two mappings differ in their first character when they differ at all, and a ``c`` with
-    ``c.lower() != c`` also has ``c.upper() != c.lower()``; tests/test_study_mistakes_fast.py checks this
+    ``c.lower() != c`` also has ``c.upper() != c.lower()``; tests/study/test_study_mistakes_fast.py checks this
     on all of Unicode). So the texts are tested one by one instead of lower- and upper-casing the whole
     stream, and with a ``limit`` (>= 0) the size is counted only up to it, ``min(size, limit)``, so that
     the scan stops at the first upper-case letter once ``limit`` characters are seen.

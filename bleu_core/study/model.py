@@ -49,12 +49,14 @@ class Segment:
     """One unit of the test set (usually a sentence).
 
     ``id`` is unique within the study; ``doc_id`` groups segments into documents (talks, news
-    articles); ``source`` is the source-language text when known.
+    articles); ``source`` is the source-language text when known; ``domain`` names the part of the test
+    set the document belongs to (WMT24+: news, social, speech, literary), when the release says.
     """
 
     id: str
     doc_id: str | None = None
     source: str | None = None
+    domain: str | None = None
 
 
 @dataclass(frozen=True)

@@ -312,7 +312,7 @@ def vega_lite_spec(
 
     ``st.altair_chart`` calls ``chart.to_dict()``, which validates the whole spec against the Vega-Lite
     JSON schema on every call: 20-60 ms per chart on every re-run of a page. The app's charts are
-    fixed code, validated by the tests (tests/test_app_charts.py); here they are converted exactly as
+    fixed code, validated by the tests (tests/app/test_app_charts.py); here they are converted exactly as
     Streamlit converts them (its Arrow data transformer and "none" theme, under its lock) with
     ``validate=False``. None when this Streamlit has no such internals: the caller falls back to
     ``st.altair_chart``.

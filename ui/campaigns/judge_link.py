@@ -1,7 +1,7 @@
 """A judge's link: is this browser session a judge's, who gets the Rate page and nothing else?
 
 Light on purpose (no ``bleu_core.campaigns``, no scipy): ``app.py`` asks it on every run, before the first
-page, which must not import heavy libraries (tests/test_layers.py).
+page, which must not import heavy libraries (tests/house/test_layers.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,134 @@
+"""Issue 16 in the app: table downloads safe to open in a spreadsheet, resample boxes capped and checked,
+upload limits stated and enforced.
+
+The CSV rule is :mod:`bleu_core.csv_safety`'s (tested there on its own); here: the app's own tables go through
+it, and what comes back when a spreadsheet-like reader splits the file keeps its numbers as numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bleu_core.csv_safety import formula_risk
+from bleu_core.errors import InputError
+from bleu_core.limits import MAX_LINE_CHARS, MAX_RESAMPLES
+from bleu_core.study.model import Segment, Study
+from ui.app import cache
+from ui.app import state as K
+from ui.app.export import frame_to_csv
+from ui.app.limits import RESAMPLES_HELP, UPLOAD_LIMITS, UPLOAD_MAX_MB
+
+ROOT = Path(__file__).resolve().parents[2]
+PAYLOADS = ["=cmd|' /C calc'!A0", "x;=cmd|' /C calc'!A0;", "a\t+1+1", "@SUM(A1)", " -2+3", "ok, =1"]
+
+
+def hostile_frame() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "judge": PAYLOADS,
+            "score": np.array([1.5, -2.25, 0.0, 3.0, -1e-9, 7.125]),
+            "n": np.array([1, -2, 3, 4, 5, -6]),
+            "note": [None, np.nan, "-3", "+4", "plain", "=A1"],
+        }
+    )
+
+
+def test_table_csv_has_no_formula_cell_however_it_is_split():
+    text = frame_to_csv(hostile_frame())
+    fields = [field for row in csv.reader(io.StringIO(text)) for field in row]
+    assert text.splitlines()[0] == '"judge","score","n","note"'  # every field quoted
+    for field in fields:
+        for separator in (",", ";", "\t", "\r", "\n"):
+            for piece in field.split(separator):
+                stripped = piece.lstrip(" ")
+                assert (
+                    not stripped
+                    or stripped[0] not in "=+-@"
+                    or re.fullmatch(r"[+-][0-9.e+-]+", stripped)
+                ), (field, piece)
+    assert not any(formula_risk(field) for field in fields)
+
+
+def test_table_csv_keeps_numbers_numbers_and_missing_values_empty():
+    back = pd.read_csv(io.StringIO(frame_to_csv(hostile_frame())))
+    assert back["score"].tolist() == [1.5, -2.25, 0.0, 3.0, -1e-9, 7.125]  # full precision
+    assert back["n"].tolist() == [1, -2, 3, 4, 5, -6] and back["n"].dtype.kind == "i"
+    assert back["note"].isna().tolist()[:2] == [True, True]
+    assert back["note"].tolist()[2:] == [-3, 4, "plain", "'=A1"] or back["note"].tolist()[2:] == [
+        "-3",
+        "+4",
+        "plain",
+        "'=A1",
+    ]
+    assert back["judge"].tolist()[0] == "'=cmd|' /C calc'!A0"
+
+
+def toy_study() -> Study:
+    n = 6
+    return Study(
+        name="toy",
+        segments=tuple(Segment(f"s{i}") for i in range(n)),
+        references={"ref": [f"the cat {i} sat on the mat" for i in range(n)]},
+        systems={
+            "A": [f"the cat {i} sat on a mat" for i in range(n)],
+            "B": [f"a cat {i} is on the mat" for i in range(n)],
+            "C": [f"the dog {i} sat on the mat" for i in range(n)],
+        },
+    )
+
+
+def app_page(page: str, **state: object) -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.session_state[K.STUDY] = toy_study()
+    at.session_state[K.STUDY_KEY] = "test:hardening-toy"
+    at.session_state[K.DEFAULT_STUDY_TRIED] = True
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.switch_page(f"pages/{page}.py")
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def test_export_resamples_box_is_capped_and_says_so():
+    at = app_page("export", **{K.N_RESAMPLES: 10**9})  # e.g. kept from before the cap existed
+    box = at.number_input(key=K.N_RESAMPLES)
+    assert box.proto.max == MAX_RESAMPLES and "100,000" in box.help
+    assert box.value == MAX_RESAMPLES
+    box.set_value(MAX_RESAMPLES + 1).run()  # the box refuses more (Streamlit's own check)
+    assert at.exception or at.number_input(key=K.N_RESAMPLES).value <= MAX_RESAMPLES
+
+
+def test_significance_boxes_are_capped():
+    at = app_page("significance", **{K.N_RESAMPLES: 50, K.SIG_TRIALS: 200})
+    for key in (K.N_RESAMPLES, K.SIG_TRIALS):
+        box = at.number_input(key=key)
+        assert box.proto.max == MAX_RESAMPLES and RESAMPLES_HELP in box.help
+
+
+def test_study_page_states_the_upload_limits():
+    at = app_page("study")
+    uploader = at.get("file_uploader")[0].proto
+    assert uploader.max_upload_size_mb == UPLOAD_MAX_MB
+    assert f"{UPLOAD_MAX_MB} MB per file" in uploader.help
+    assert f"{MAX_LINE_CHARS:,} characters per line" in uploader.help
+
+
+def test_uploads_are_bounded_by_size_and_line_length(monkeypatch):
+    long_line = b"w " * (MAX_LINE_CHARS // 2 + 1)
+    with pytest.raises(
+        InputError, match=r"b\.hyp, line 1: .*over the limit of 1,000,000 characters"
+    ):
+        cache.load_uploaded.__wrapped__((("a.ref", b"x y\n"), ("b.hyp", long_line + b"\n")), None)
+    monkeypatch.setattr(cache, "UPLOAD_MAX_BYTES", 64)
+    with pytest.raises(InputError, match=r"a\.ref: file is .* over the size cap"):
+        cache.load_uploaded.__wrapped__((("a.ref", b"x y\n" * 40), ("b.hyp", b"z\n" * 40)), None)
+    assert "200 MB per file" in UPLOAD_LIMITS
