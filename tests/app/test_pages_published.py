@@ -52,7 +52,7 @@ def shown(text: str) -> str:
 def test_bundled_table_is_the_papers_table_1():
     # The statistics tests read Table 1 from the seed's text; reuse that reader (tests/stats/test_stats_meta.py).
     spec = importlib.util.spec_from_file_location(
-        "_meta_tests", ROOT / "tests" / "test_stats_meta.py"
+        "_meta_tests", ROOT / "tests" / "stats" / "test_stats_meta.py"
     )
     meta_tests = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(meta_tests)
