@@ -20,6 +20,7 @@ from bleu_core.errors import BleuStudyError  # noqa: E402
 from ui.app import context, startup, warmup  # noqa: E402
 from ui.app import state as K  # noqa: E402
 from ui.app.boundary import run_page  # noqa: E402
+from ui.app.domains import render_domain_choice  # noqa: E402
 from ui.app.markup import md_escape  # noqa: E402
 from ui.app.numbers import plural  # noqa: E402
 from ui.app.settings import render_settings  # noqa: E402
@@ -94,7 +95,11 @@ def open_default_study() -> None:
         finally:
             bar.empty()
         context.open_study(
-            loaded.study, key=loaded.key, label=loaded.label, warnings=list(loaded.warnings)
+            loaded.study,
+            key=loaded.key,
+            label=loaded.label,
+            warnings=list(loaded.warnings),
+            inputs=loaded.inputs,
         )
     except BleuStudyError as err:
         st.session_state[K.STUDY_ERROR] = startup.startup_error(err)
@@ -123,7 +128,12 @@ if not judge:  # a judge sees no study and no settings, only the campaign's item
             )
         else:
             st.caption("No study open")
-    render_settings(context.reference_pool(), list(study.references) if study is not None else [])
+    render_domain_choice(study, st.session_state.get(K.STUDY_KEY))  # studies with domains only
+    render_settings(
+        context.reference_pool(),
+        list(study.references) if study is not None else [],
+        study.target_lang if study is not None else None,
+    )
 
 # The heavy libraries (pandas, altair, scipy) load in a background thread started by the first run of
 # the Study page, which needs none of them (ui.app.warmup); any other page first waits for that thread to

@@ -76,6 +76,7 @@ def script_times(repeats: int) -> dict[str, list[float]]:
     from streamlit.testing.v1 import AppTest
 
     import ui.app.cache
+    import ui.app.statistics_store
     from ui.app import state as K
     from ui.app import warmup
 
@@ -86,7 +87,7 @@ def script_times(repeats: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for page in ("explore", "bleu_vs_human"):
         for _ in range(repeats):
-            ui.app.cache.STATISTICS.clear()
+            ui.app.statistics_store.STATISTICS.clear()
             ui.app.cache.segment_matches.clear()
             ui.app.cache.segment_matches_of_systems.clear()
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)
@@ -422,6 +423,8 @@ WMT21 = (
     Path(os.environ.get("BLEU_STUDY_SHARED_DATA", "/work/shared/data"))
     / "wmt21-newstest2021-mqm-da"
 )
+WMT24 = WMT21.parent / "wmt24-general-esa"
+"""The WMT24 General MT release (en-ja: 23 systems × 997 paragraphs, ESA scores, four domains)."""
 PAGE_LINKS = (
     "Corpus",
     "Export",
@@ -464,6 +467,8 @@ def bench_studies(tmp: Path, *, quick: bool) -> list[BenchStudy]:
     out = [BenchStudy("TED en-de demo", (), None, None)]
     if (WMT21 / "wmt21-news-systems").is_dir():
         out.append(BenchStudy("WMT21 zh-en", (str(WMT21), "--pair", "zh-en"), 3.0, 1.0))
+    if (WMT24 / "txt" / "documents").is_dir():  # paragraphs in documents and domains (issue 27)
+        out.append(BenchStudy("WMT24 en-ja", (str(WMT24), "--pair", "en-ja"), 3.0, 1.0))
     n_systems, n_segments = (50, 2_000) if quick else (50, 10_000)
     label = f"synthetic {n_systems}×{n_segments:,}×2"
     if ONLY is not None and ONLY not in label:  # not measured: not written (40 s)

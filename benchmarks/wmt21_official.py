@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from bleu_core import corpus_bleu
-from bleu_core.textio import read_lines
+from bleu_core.io.text import read_lines
 
 DEFAULT = (
     Path(__file__).resolve().parents[2] / "shared/data/wmt21-newstest2021-mqm-da/wmt21-news-systems"

@@ -29,6 +29,7 @@ COMMAND_MODULES = (
     "bleu_core.stats.command",
     "bleu_core.launch",
     "bleu_core.spans_command",
+    "bleu_core.campaigns.command",
 )
 
 #: The module that registers each sub-command (``score`` is this module's own). Running a command builds only
@@ -41,6 +42,7 @@ COMMAND_MODULE_OF = {
     "significance": "bleu_core.stats.command",
     "app": "bleu_core.launch",
     "spans": "bleu_core.spans_command",
+    "campaigns": "bleu_core.campaigns.command",
 }
 
 

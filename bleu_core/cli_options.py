@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .errors import InputError
 from .options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
-from .tokenizers import TOKENIZER_NAMES
+from .tokenizers import DEFAULT_TOKENIZER, TOKENIZER_NAMES, tokenizer_for_language
 
 
 def add_bleu_options(parser: argparse.ArgumentParser) -> None:
@@ -23,9 +23,11 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     g.add_argument(
         "--tokenize",
         "-tok",
-        default="13a",
+        default=None,
         metavar="NAME",
-        help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default 13a)",
+        help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default: as sacrebleu's command line, by "
+        "the study's target language: zh for Chinese, ja-mecab for Japanese, ko-mecab for Korean, "
+        f"{DEFAULT_TOKENIZER} otherwise)",
     )
     g.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive BLEU")
     g.add_argument(
@@ -63,7 +65,11 @@ def add_bleu_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False) -> BleuOptions:
+def options_from_args(
+    args: argparse.Namespace, *, sentence_level: bool = False, target_lang: str | None = None
+) -> BleuOptions:
+    """The BLEU options of the command line; without ``--tokenize``, the tokenizer sacrebleu's command
+    line chooses for ``target_lang`` (:func:`bleu_core.tokenizers.tokenizer_for_language`)."""
     return BleuOptions(
         max_order=args.max_order,
         weights=tuple(args.weights) if args.weights else None,
@@ -71,31 +77,30 @@ def options_from_args(args: argparse.Namespace, *, sentence_level: bool = False)
         smooth=args.smooth or "exp",
         smooth_value=args.smooth_value,
         effective_order=bool(args.effective_order or sentence_level),
-        tokenize=args.tokenize,
+        tokenize=args.tokenize or tokenizer_for_language(target_lang),
         lowercase=args.lowercase,
     )
 
 
 def read_corpus_files(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_bytes: int):
-    from .textio import check_blank_lines, read_lines
+    from .io.text import check_blank_lines, has_bom, read_lines
 
     refs = [(p, read_lines(p, max_bytes=max_bytes)) for p in ref_paths]
     hyps = [(p, read_lines(p, max_bytes=max_bytes)) for p in hyp_paths]
     for path in [*ref_paths, *hyp_paths]:  # removed by read_lines, but sacrebleu keeps it: say so
         with open(path, "rb") as handle:
-            if handle.read(3) == b"\xef\xbb\xbf":
+            if has_bom(handle.read(3)):
                 from .study.loading import bom_warning
 
                 print(f"bleu-study: warning: {bom_warning(path)}", file=sys.stderr)
     for path, lines in refs + hyps:
         if not lines:
             raise InputError("the file is empty: nothing to score", file=path)
-    for path, lines in hyps:
+    for path, lines in hyps:  # scored (BLEU 0, as sacrebleu), but most likely the wrong file
         if not any(line.strip() for line in lines):
-            raise InputError(
-                f"all {len(lines)} lines are blank: nothing to score (is this the right file?)",
-                file=path,
-            )
+            from .file_statistics import all_blank_warning
+
+            print(f"bleu-study: warning: {all_blank_warning(path, len(lines))}", file=sys.stderr)
     for path, lines in refs:  # the same rule as the study loaders: a blank reference is an error
         check_blank_lines(path, lines)
     first_path, first = hyps[0]

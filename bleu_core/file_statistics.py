@@ -1,14 +1,15 @@
 """Statistics of big text files, block by block: ``score`` on a million segments in bounded memory.
 
-``bleu-study score`` reads small files whole (:func:`bleu_core.textio.read_lines`). Above
+``bleu-study score`` reads small files whole (:func:`bleu_core.io.text.read_lines`). Above
 :data:`STREAM_BYTES` of input it reads every file :data:`BLOCK_LINES` lines at a time instead, computes the
 statistics of each block (:func:`bleu_core.statistics.compute_statistics`) and keeps only those rows: 8 × (4 +
 2N) bytes a segment. The text of 1M segments × 4 references is about 1 GB on disk and more as Python strings;
 the rows are 96 MB.
 
 The checks and their messages are those of the whole-file path: undecodable bytes, NUL characters and
-over-long lines (:mod:`bleu_core.textio`, :mod:`bleu_core.limits`) name the file and the line in the *file*;
-a blank reference line is an error; all-blank hypotheses are an error; files with different numbers of lines
+over-long lines (:mod:`bleu_core.io.text`, :mod:`bleu_core.limits`) name the file and the line in the *file*;
+a blank reference line is an error; all-blank hypotheses are scored (BLEU 0, as sacrebleu) with a warning
+(:func:`all_blank_warning`); files with different numbers of lines
 are an error that gives both counts.
 
 >>> import os, tempfile
@@ -27,9 +28,9 @@ import sys
 from collections.abc import Iterator, Sequence
 
 from .errors import InputError
+from .io.text import BOM_MESSAGE, check_blank_lines, check_size, decode_text, has_bom
 from .limits import check_text
 from .statistics import SegmentStatistics, compute_statistics
-from .textio import BOM_MESSAGE, check_blank_lines, decode_text
 
 #: Input (all files together) above which ``score`` reads block by block.
 STREAM_BYTES = 64 * 1024 * 1024
@@ -44,21 +45,25 @@ def _shifted(exc: InputError, lines_before: int) -> InputError:
     return InputError(exc.message, file=exc.file, line=line, column=exc.column)
 
 
+def all_blank_warning(path: str, n_lines: int) -> str:
+    """The warning for a hypothesis file whose every line is blank: it is scored (BLEU 0, as sacrebleu
+    scores it), but it is more likely the wrong file than a system that translated nothing.
+
+    >>> all_blank_warning("hyp.txt", 3)
+    'hyp.txt: all 3 lines are blank: BLEU is 0 (as sacrebleu scores it); is this the right file?'
+    """
+    return f"{path}: all {n_lines} lines are blank: BLEU is 0 (as sacrebleu scores it); is this the right file?"
+
+
 class LineReader:
-    """The lines of a UTF-8 text file, ``take(n)`` at a time, checked as :func:`bleu_core.textio.read_lines`
+    """The lines of a UTF-8 text file, ``take(n)`` at a time, checked as :func:`bleu_core.io.text.read_lines`
     checks a whole file (a byte-order mark at the start is dropped, CRLF becomes LF)."""
 
     def __init__(self, path: str, *, max_bytes: int) -> None:
         self.path = path
         if not os.path.isfile(path):
-            raise InputError("file not found", file=path)
-        size = os.path.getsize(path)
-        if size > max_bytes:
-            raise InputError(
-                f"file is {size / 1e6:.1f} MB, over the {max_bytes / 1e6:.0f} MB limit; raise the limit "
-                "(max_bytes / --max-mb) if this is intended",
-                file=path,
-            )
+            raise InputError("file not found; check the path", file=path)
+        check_size(os.path.getsize(path), max_bytes, path)
         self._file = open(path, "rb")  # noqa: SIM115 - closed by close()
         self._carry = b""
         self._lines: list[str] = []
@@ -85,7 +90,7 @@ class LineReader:
         if not piece:
             return
         if self._at_start:
-            self.bom = piece.startswith(b"\xef\xbb\xbf")
+            self.bom = has_bom(piece)
         try:
             # decode_text drops a byte-order mark only at the start of the text it is given: later blocks
             # get a line in front (taken off again), so a U+FEFF starting one of their lines stays.
@@ -180,8 +185,5 @@ def _one_system(
                 "reference file needs one line per segment (sacrebleu would silently truncate, its issue #220)"
             )
     if not any_text:
-        raise InputError(
-            f"all {counts[0]} lines are blank: nothing to score (is this the right file?)",
-            file=hyp.path,
-        )
+        print(f"bleu-study: warning: {all_blank_warning(hyp.path, counts[0])}", file=sys.stderr)
     return SegmentStatistics.concat(parts)

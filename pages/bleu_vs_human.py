@@ -6,18 +6,18 @@ import numpy as np
 import streamlit as st
 
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis.charts import normalised_chart, regression_scatter, segment_density
-from ui.analysis.frames import binned_counts, fit_line, normalised_frame, system_points
-from ui.analysis.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
+from ui.analysis import bleu_vs_human_page as bvh
 from ui.app import cache
 from ui.app import state as K
 from ui.app.analysis_cache import metric_scores
 from ui.app.background import show_pending
 from ui.app.chart_layout import scatter_labels_default
+from ui.app.criterion import criterion_box
 from ui.app.frames import records_frame
+from ui.app.limits import session_resamples
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
-from ui.app.numbers import format_number, format_p, tidy_frame
+from ui.app.numbers import format_number, format_p, interval_note, tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note
 
 st.title("BLEU vs human judgment")
@@ -45,16 +45,19 @@ metric = c0.selectbox(
     help="BLEU, another metric computed here, or one "
     "whose scores are attached on the Study page (COMET…).",
 )
-criterion = c1.selectbox("Criterion", list(study.criteria), key=K.BVH_CRITERION)
-groups_all = cache.rater_groups(scores.key, study, criterion)
-groups = c2.multiselect(
-    "Rater groups",
-    groups_all,
-    key=K.BVH_GROUPS,
-    placeholder="all raters pooled",
-    disabled=not groups_all,
-    help="Each group gets its own fit, as the paper's monolingual and bilingual groups.",
-)
+criterion = criterion_box(c1, "Criterion", study, K.BVH_CRITERION)
+groups_all = cache.cached_rater_groups(scores.key, study, criterion)
+if groups_all:
+    groups = c2.multiselect(
+        "Rater groups",
+        groups_all,
+        key=K.BVH_GROUPS,
+        placeholder="all raters pooled",
+        help="Each group gets its own fit, as the paper's monolingual and bilingual groups.",
+    )
+else:  # a disabled widget's faded label fails WCAG contrast; say it in plain text instead
+    groups = []
+    c2.markdown("**Rater groups**  \nnone in this study: all raters pooled")
 include_humans = c3.toggle(
     "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
 )
@@ -83,39 +86,37 @@ else:  # scored here (cached) or attached: system scores, segment scores (NaN wh
         st.stop()
     bleu = other[metric].system_scores()
     metric_seg, up = other[metric].segment, other[metric].higher_is_better
-series = {f"{criterion} (all raters)": cache.system_human_scores(scores.key, study, criterion)}
+series = {
+    f"{criterion} (all raters)": cache.cached_system_human_scores(scores.key, study, criterion)
+}
 series.update(
     {
-        f"{criterion} ({g})": cache.system_human_scores(scores.key, study, criterion, g)
+        f"{criterion} ({g})": cache.cached_system_human_scores(scores.key, study, criterion, g)
         for g in groups
     }
 )
 
 table_rows = []
+n_res, seed = session_resamples(), int(st.session_state[K.SEED])
 cols = st.columns(min(2, len(series)))
 for k, (name, human) in enumerate(series.items()):
-    frame = system_points(systems, bleu, human, study.human_systems).rename(
+    frame = bvh.system_points(systems, bleu, human, study.human_systems).rename(
         columns={"BLEU": metric}
     )
-    fit = linear_fit(frame[metric], frame["human score"])
-    table_rows.append(
-        {
-            "series": name,
-            "r": fit.r,
-            "R2": fit.r2,
-            "p": fit.pvalue,
-            "n": fit.n,
-            "slope": fit.slope,
-            "intercept": fit.intercept,
-        }
+    fit = bvh.linear_fit(frame[metric], frame["human score"])
+    interval = (  # BLEU, all raters: r with its interval, as Correlation and `meta` give it
+        bvh.bleu_system_correlations(scores, tuple(systems), criterion, n_res, seed)["pearson"]
+        if metric == "BLEU" and k == 0 and len(systems) >= 3
+        else None
     )
+    table_rows.append(bvh.fit_row(name, fit, interval))
     with cols[k % len(cols)]:
-        chart = regression_scatter(
+        chart = bvh.regression_scatter(
             frame,
             x=metric,
             y="human score",
             title=f"{name} vs {metric}",
-            subtitle=f"{describe_fit(fit)} · {direction}",
+            subtitle=f"{bvh.describe_fit(fit)} · {direction}",
             x_title="corpus BLEU"
             if metric == "BLEU"
             else f"{metric} ({'higher' if up else 'lower'} is better)",
@@ -125,9 +126,11 @@ for k, (name, human) in enumerate(series.items()):
         st.metric(
             f"Pearson r · {md_escape(name)}",
             "—" if fit.r != fit.r else f"{fit.r:.3f}",
-            help=describe_fit(fit),
+            help=bvh.describe_fit(fit),
         )
-        st.caption(describe_fit(fit))
+        st.caption(bvh.describe_fit(fit))
+        if interval is not None:
+            st.caption(interval_note(interval))
         show_chart(chart, f"{metric} vs {name}", stable=True, subtitle=False)  # numbers: caption
 signature_caption(scores.signature)
 fits = records_frame(table_rows)
@@ -144,10 +147,10 @@ order = sorted(systems, key=lambda s: bleu[s] if up else -bleu[s])
 norm_series = {metric: bleu if up else {s: -v for s, v in bleu.items()}}
 for name, human in series.items():
     norm_series[name] = human if crit.higher_is_better else {s: -v for s, v in human.items()}
-norm = normalised_frame(norm_series, order)
+norm = bvh.normalised_frame(norm_series, order)
 flip = "" if crit.higher_is_better else " (human scores negated so that up is better)"
 show_chart(
-    normalised_chart(
+    bvh.normalised_chart(
         norm,
         title=f"{metric} and {criterion} normalised by their range",
         subtitle=f"0 = worst, 1 = best system in view{flip}",
@@ -156,16 +159,17 @@ show_chart(
     stable=True,
 )
 
+bvh.render_bvh_domains(scores, criterion, systems)  # sentence / document / corpus; per domain
 st.subheader("Segment level")
 if np.isnan(metric_seg).all():
     st.info(f"{md_escape(metric)} has system-level scores only: no segment-level view.")
     st.stop()
-bleu_seg, human_seg = segment_pairs(
+bleu_seg, human_seg = bvh.segment_pairs(
     metric_seg,
     cache.segment_scores(scores.key, study, criterion),
     [scores.system_index(s) for s in systems],
 )
-corr = segment_correlation(bleu_seg, human_seg)
+corr = bvh.segment_correlation(bleu_seg, human_seg)
 m1, m2, m3 = st.columns(3)
 m1.metric("Pearson r", format_number(corr.pearson), help=f"p = {format_p(corr.pearson_p)}")
 m2.metric("Kendall tau-b", format_number(corr.kendall), help=f"p = {format_p(corr.kendall_p)}")
@@ -174,14 +178,14 @@ st.caption(
     f"Pearson p = {format_p(corr.pearson_p)} · Kendall p = {format_p(corr.kendall_p)} · "
     f"{segment_note(scores.options)} Its smoothing changes the segment-level picture, not the system level."
 )
-fit = linear_fit(bleu_seg, human_seg)
+fit = bvh.linear_fit(bleu_seg, human_seg)
 x_range = (
     (0.0, 100.0) if metric == "BLEU" else (float(np.nanmin(bleu_seg)), float(np.nanmax(bleu_seg)))
 )
-line = fit_line(fit.slope, fit.intercept, *x_range)
+line = bvh.fit_line(fit.slope, fit.intercept, *x_range)
 show_chart(
-    segment_density(
-        binned_counts(bleu_seg, human_seg, bins=25, x_range=x_range),
+    bvh.segment_density(
+        bvh.binned_counts(bleu_seg, human_seg, bins=25, x_range=x_range),
         line,
         title=f"{'Sentence BLEU' if metric == 'BLEU' else metric} vs {criterion}",
         subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n} translations",
@@ -192,3 +196,4 @@ show_chart(
     subtitle=False,  # its numbers are the metrics above
 )
 signature_caption(scores.signature)
+signature_caption(scores.segment_signature, prefix="Segment BLEU signature")

@@ -16,15 +16,23 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import current_scores, current_study
 from ui.app.markup import md_escape
-from ui.campaigns import class_mode, forms
-from ui.campaigns.db import open_store
-from ui.campaigns.session import forget_campaign, remember_campaign, use_ratings_in_study
-from ui.campaigns.views import (
+from ui.campaigns.campaigns_page import (
+    class_mode,
+    forget_campaign,
+    forms,
+    my_lessons,
+    open_store,
+    projector_link,
     ratings_download,
+    remember_campaign,
+    remember_lesson,
+    reopen_remembered_lesson,
     show_agreement,
     show_created_notice,
     show_progress,
     show_summary,
+    sync_browser_memory,
+    use_ratings_in_study,
 )
 
 ALL_JUDGES = "all judges"
@@ -59,6 +67,48 @@ def new_campaign_tab() -> None:
     st.rerun()
 
 
+def lesson_switch(code: str | None) -> None:
+    """ "My lessons on this browser": switch to another lesson this browser remembers."""
+    lessons = dict(my_lessons())
+    if len(lessons) < 2 and (not lessons or code in lessons):
+        return
+    codes = list(lessons)
+    chosen = st.selectbox(
+        "My lessons on this browser",
+        codes,
+        index=codes.index(code) if code in codes else None,
+        placeholder="Open a lesson",
+    )
+    if chosen and chosen != code:
+        remember_campaign(chosen, lessons[chosen], tab=forms.CLASS_TAB)
+        st.rerun()
+
+
+def lesson_links(code: str, key: str) -> None:
+    """The join panel, the organiser key once (after creating), and the view-only projector link."""
+    base = class_mode.app_base_url()
+    st.subheader(f"Lesson {code}: show this on the projector")
+    new = state.get(K.CAMP_NEW_KEY)
+    if new and new[0] == code and code in dict(my_lessons()):  # a lesson made here
+        st.code(new[1], language=None)
+        st.caption(
+            "Your organiser key, shown only this once (copy it with the button): this browser remembers the "
+            "lesson, the key opens it on another computer (Manage a campaign)."
+        )
+    class_mode.join_panel(code, base)
+    view = open_store().viewer_token(code, key)
+    st.link_button(
+        "Open the projector dashboard",
+        projector_link(base, code, view),
+        type="primary",
+        icon=":material/present_to_all:",
+    )
+    st.caption(
+        "The projector's link shows the class's numbers and grants nothing else: safe on a shared screen. "
+        "On this browser the projector also has your controls (the timer)."
+    )
+
+
 def class_mode_tab() -> None:
     if current_study() is None:
         st.info(
@@ -66,6 +116,7 @@ def class_mode_tab() -> None:
         )
         return
     code, key = state.get(K.CAMP_CODE), state.get(K.CAMP_KEY)
+    lesson_switch(code)
     choices = class_mode.class_mode_form(len(current_study().systems))
     if choices is not None:
         try:
@@ -74,21 +125,11 @@ def class_mode_tab() -> None:
             st.error(f"The lesson could not be made: {md_escape(str(err))}")
             return
         code, key = created.campaign.code, created.organiser_key
+        remember_lesson(code, key)
         remember_campaign(code, key, tab=forms.CLASS_TAB, new=True)
-    if not code or not key:
-        return
-    base = class_mode.app_base_url()
-    st.subheader(f"Lesson {code}: show this on the projector")
-    class_mode.join_panel(code, base)
-    st.link_button(
-        "Open the projector dashboard",
-        class_mode.projector_url(base, code, key),
-        type="primary",
-        icon=":material/present_to_all:",
-    )
-    st.caption(
-        "The organiser key is in the dashboard's link: open it on the projector's screen only."
-    )
+        st.rerun()
+    if code and key:
+        lesson_links(code, key)
 
 
 def open_campaign() -> None:
@@ -184,6 +225,8 @@ st.write(
     "to 5 (very good) on the **Rate translations** page, and their ratings go straight into the analyses."
 )
 st.caption(f"Database: `{display_database_url()}` (set BLEU_STUDY_DB to change it)")
+reopen_remembered_lesson(open_store, tab=forms.CLASS_TAB)  # a reload is back in the latest lesson
+sync_browser_memory()
 if state.get(K.CAMP_TAB_NEXT):  # set before the tabs exist: a widget's state cannot change after
     state[K.CAMP_TAB] = state.pop(K.CAMP_TAB_NEXT)
 tab_class, tab_new, tab_manage = st.tabs(

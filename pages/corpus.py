@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleu_core.study.criterion_order import criteria_order
+from bleu_core.study.system_names import system_label
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis.charts import corpus_bars
-from ui.analysis.frames import corpus_frame
+from ui.analysis.corpus_page import (
+    corpus_bars,
+    corpus_frame,
+    render_corpus_domains,
+)
 from ui.app import state as K
 from ui.app.frames import system_human_scores
 
@@ -25,12 +30,13 @@ include_humans = st.toggle(
     help="Systems marked as human translations in the study: "
     + (", ".join(sorted(study.human_systems)) or "none"),
 )
-human = {c: system_human_scores(study, c) for c in study.criteria}
+human = {c: system_human_scores(study, c) for c in criteria_order(study.criteria)}
 frame = corpus_frame(
     scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
 )
 if not include_humans:
     frame = frame[~frame["human"]].reset_index(drop=True)
+frame["system"] = [system_label(s, study.human_systems) for s in frame["system"]]
 
 n = scores.options.max_order
 config = {
@@ -39,13 +45,15 @@ config = {
     "ratio": st.column_config.NumberColumn(
         "ratio", format="%.4f", help="hypothesis length / reference length"
     ),
-    "ref_len": st.column_config.NumberColumn("ref_len", format="%.1f"),
+    "ref_len": st.column_config.NumberColumn(
+        "ref_len", format="%d" if frame["ref_len"].dtype.kind == "i" else "%.1f"
+    ),
     **{f"p{k}": st.column_config.NumberColumn(f"p{k} %", format="%.2f") for k in range(1, n + 1)},
     **{
         c: st.column_config.NumberColumn(
             c, format="%.3f", help=study.criteria[c].description or None
         )
-        for c in study.criteria
+        for c in criteria_order(study.criteria)
     },
 }
 st.dataframe(frame, hide_index=True, column_config=config, width="stretch")
@@ -56,3 +64,5 @@ show_chart(
     corpus_bars(frame, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature),
     "corpus bleu chart",
 )
+# A study with domains: BLEU and human scores per domain.
+render_corpus_domains(scores, include_humans)

@@ -7,15 +7,22 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from bleu_core.signature import analysis_signature, interval_field
+from bleu_core.stats.correlation import wmt_threshold
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis import correlation_cache as corr_cache
-from ui.analysis.stats_charts import interval_chart, subset_chart
-from ui.analysis.stats_frames import correlation_rows, subset_frames
+from ui.analysis.correlation_page import correlation_cache as corr_cache
+from ui.analysis.correlation_page import (
+    correlation_rows,
+    interval_chart,
+    subset_chart,
+    subset_frames,
+)
 from ui.app import cache
 from ui.app import state as K
 from ui.app.analysis_cache import score_keys
 from ui.app.background import Steps, result, show_pending
 from ui.app.context import under_app_test
+from ui.app.criterion import criterion_box
 from ui.app.limits import session_resamples
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
@@ -51,11 +58,11 @@ if not study.criteria:
 elif len(names) < 3:
     st.info("System-level correlation needs at least 3 systems.")
 else:
-    criterion = c1.selectbox("Criterion", list(study.criteria), key=K.CORR_CRITERION)
+    criterion = criterion_box(c1, "Criterion", study, K.CORR_CRITERION)
     human_seg = cache.segment_scores(scores.key, study, criterion)[rows_idx]
     bleu_sys = np.asarray(scores.corpus.score, dtype=float)[rows_idx]  # the sidebar's corpus BLEU
     fixed = corr_cache.has_system_level_ratings(scores.key, study, criterion)
-    human_by_system = cache.system_human_scores(scores.key, study, criterion)
+    human_by_system = cache.cached_system_human_scores(scores.key, study, criterion)
     human_sys = np.array([human_by_system[s] for s in names])
     steps = Steps(4, "Correlation")  # cached: only a first visit waits for these
     steps.step(f"bootstrapping the system-level correlations ({n_resamples} resamples)")
@@ -63,19 +70,16 @@ else:
     counts = (
         corr_cache.bootstrap_counts(study.n_segments, n_resamples, seed) if n_resamples else None
     )
-    system = corr_cache.system_level(
-        scores.key, names, criterion, opts_key, n_resamples, seed,
-        {s: scores.stats[i] for s, i in zip(names, rows_idx, strict=True)},
-        scores.options, None if fixed else human_seg, human_sys, counts,
-    )  # fmt: skip
+    system = corr_cache.bleu_system_correlations(scores, names, criterion, n_resamples, seed)
     steps.step("sentence BLEU of every segment")
     sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
     steps.step(f"bootstrapping the segment-level correlations ({n_resamples} resamples)")
+    wmt_cut, wmt_rule = wmt_threshold(study.criteria[criterion].scale)
     seg_wait: list | None = None if under_app_test() else []  # at WMT scale: in the background
     segment = corr_cache.segment_level(
         ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
         lambda p: corr_cache.segment_level_job(sentence, human_seg, SEGMENT_METHODS, n_resamples,
-                                               seed, p, counts),
+                                               seed, p, counts, wmt_cut),
         seg_wait,
     ) or []  # fmt: skip
     steps.done()
@@ -103,10 +107,29 @@ else:
     st.caption(
         segment_note(scores.options)
         + " 'by item' averages, over segments, the correlation across the systems' translations of "
-        "that segment; kendall-wmt is WMT's tau-like (metric ties count as discordant)."
-        + (" Human system scores are fixed system-level ratings: no interval." if fixed else "")
+        "that segment (a segment with two systems counts, ±1, as in mt-metrics-eval); kendall-wmt is "
+        "WMT's tau-like (DARR): over pairs of translations of one segment whose human scores differ by at "
+        f"least the threshold ({wmt_rule}), (concordant − discordant) / pairs, a metric tie discordant."
+        + (
+            " The human system scores are the study's official system-level scores; their "
+            "interval resamples the segments around them (BLEU and the human scores alike)."
+            if fixed
+            else ""
+        )
     )
     signature_caption(scores.signature)
+    signature_caption(scores.segment_signature, prefix="Segment BLEU signature")
+    pearson = system["pearson"]  # everything that changes the system-level r, as `meta` prints it
+    signature_caption(
+        analysis_signature(
+            scores.signature,
+            systems=len(names),
+            human_included=bool(set(names) & study.human_systems) if study.human_systems else None,
+            criterion=criterion,
+            interval=interval_field(pearson.interval_method, pearson.n_resamples, pearson.seed),
+        ),
+        prefix="System-level signature",
+    )
 
     st.subheader("Is BLEU's correlation different from another metric's?")
     choices, (c3, c4) = metric_choices(study), st.columns(2)  # attached ones (COMET…) too

@@ -1,4 +1,4 @@
-"""BLEU vs error spans: where BLEU and the MQM raters disagree, token by token (issue 18)."""
+"""BLEU vs error spans: where BLEU and the MQM raters disagree, token by token."""
 
 from __future__ import annotations
 
@@ -6,11 +6,15 @@ import streamlit as st
 
 from ui import require_study, show_chart, signature_caption, table_downloads
 from ui.app import state as K
-from ui.app.context import current_options, current_references
+from ui.app.context import current_key, current_options, current_references
 from ui.app.markup import md_escape
-from ui.explore import agreement as ag
-from ui.explore.error_spans import rater_label
-from ui.explore.span_view import open_in_explore
+from ui.explore.error_spans_page import agreement as ag
+from ui.explore.error_spans_page import (
+    cached_span_scores,
+    open_in_explore,
+    rater_label,
+    show_span_scores,
+)
 
 st.title("BLEU vs error spans")
 study = require_study()
@@ -22,7 +26,7 @@ if not study.error_spans:
     )
     st.stop()
 
-key = st.session_state.get(K.STUDY_KEY) or study.name
+key = current_key()  # the open study, restricted to the sidebar's domain
 options = current_options()
 references = current_references(study)
 if not references:
@@ -158,6 +162,8 @@ for column, (by, title, table_key) in zip(st.columns(2), rankings, strict=True):
     if picked:
         row = ranking.iloc[picked[0]]
         open_in_explore(str(row["system"]), str(row["segment"]), min(order, options.max_order))
+spans_key = (tuple(references), options.tokenize, options.lowercase, order)
+show_span_scores(cached_span_scores(key, study, *spans_key, (severity,) if severity else None))
 raters = ", ".join(md_escape(rater_label(r)) for r in overview.raters)
 st.caption(
     f"{overview.n_spans:,} error spans by {len(overview.raters)} raters ({raters}); "

@@ -6,14 +6,22 @@ import math
 
 import streamlit as st
 
+from bleu_core.study.criterion_order import criteria_order
+from bleu_core.study.system_names import system_label
 from ui import current_scores, signature_caption
 from ui.app import cache
 from ui.app import state as K
+from ui.app.criterion import criterion_box
 from ui.app.segment_bleu import NOT_IN_RELEASE
-from ui.explore import browse
-from ui.explore import span_view as spans
-from ui.explore.frames import ngram_frame, system_entries
-from ui.explore.highlight import browse_label, comparison_table, texts_block
+from ui.explore.explore_page import (
+    browse,
+    browse_label,
+    comparison_table,
+    ngram_frame,
+    system_entries,
+    texts_block,
+)
+from ui.explore.explore_page import span_view as spans
 
 PAGE_SIZE = 25
 SORTS = {
@@ -27,7 +35,7 @@ SORTS = {
 st.title("Explore translations")
 scores = current_scores()
 study, options = scores.study, scores.options
-criteria = list(study.criteria)
+criteria = criteria_order(study.criteria)
 
 # ---- browser controls (in a pop-over: cheaper to re-draw, see ui.explore.highlight.browse_label) ----------------
 sorts = {**SORTS, **spans.browse_sorts(study)}  # + rewarded errors, penalised words (MQM spans)
@@ -45,14 +53,13 @@ label = browse_label(
 )
 with st.popover(label, icon=":material/filter_list:"):
     systems = st.multiselect(
-        "Systems", list(study.systems), key=K.EXPLORE_SYSTEMS, placeholder="all systems"
-    )
+        "Systems", list(study.systems), key=K.EXPLORE_SYSTEMS, placeholder="all systems",
+        format_func=lambda s: system_label(s, study.human_systems),  # HUMAN-B (ref-B): both names
+    )  # fmt: skip
     docs = st.multiselect(
         "Documents", study.doc_ids(), key=K.EXPLORE_DOCS, placeholder="all documents"
     )
-    criterion = (
-        st.selectbox("Human criterion", criteria, key=K.EXPLORE_CRITERION) if criteria else None
-    )
+    criterion = criterion_box(st, "Human criterion", study, K.EXPLORE_CRITERION)
     sort = st.selectbox("Sort by", sort_keys, format_func=sorts.get, key=K.EXPLORE_SORT)
     descending = st.toggle("Descending", key=K.EXPLORE_DESCENDING)
     low, high = st.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
@@ -161,6 +168,7 @@ entries = system_entries(scores, i, shown_systems, all_matches, human_scores, mi
 spans.mark_entries(entries, scores, i, order, ref_names)  # the raters' error spans, if any
 st.html(comparison_table(entries, order, ref_names, criteria, style=False))
 signature_caption(scores.signature)
+signature_caption(scores.segment_signature, prefix="Segment BLEU signature")
 
 # ---- one system's n-grams against the references ---------------------------------------------------
 focus = st.session_state.get(K.EXPLORE_FOCUS_SYSTEM)

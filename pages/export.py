@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleu_core.study.criterion_order import criteria_order, headline_criterion
 from ui import current_scores, file_stem, signature_caption
-from ui.analysis.charts import corpus_bars, normalised_chart, regression_scatter
-from ui.analysis.frames import corpus_frame, normalised_frame
-from ui.analysis.relate import describe_fit, linear_fit
-from ui.app import cache
+from ui.analysis.export_page import (
+    corpus_bars,
+    corpus_frame,
+    describe_fit,
+    domain_tables,
+    linear_fit,
+    normalised_chart,
+    normalised_frame,
+    regression_scatter,
+)
+from ui.app import chart_images
 from ui.app import state as K
-from ui.app.export import reproducible_zip, settings_record
+from ui.app.export import app_settings, reproducible_zip, settings_record
 from ui.app.frames import records_frame, system_human_scores
 from ui.app.limits import resamples_input
 
@@ -45,7 +53,7 @@ include_viewed = st.toggle(
 )
 
 # The core artefacts, always recomputed under the current settings.
-human = {c: system_human_scores(study, c) for c in study.criteria}
+human = {c: system_human_scores(study, c) for c in criteria_order(study.criteria)}
 corpus = corpus_frame(
     scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
 )
@@ -74,7 +82,7 @@ for criterion, values in human.items():
             "intercept": fit.intercept,
         }
     )
-    charts[f"bleu-vs-{criterion}"] = regression_scatter(
+    charts[file_stem(f"bleu-vs-{criterion}")] = regression_scatter(
         frame, x="BLEU", y="human score", title=f"{criterion} vs BLEU", subtitle=describe_fit(fit)
     )
     order = corpus.sort_values("BLEU")["system"].tolist()
@@ -86,9 +94,10 @@ for criterion, values in human.items():
         },
         order,
     )
-    charts[f"normalised-{criterion}"] = normalised_chart(
+    charts[file_stem(f"normalised-{criterion}")] = normalised_chart(
         norm, title=f"BLEU and {criterion} normalised by their range"
     )
+tables.update(domain_tables(scores))  # a study with domains: BLEU and humans per domain
 if fits:
     tables["system-level-fits"] = (records_frame(fits), "BLEU vs human, system level (all systems)")
 
@@ -109,6 +118,11 @@ settings = settings_record(
     inputs=inputs,
     seed=int(st.session_state[K.SEED]),
     n_resamples=int(st.session_state[K.N_RESAMPLES]),
+    extra={
+        "criterion": st.session_state.get(K.CRITERION) or headline_criterion(study.criteria),
+        "include_human_translations": bool(st.session_state.get(K.INCLUDE_HUMANS)),
+        "page_settings": app_settings(st.session_state, K.PERSISTENT_WIDGET_KEYS),
+    },
 )
 
 st.subheader("What goes in")
@@ -134,8 +148,8 @@ def _make_zip() -> bytes:
         settings=settings,
         tables=tables,
         charts=charts,
-        render_png=cache.chart_png,
-        render_svg=cache.chart_svg,
+        render_png=chart_images.chart_png,
+        render_svg=chart_images.chart_svg,
     )
 
 

@@ -7,10 +7,14 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from ui import require_study, show_chart, table_downloads
-from ui.analysis import judges_cache
-from ui.analysis.stats_charts import judges_chart
+from ui.analysis.judges_page import (
+    judges_cache,
+    judges_chart,
+)
 from ui.app import state as K
 from ui.app.background import Steps
+from ui.app.context import current_key
+from ui.app.criterion import criterion_box
 from ui.app.frames import rater_groups
 from ui.app.numbers import plural, tidy_frame
 
@@ -29,22 +33,25 @@ if not study.criteria:
     st.stop()
 
 c1, c2, c3, c4 = st.columns([1, 2, 1, 1])
-criterion = c1.selectbox("Criterion", list(study.criteria), key=K.JUDGE_CRITERION)
+criterion = criterion_box(c1, "Criterion", study, K.JUDGE_CRITERION)
 groups_all = rater_groups(study, criterion)
-groups = c2.multiselect(
-    "Rater groups",
-    groups_all,
-    key=K.JUDGE_GROUPS,
-    placeholder="every group",
-    disabled=not groups_all,
-)
+if groups_all:
+    groups = c2.multiselect(
+        "Rater groups",
+        groups_all,
+        key=K.JUDGE_GROUPS,
+        placeholder="every group",
+    )
+else:  # a disabled widget's faded label fails WCAG contrast; say it in plain text instead
+    groups = []
+    c2.markdown("**Rater groups**  \nnone in this study: every group")
 level = c3.selectbox("Confidence", [0.95, 0.99, 0.9], format_func=lambda v: f"{v:.0%}")
 include_humans = c4.toggle(
     "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
 )
 systems = [s for s in study.systems if include_humans or s not in study.human_systems]
 crit = study.criteria[criterion]
-key = st.session_state.get(K.STUDY_KEY) or study.name
+key = current_key()  # the open study, restricted to the sidebar's domain
 raters = judges_cache.criterion_raters(key, study, criterion)
 if not raters - {None}:
     st.info(

@@ -7,18 +7,22 @@ import streamlit as st
 from bleu_core.errors import BleuStudyError
 from bleu_core.signature import make_signature
 from ui import current_options, current_scores, current_study, signature_caption
-from ui.app import cache
+from ui.app import demos
 from ui.app import state as K
 from ui.app.frames import records_frame
 from ui.app.markup import STYLE, md_escape
-from ui.explore.charts import precision_bars
-from ui.explore.frames import corpus_vs_sentence_frame, ngram_frame, precisions_frame, tokens_frame
-from ui.explore.highlight import legend_html, segment_block
-from ui.explore.teach import (
+from ui.explore.learn_page import (
     SMOOTHED_ABOVE_ONE,
     bp_formula,
+    corpus_vs_sentence_frame,
     examples_from_study,
+    legend_html,
+    ngram_frame,
+    precision_bars,
+    precisions_frame,
+    segment_block,
     smoothing_rows,
+    tokens_frame,
     walkthrough,
 )
 
@@ -31,7 +35,7 @@ st.write(
 )
 
 try:
-    examples = examples_from_study(cache.demo_study("paper-examples"))
+    examples = examples_from_study(demos.demo_study("paper-examples"))
 except (BleuStudyError, ImportError, FileNotFoundError, KeyError) as err:
     examples = []
     st.warning(f"The paper's examples could not be loaded ({err}); type your own sentences below.")
@@ -125,7 +129,10 @@ terms = " + ".join(
     f"{wn:.3g}\\log {p:.4g}"
     for wn, p in zip(w.weights, prec["p_n used (after smoothing)"], strict=True)
 )
-st.latex(rf"\exp\Big(\sum_n w_n \log p_n\Big) = \exp\big({terms}\big) = {w.geometric_mean:.4g}")
+st.latex(
+    rf"\begin{{aligned}}\exp\Big(\sum_n w_n \log p_n\Big) &= \exp\big({terms}\big)\\ "
+    rf"&= {w.geometric_mean:.4g}\end{{aligned}}"
+)
 if any(s.matches == 0 for s in w.orders) and options.smooth == "none":
     st.warning(
         "An order has no match: log 0 = −∞, so the geometric mean and BLEU are 0. See step 6."
@@ -162,13 +169,14 @@ if study is None:
 else:
     scores = current_scores()
     st.write(
-        f"On the open study (**{md_escape(study.name)}**), corpus BLEU adds up matches and lengths over all segments "
+        f"On the open study (**{md_escape(scores.study.name)}**), corpus BLEU adds up matches and lengths over all segments "
         "before scoring; the mean of sentence BLEUs gives short sentences as much say as long ones and "
         "depends on the smoothing."
     )
     table = corpus_vs_sentence_frame(scores.systems, scores.corpus, scores.sentence)
     st.dataframe(table, hide_index=True, width="stretch")
     signature_caption(scores.signature)
+    signature_caption(scores.segment_signature, prefix="Segment BLEU signature")
 
 st.header("8 · Does BLEU agree with people? Try it with your class")
 st.write(

@@ -1,4 +1,4 @@
-"""Metric ranking page (issue 17): every metric of the study, computed here or attached (COMET...),
+"""Metric ranking page: every metric of the study, computed here or attached (COMET...),
 ranked by the WMT metrics task's statistics with significance clusters, BLEU's row highlighted."""
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ import streamlit as st
 from bleu_core.errors import BleuStudyError
 from bleu_core.metrics.registry import METRICS
 from bleu_core.stats.clusters import DEFAULT_STATISTICS, STATISTICS
-from ui import current_scores, table_downloads
-from ui.analysis.ranking import (
+from bleu_core.stats.system_sets import common_systems
+from bleu_core.study.criterion_order import criteria_order
+from ui import current_scores, show_chart, table_downloads
+from ui.analysis.metric_ranking_page import (
     STATISTIC_LABELS,
     cached_ranking,
     findings_display,
@@ -19,12 +21,17 @@ from ui.analysis.ranking import (
     findings_latex,
     highlight_bleu,
     ranking_frame,
+    show_ceiling_choice,
+    show_chance_lines,
+    show_explainers,
+    show_release_view,
+    warn_degenerate,
 )
 from ui.app import state as K
 from ui.app.analysis_cache import metric_scores
 from ui.app.background import show_pending
 from ui.app.markup import md_escape
-from ui.app.metric_tables import external_labels, metric_scores_digest, metric_table
+from ui.app.metric_tables import attached_labels, metric_scores_digest, metric_table
 from ui.app.segment_bleu import segment_bleu, with_segment_bleu
 
 TER_LIMIT = 3000
@@ -44,7 +51,7 @@ if not study.criteria:
     st.info("This study has no human ratings: metrics can only be ranked against human scores.")
     st.stop()
 seed, n_resamples = int(st.session_state[K.SEED]), int(st.session_state[K.N_RESAMPLES])
-external = list(external_labels(study))
+attached = list(attached_labels(study))
 small = study.n_segments * len(scores.systems) <= TER_LIMIT
 default = [m for m in ("BLEU", "chrF", "NIST") + (("TER",) if small else ()) if m in METRICS]
 c1, c2 = st.columns([3, 2])
@@ -54,7 +61,7 @@ computed = c1.multiselect(
     default=default,
     key=K.RANK_METRICS,
     help="Scored here and cached. TER (phrase shifts) takes minutes on a WMT-sized study. "
-    "Attached metrics (" + (", ".join(external) or "none yet") + ") are always ranked.",
+    "Attached metrics (" + (", ".join(attached) or "none yet") + ") are always ranked.",
 )
 statistics = c2.multiselect(
     "Statistics",
@@ -65,17 +72,19 @@ statistics = c2.multiselect(
 )
 c3, c4, c5 = st.columns([3, 1, 1])
 criteria = c3.multiselect(
-    "Human criteria", list(study.criteria), key=K.RANK_CRITERIA, placeholder="every criterion"
+    "Human criteria",
+    criteria_order(study.criteria),
+    key=K.RANK_CRITERIA,
+    placeholder="every criterion",
 )
 alpha = float(c4.selectbox("Significance level", [0.05, 0.01, 0.1], key=K.RANK_ALPHA))
 include_humans = c5.toggle(
     "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
 )
-labels = tuple(computed) + tuple(external)
+labels = tuple(computed) + tuple(attached)
 if len(labels) < 2 or not statistics:
     st.info("Pick at least two metrics (computed or attached) and one statistic.")
     st.stop()
-systems = tuple(s for s in scores.systems if include_humans or s not in study.human_systems)
 options = scores.options
 pending: list = []  # TER: scored once in the background (every session), ranked when done
 found = metric_scores(
@@ -86,13 +95,21 @@ if len(found) < 2:  # TER still being scored: the page re-runs when it is done
     st.stop()
 if "BLEU" in found:  # segment level: the sidebar's sentence BLEU, as on every page
     found["BLEU"] = with_segment_bleu(found["BLEU"], segment_bleu(scores), scores.systems)
+ranked_on = common_systems(  # one set of systems for every metric: those all of them score
+    {name: dict(zip(m.names, m.observed().tolist(), strict=True)) for name, m in found.items()},
+    scores.systems,
+    human=study.human_systems,
+    include_human=include_humans,
+)
+systems = ranked_on.systems
+st.markdown(f"**Every metric is ranked on** {md_escape(ranked_on.describe())}.")
 tables = {
-    name: metric_table(name, m, systems, "external" if name in external else "computed")
+    name: metric_table(name, m, systems, "attached" if name in attached else "computed")
     for name, m in found.items()
 }
 tables_key = (tuple(tables), repr(options), systems, metric_scores_digest(study))
 
-units = [(c, s) for c in (criteria or list(study.criteria)) for s in statistics]
+units = [(c, s) for c in (criteria or criteria_order(study.criteria)) for s in statistics]
 rankings, errors = [], []
 start, bar = time.monotonic(), None
 for i, (criterion, statistic) in enumerate(units):
@@ -131,6 +148,7 @@ run_note = (
     f"{len(systems)} systems · seed and resamples are set on the Significance page"
 )
 st.subheader("Findings table")
+warn_degenerate(rankings)
 wide = findings_frame(rankings)
 st.dataframe(highlight_bleu(findings_display(rankings)), hide_index=True, width="stretch")
 st.caption(
@@ -158,6 +176,7 @@ for r in rankings:
         notes = [f"clusters: {r.test}"] + ([f"95% CI: {r.interval}"] if r.interval else [])
         notes += [r.note] if r.note else []
         st.caption(" · ".join(md_escape(n) for n in notes))
+        show_chance_lines(r, show_chart)
 long = ranking_frame(rankings)
 table_downloads(long, "metric ranking rows", caption=caption)
 st.caption(
@@ -167,3 +186,6 @@ st.caption(
     "Intervals resample what each statistic is made of (systems, items or segments), with the "
     "clusters' seed; the clusters say which differences between metrics are significant."
 )
+show_ceiling_choice(scores.key, study, rankings)
+show_explainers(study, tables, rankings, rankings[0].criterion)
+show_release_view(study, n_resamples, seed, alpha, highlight_bleu)

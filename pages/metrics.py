@@ -11,13 +11,18 @@ from ui import current_options, current_scores, require_study, show_chart, table
 from ui.app import state as K
 from ui.app.analysis_cache import PAGE_DEFAULT_METRICS, score_keys
 from ui.app.background import Steps, result, show_pending
-from ui.app.context import under_app_test
+from ui.app.context import current_key, under_app_test
+from ui.app.criterion import criterion_box
 from ui.app.limits import session_resamples
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note, with_segment_bleu
-from ui.metrics import charts as cm
-from ui.metrics.panels import explorer_grid, system_scores_table, williams_table
+from ui.metrics.metrics_page import charts as cm
+from ui.metrics.metrics_page import (
+    explorer_grid,
+    system_scores_table,
+    williams_table,
+)
 
 st.title("Metrics compared")
 st.write(
@@ -26,7 +31,7 @@ st.write(
     "intervals over segments; the Williams test says whether two metrics' correlations really differ."
 )
 study = require_study()
-key = st.session_state.get(K.STUDY_KEY) or study.name
+key = current_key()  # the open study, restricted to the sidebar's domain
 options = current_options()
 seed, n_resamples = int(st.session_state[K.SEED]), session_resamples()
 
@@ -84,8 +89,8 @@ if study.criteria:
         corr_wait := (None if under_app_test() else []),  # at WMT scale: in the background
     )
     show_pending(corr_wait or [])
-    criterion = st.selectbox(
-        "Criterion for the chart and the Williams test", list(study.criteria), key=K.MET_CRITERION
+    criterion = criterion_box(
+        st, "Criterion for the chart and the Williams test", study, K.MET_CRITERION
     )
     if not frame.empty:
         show_chart(cm.correlation_chart(frame, criterion=criterion), f"metrics vs {criterion}")
@@ -95,8 +100,9 @@ if study.criteria:
     st.caption(
         "`oriented r` flips the sign for error metrics (TER, PER) and lower-is-better criteria, so that a "
         "higher value always means closer agreement with the humans; `r` is the raw coefficient. WMT's "
-        "tau-like (kendall-wmt) is computed on oriented scores and counts metric ties as disagreements. "
-        + segment_note(options)
+        "tau-like (kendall-wmt, DARR) is computed on oriented scores over the pairs of translations of a "
+        "segment whose human scores differ by at least 25 DA points (a quarter of another stated scale), "
+        "and counts metric ties as disagreements. " + segment_note(options)
     )
     if len(metrics) >= 2:
         pair = st.multiselect(

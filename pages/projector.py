@@ -1,7 +1,8 @@
 """Projector (class mode): the class's ratings against BLEU, live, in large type for a lecture hall.
 
-Opened from the Campaigns page's class mode (its link carries the organiser key, which this page takes out of
-the address at once) or by typing the campaign code and organiser key. The live part is a fragment that re-runs
+Opened by the Campaigns page's view-only link (``?lesson=&view=``: it stays in the address, so a reload shows the
+same lesson), on the teacher's browser by the lesson it remembers (with the teacher's controls), or by typing the
+campaign code and organiser key (:mod:`ui.campaigns.projector_access`). The live part is a fragment that re-runs
 itself every few seconds (``st.fragment(run_every=…)``) and only reads the campaign database, so judges are never
 blocked; "Freeze" stops it for discussion. Numbers: :func:`bleu_core.campaigns.lesson.class_snapshot`.
 """
@@ -17,8 +18,9 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import current_study, ensure_entrypoint, open_study
 from ui.app.markup import md_escape
-from ui.campaigns import class_mode as cm
-from ui.campaigns.db import open_store
+from ui.campaigns.projector_page import class_mode as cm
+from ui.campaigns.projector_page import open_store, sync_browser_memory
+from ui.campaigns.projector_page import projector_access as pa
 
 REFRESH_SECONDS = 2
 ALPHA_RESAMPLES = 200
@@ -26,8 +28,10 @@ state = st.session_state
 
 ensure_entrypoint()
 st.markdown(cm.PROJECTOR_STYLE, unsafe_allow_html=True)
+cm.connection_notice("Reconnecting — the class's ratings are saved")
 store = open_store()
-address_error = cm.read_projector_address(store)
+address_error = pa.choose_lesson(store)
+sync_browser_memory()
 if address_error:
     st.error(md_escape(address_error))
 if not state.get(K.PROJ_CODE):
@@ -37,20 +41,19 @@ if not state.get(K.PROJ_CODE):
         key = st.text_input("Organiser key", key=K.PROJ_FORM_KEY, type="password")
         if st.form_submit_button("Show the class", type="primary"):
             try:
-                campaign = store.check_organiser(code.strip(), key.strip())
+                pa.sign_in_projector(store, code, key)
             except BleuStudyError as err:
                 st.error(md_escape(str(err)))
             else:
-                state[K.PROJ_CODE], state[K.PROJ_KEY] = campaign.code, key.strip()
                 st.rerun()
     st.stop()
 
-code, key = state[K.PROJ_CODE], state[K.PROJ_KEY]
+code, key = state[K.PROJ_CODE], state.get(K.PROJ_KEY)
 try:
-    campaign = store.check_organiser(code, key)
+    campaign = pa.class_data(store).campaign
 except BleuStudyError as err:
     st.error(md_escape(str(err)))
-    state[K.PROJ_CODE] = state[K.PROJ_KEY] = None
+    pa.leave_projector()
     st.stop()
 if not is_lesson(campaign):
     st.warning("This campaign was not made by class mode: it carries no BLEU scores to draw.")
@@ -71,10 +74,13 @@ c3.caption(
 
 @st.fragment(run_every=None if frozen else REFRESH_SECONDS)
 def live() -> None:
-    ratings = store.ratings(code, key)
-    progress = store.progress(code, key)
+    data = pa.class_data(store)
     snap = class_snapshot(
-        campaign, ratings, len(progress), n_resamples=ALPHA_RESAMPLES, seed=campaign.seed
+        data.campaign,
+        data.ratings,
+        len(data.progress),
+        n_resamples=ALPHA_RESAMPLES,
+        seed=campaign.seed,
     )
     m1, m2, m3 = st.columns(3)
     m1.metric("Students joined", snap.n_joined)
@@ -121,7 +127,7 @@ with c2.popover("Keep the results", icon=":material/save:"):
     )
     if st.button("Add to the open study", disabled=study is None):
         try:
-            new = apply_to_study(study, campaign, store.ratings(code, key))
+            new = apply_to_study(study, campaign, pa.class_data(store).ratings)
         except BleuStudyError as err:
             st.error(md_escape(str(err)))
         else:

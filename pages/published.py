@@ -14,10 +14,10 @@ from typing import NoReturn
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
+from bleu_core.io.text import decode_text
 from bleu_core.stats.correlation import METHODS
 from bleu_core.stats.system_table import is_human_column, parse_system_table, table_correlations
 from bleu_core.study.demo import data_dir as demo_dir
-from bleu_core.textio import decode_text
 from ui import show_chart, table_downloads
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
@@ -120,6 +120,12 @@ if no_interval:
         "No confidence intervals: a published table holds one score per system and no segments to "
         "resample. p-values are scipy's two-sided tests of no correlation (Pearson: t-test with n − 2 "
         "degrees of freedom; with 4 systems only very strong correlations reach p < 0.05)."
+    )
+else:
+    st.caption(
+        "Intervals: Fisher z (human scores are system-level only: a published table has no segments "
+        "to resample), for Pearson's r with more than 3 systems; the same rule as every page and "
+        "`meta` where a study has only system-level human scores."
     )
 st.markdown("**As a paper prints them** (metric × criterion · method)")
 matrix = cp.r_matrix(frame)

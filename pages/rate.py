@@ -16,22 +16,30 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape
-from ui.campaigns.judge_access import (
+from ui.campaigns.rate_page import (
+    connection_notice,
     current_session,
-    join_or_resume,
-    resume_from_address,
-    sign_out,
-    signed_in,
-)
-from ui.campaigns.rating_widgets import (
     finished_choice,
+    join_or_resume,
     judge_header,
     keyboard_controls,
     navigation,
+    resume_from_address,
+    resume_from_browser,
     score_form,
+    scroll_to_item,
     show_item,
+    sign_out,
+    signed_in,
+    sync_browser_memory,
     welcome,
 )
+
+
+def moved() -> None:
+    """The judge saved, skipped or moved: the next run brings the new item's top into view."""
+    st.session_state[K.RATE_SCROLL_TO_ITEM] = True
+    st.rerun()
 
 
 def rate_item(session: JudgeSession) -> None:
@@ -39,7 +47,9 @@ def rate_item(session: JudgeSession) -> None:
     pos = session.position
     item = session.item(pos)
     assert item is not None  # the caller checked session.finished
-    st.subheader(f"Item {pos + 1} of {session.n_items}")
+    st.subheader(f"Item {pos + 1} of {session.n_items}", anchor="bs-item")
+    if st.session_state.pop(K.RATE_SCROLL_TO_ITEM, False):
+        scroll_to_item(pos)
     show_item(item)
     existing = session.scores(pos)
     answer = score_form(session.campaign, pos, existing)
@@ -53,18 +63,18 @@ def rate_item(session: JudgeSession) -> None:
             except BleuStudyError as err:
                 st.error(md_escape(str(err)))
             else:
-                st.rerun()
+                moved()
     if answer.skip:
         try:
             session.skip(pos)
         except BleuStudyError as err:
             st.error(md_escape(str(err)))
         else:
-            st.rerun()
+            moved()
     target = navigation(pos, session.n_items, rated=bool(existing))
     if target is not None:
         session.go_to(target)
-        st.rerun()
+        moved()
     keyboard_controls()
 
 
@@ -86,8 +96,11 @@ def rating_view(session: JudgeSession) -> None:
 
 
 ensure_entrypoint()  # a judge's first request may be a deep link (/rate?resume=…)
+connection_notice()  # "reconnecting — your ratings are saved" instead of the framework's dialog
 st.title("Rate translations")
 resume_from_address()
+resume_from_browser()  # the judge this browser remembers: a reload loses nothing
+sync_browser_memory()
 if not signed_in():
     join_or_resume()  # the database is opened only once a code is typed
     st.stop()

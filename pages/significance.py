@@ -7,9 +7,8 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis import significance_data as sig
-from ui.analysis.stats_charts import block_chart, histogram, interval_chart, verdict_matrix
-from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
+from ui.analysis import significance_page as sig_view
+from ui.analysis.significance_page import significance_data as sig
 from ui.app import state as K
 from ui.app.analysis_cache import AR_ON_DEMAND_WORK
 from ui.app.background import Steps, show_pending
@@ -100,13 +99,13 @@ except BleuStudyError as err:
 else:
     for warning in blocks.warnings:
         st.warning(warning)
-    layout, tests, long = block_frames(blocks, metric, scale)
+    layout, tests, long = sig_view.block_frames(blocks, metric, scale)
     st.dataframe(layout, width="stretch")
     st.dataframe(tidy_frame(tests), hide_index=True, width="stretch")
     paper = "BLEU on the 0-100 scale (the paper's Table 2 prints the 0-1 scale: divide by 100 to compare)"
     st.caption(f"{blocks.layout} · {paper if is_bleu else metric + unit}.")
     table_downloads(tests, "block t-tests", caption=blocks.layout)
-    chart = block_chart(long, title=f"{metric} per block", subtitle=blocks.layout, value="score",
+    chart = sig_view.block_chart(long, title=f"{metric} per block", subtitle=blocks.layout, value="score",
                         y_title=f"block {metric}{unit}")  # fmt: skip
     show_chart(chart, "block scores", stable=True)
 
@@ -120,7 +119,7 @@ bar.step(
 boot = sig.bootstrap_of(scores, key, stats, names, n_resamples, alpha, seed)
 bar.done()
 level = f"{1 - alpha:.0%}"
-intervals = intervals_frame(boot, level, metric, digits=2 if scale else 4)
+intervals = sig_view.intervals_frame(boot, level, metric, digits=2 if scale else 4)
 st.dataframe(tidy_frame(intervals), hide_index=True, width="stretch")
 st.caption(f"Bootstrap: {run_note}.")
 table_downloads(
@@ -128,7 +127,7 @@ table_downloads(
 )
 columns = {"system": "label", metric: "value", f"{level} CI low": "low", f"{level} CI high": "high"}
 show_chart(
-    interval_chart(
+    sig_view.interval_chart(
         intervals.rename(columns=columns),
         x_title=f"{metric}{unit}",
         title=f"{metric} with {level} bootstrap intervals",
@@ -143,19 +142,20 @@ if is_bleu:
 
 st.subheader("Paired bootstrap: every pair of systems")
 st.caption(
-    "Each system pair is scored on the same resampled test sets; the difference is significant (> or <) when "
-    f"its {level} interval excludes 0. The p-value is sacrebleu's `--paired-bs` p-value (same resamples for "
-    "the same seed)."
+    "Each system pair is scored on the same resampled test sets. The p-value is sacrebleu's `--paired-bs` "
+    f"p-value (same resamples for the same seed) and the verdict is read from it: > or < when p < {alpha:g}, "
+    f"else ~. The {level} interval of the difference is shown beside it. Each cell shows its verdict "
+    "sign, so the matrix reads without its colours."
 )
 paired = boot.paired(alpha=alpha)
 st.caption(f"Paired bootstrap: {run_note} (the same resampled test sets as above).")
 show_chart(
-    verdict_matrix(matrix_frame(paired), title=f"Paired bootstrap ({metric})", subtitle=run_note),
+    sig_view.verdict_matrix(sig_view.matrix_frame(paired), title=f"Paired bootstrap ({metric})", subtitle=run_note),
     "paired bootstrap matrix",
     stable=True,
-)
+)  # fmt: skip
 with st.expander("All pairs as a table"):
-    pairs = comparisons_frame(paired)
+    pairs = sig_view.comparisons_frame(paired)
     st.dataframe(tidy_frame(pairs), hide_index=True, width="stretch")
     table_downloads(pairs, "paired bootstrap", caption=f"Paired bootstrap ({run_note})")
 if not set(st.session_state.get(K.SIG_PAIR) or []) <= set(names):  # a value, never also a default
@@ -166,7 +166,7 @@ if len(pair) == 2:
     i, j = boot.systems.index(pair[0]), boot.systems.index(pair[1])
     diffs = pd.DataFrame({"difference": boot.samples[i] - boot.samples[j]})
     x_title = f"{metric}({pair[0]}) − {metric}({pair[1]})"
-    chart = histogram(diffs, x="difference", x_title=x_title, title="Resampled differences",
+    chart = sig_view.histogram(diffs, x="difference", x_title=x_title, title="Resampled differences",
                       subtitle=run_note)  # fmt: skip
     show_chart(chart, "bootstrap differences", stable=True)
 
@@ -187,12 +187,12 @@ bar.done()
 ar_note = f"{named}seed {seed} · {trials} trials"
 st.caption(f"Approximate randomisation: {ar_note}.")
 show_chart(
-    verdict_matrix(matrix_frame(ar), title="Approximate randomisation", subtitle=ar_note),
+    sig_view.verdict_matrix(sig_view.matrix_frame(ar), title="Approximate randomisation", subtitle=ar_note),
     "randomisation matrix",
     stable=True,
-)
+)  # fmt: skip
 with st.expander("All pairs as a table"):
-    ar_frame = comparisons_frame(ar).drop(columns=["CI low", "CI high"])
+    ar_frame = sig_view.comparisons_frame(ar).drop(columns=["CI low", "CI high"])
     st.dataframe(tidy_frame(ar_frame), hide_index=True, width="stretch")
     table_downloads(
         ar_frame, "approximate randomisation", caption=f"Approximate randomisation ({ar_note})"

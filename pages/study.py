@@ -8,13 +8,15 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from bleu_core.study import demo
-from ui.app import cache, context
+from ui.app import context, uploads
 from ui.app import state as K
 from ui.app.limits import UPLOAD_LIMITS, UPLOAD_MAX_MB
 from ui.app.markup import markdown_table, md_escape
-from ui.study import upload
-from ui.study.metric_upload import metric_scores_panel
-from ui.study.overview import study_overview
+from ui.study.study_page import (
+    metric_scores_panel,
+    study_overview,
+    upload,
+)
 
 context.ensure_entrypoint()
 st.title("Study")
@@ -46,7 +48,7 @@ def _uploaded(nonce: int) -> list:
 
 def _pairs(uploaded: list) -> list[str]:
     files_id = tuple((f.name, f.size, f.file_id) for f in uploaded)
-    return cache.upload_pairs(files_id, tuple((f.name, f.getvalue()) for f in uploaded))
+    return uploads.upload_pairs(files_id, tuple((f.name, f.getvalue()) for f in uploaded))
 
 
 def _open_upload() -> None:
@@ -60,7 +62,7 @@ def _open_upload() -> None:
     pair = st.session_state.get(K.STUDY_PAIR) if len(pairs) > 1 else None
     roles = upload.chosen_roles(st.session_state, nonce, [name for name, _ in files])
     try:
-        result = cache.load_uploaded(files, pair if pair in pairs else None, roles)
+        result = uploads.load_uploaded(files, pair if pair in pairs else None, roles)
     except BleuStudyError as err:
         names = ", ".join(name for name, _ in files)
         st.session_state[K.STUDY_ERROR] = md_escape(
@@ -154,7 +156,11 @@ for warning in st.session_state.get(K.STUDY_WARNINGS) or []:
 overview = study_overview(study)
 cols = st.columns(5)
 cols[0].metric("Segments", overview.segments)
-cols[1].metric("Documents", overview.documents)
+cols[1].metric(
+    "Documents",
+    overview.documents or "—",  # a release without document ids has unknown documents, not 0
+    help=None if overview.documents else "The study names no documents (no document ids).",
+)
 cols[2].metric("References", overview.references)
 cols[3].metric("Systems", overview.systems, help=f"of which {overview.human} human translations")
 cols[4].metric(
@@ -176,4 +182,4 @@ if overview.criteria_table.empty:
     st.caption("This study has no human ratings: BLEU pages work, BLEU-vs-human needs ratings.")
 else:
     st.markdown(markdown_table(*astuple(overview.criteria_table)))
-metric_scores_panel(study)  # COMET, BLEURT… scores attached to the open study (issue 17)
+metric_scores_panel(study)  # COMET, BLEURT… scores attached to the open study

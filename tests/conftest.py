@@ -1,4 +1,7 @@
-"""Shared fixtures.
+"""Fixtures shared by several rooms of tests (a room's own fixtures are in its ``conftest.py``).
+
+``ted_en_de`` and ``ted_zh_en`` are the bundled TED demo studies, whole (en-de: the app's default study;
+zh-en: the class-mode lesson's).
 
 ``engine_path`` runs a test twice: once with the compiled kernels (the C extension built at install), once
 with them switched off by ``BLEU_STUDY_PURE=1`` (the pure numpy/Python twins). Modules that check the engine
@@ -13,6 +16,8 @@ from collections.abc import Iterator
 import pytest
 
 from bleu_core.fast import compiled
+from bleu_core.study import Study
+from bleu_core.study.demo import load_demo
 
 
 @pytest.fixture(scope="module", params=["compiled", "pure"])
@@ -40,3 +45,15 @@ def _app_errors_in_full_under_test() -> Iterator[None]:
         return
     config.set_option("client.showErrorDetails", "full")
     yield
+
+
+@pytest.fixture(scope="module")
+def ted_zh_en() -> Study:
+    """The bundled TED zh-en demo study, whole."""
+    return load_demo("ted-zh-en")
+
+
+@pytest.fixture(scope="module")
+def ted_en_de() -> Study:
+    """The bundled TED en-de demo study, whole."""
+    return load_demo("ted-en-de")

@@ -36,7 +36,7 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``current_scores()``           :class:`ui.app.context.Scores`: ``stats`` (systems × segments × F array, cached),
                                ``corpus`` and ``sentence`` (:class:`bleu_core.score.BleuArrays`), ``systems``,
                                ``options``, ``signature``, ``references``.
-``study_statistics(study, key, refs, options)``  the stored :class:`ui.app.cache.SystemStatistics` (read-only
+``study_statistics(study, key, refs, options)``  the stored :class:`ui.app.statistics_store.SystemStatistics` (read-only
                                arrays shared by all sessions, counted to order 10) and the array cut to the
                                options' order.
 ``signature_caption(sig)``     a caption ``BLEU signature: `…```.

@@ -85,6 +85,36 @@ def check_organiser_key(campaign_row: Any, key: object) -> None:
         )
 
 
+def viewer_token(campaign_row: Any) -> str:
+    """The campaign's view-only token (a projector link): an HMAC of the stored key hash, which is never shown,
+    so the token reveals nothing of the organiser key and cannot be turned into it.
+
+    >>> row = type("Row", (), {"key_hash": "ab" * 32})()
+    >>> len(viewer_token(row)), viewer_token(row) == viewer_token(row)
+    (24, True)
+    """
+    digest = hmac.new(campaign_row.key_hash.encode("ascii"), b"projector view", hashlib.sha256)
+    return digest.hexdigest()[:24]
+
+
+def check_viewer_token(campaign_row: Any, token: object) -> None:
+    """Raise :class:`AccessDenied` unless *token* is the view-only token of *campaign_row*.
+
+    >>> row = type("Row", (), {"key_hash": "ab" * 32})()
+    >>> check_viewer_token(row, viewer_token(row))
+    >>> check_viewer_token(row, "guess")
+    Traceback (most recent call last):
+    ...
+    bleu_core.campaigns.model.AccessDenied: this projector link is not valid for the campaign; open the link shown on the Campaigns page again
+    """
+    given = token.strip() if isinstance(token, str) else ""
+    if not hmac.compare_digest(viewer_token(campaign_row).encode(), given.encode("utf-8")):
+        raise AccessDenied(
+            "this projector link is not valid for the campaign; open the link shown on the Campaigns "
+            "page again"
+        )
+
+
 def new_judge_secret() -> str:
     """The secret part of a new judge token."""
     return secrets.token_urlsafe(12)

@@ -7,7 +7,8 @@ judges and missing ratings; 1 is perfect agreement, 0 is agreement at chance lev
 two scores are: ``interval`` (squared difference), ``ordinal`` (by how many ratings fall between them), ``nominal``
 (equal or not) or ``ratio``.
 
-*Pairwise correlation* (Pearson or Spearman via :mod:`scipy.stats`) compares two judges on the items both rated.
+*Pairwise correlation* (Pearson or Spearman, :func:`bleu_core.correlate.correlation`) compares two judges on the
+items both rated.
 *Calibration* gives each judge's mean score and *offset*: how much higher they score than the other judges on the
 same items. The paper noticed exactly this: some judges are more liberal than others (§4).
 
@@ -29,9 +30,9 @@ from dataclasses import dataclass
 from itertools import combinations
 
 import numpy as np
-from scipy import stats
 
 from bleu_core.campaigns.model import CampaignError, StoredRating
+from bleu_core.correlate import correlation
 from bleu_core.limits import MAX_RESAMPLES
 
 ALPHA_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
@@ -262,9 +263,9 @@ def pairwise_correlation(
         a, b = data[i, both], data[j, both]
         n = int(both.sum())
         stat = pval = float("nan")
-        if n >= max(min_shared, 3) and np.ptp(a) > 0 and np.ptp(b) > 0:
-            result = stats.pearsonr(a, b) if method == "pearson" else stats.spearmanr(a, b)
-            stat, pval = float(result.statistic), float(result.pvalue)
+        if n >= min_shared:  # below 3 shared items, or a judge with one score throughout: nan
+            result = correlation(a, b, method)
+            stat, pval = result.statistic, result.pvalue if result.pvalue is not None else pval
         matrix[i, j] = matrix[j, i] = stat
         pairs.append(PairCorrelation(names[i], names[j], stat, pval, n))
     defined = [p.statistic for p in pairs if np.isfinite(p.statistic)]

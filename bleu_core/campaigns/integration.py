@@ -18,16 +18,23 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bleu_core.campaigns.model import Campaign, CampaignError, RatingCriterion, StoredRating
-from bleu_core.campaigns.planning import DEFAULT_GROUPS, CampaignPlan, plan_campaign
+from bleu_core.campaigns.planning import (
+    DEFAULT_GROUPS,
+    CampaignPlan,
+    plan_campaign,
+    with_protocol,
+)
+from bleu_core.campaigns.protocols import StoredSpan
 from bleu_core.csv_safety import neutralize_cell
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Criterion, Rating, Study
+    from bleu_core.study.spans import ErrorSpan
 
 CSV_COLUMNS: tuple[str, ...] = (
     "campaign",
@@ -58,10 +65,12 @@ def plan_from_study(
     groups: Sequence[str] = DEFAULT_GROUPS,
     reference_stream: str | None = None,
     name: str | None = None,
+    protocol: str = "adequacy-fluency",
 ) -> CampaignPlan:
     """A campaign plan over *systems* of *study*: *n_segments* segments drawn with *seed*, every (segment,
     system) pair once in the fixed dispersed order. *reference_stream* (default: the study's first) is the
-    reference judges see when *display* is ``"reference"`` or ``"both"``."""
+    reference judges see when *display* is ``"reference"`` or ``"both"``. Under another *protocol* than
+    adequacy + fluency (``"esa"``, ``"da"``) the criteria are that protocol's."""
     if reference_stream is None:
         reference_stream = next(iter(study.references), None)
     elif reference_stream not in study.references:
@@ -70,7 +79,7 @@ def plan_from_study(
             + ", ".join(repr(r) for r in study.references)
         )
     sources = study.sources()
-    return plan_campaign(
+    plan = plan_campaign(
         name=name if name is not None else f"{study.name}: rating campaign",
         study_name=study.name,
         segment_ids=study.segment_ids,
@@ -86,6 +95,7 @@ def plan_from_study(
         reference_stream=reference_stream,
         metadata={"source_lang": study.source_lang, "target_lang": study.target_lang},
     )
+    return plan if protocol == "adequacy-fluency" else with_protocol(plan, protocol)
 
 
 def study_criterion_name(campaign: Campaign, criterion: str) -> str:
@@ -93,16 +103,36 @@ def study_criterion_name(campaign: Campaign, criterion: str) -> str:
     return f"{criterion} ({campaign.code})"
 
 
+def quality_note(left_out: Collection[str], kept: Collection[str] = ()) -> str:
+    """What the analyses say about the quality control: who was left out, who was kept although failing.
+
+    >>> quality_note(["Bo"], ["Zoë"])
+    'Left out for failing the quality control: Bo. Kept by the organiser although failing: Zoë.'
+    """
+    parts = []
+    if left_out:
+        parts.append(f"Left out for failing the quality control: {', '.join(sorted(left_out))}.")
+    if kept:
+        parts.append(f"Kept by the organiser although failing: {', '.join(sorted(kept))}.")
+    return " ".join(parts)
+
+
 def to_study_ratings(
-    campaign: Campaign, ratings: Sequence[StoredRating]
+    campaign: Campaign,
+    ratings: Sequence[StoredRating],
+    *,
+    left_out: Collection[str] = (),
+    kept: Collection[str] = (),
 ) -> tuple[tuple[Rating, ...], tuple[Criterion, ...]]:
     """The campaign's ratings as study :class:`~bleu_core.study.Rating` rows, with their criteria.
 
     Judges are the raters and their groups the rater groups, so the paper's monolingual / bilingual split
-    carries over.
+    carries over. Tutorial items and attention checks are never study ratings; the judges in *left_out*
+    (failed the quality control) are left out, and the criteria's descriptions say so (and who was *kept*).
     """
     from bleu_core.study.model import Criterion, Rating
 
+    note = quality_note(left_out, kept)
     criteria = tuple(
         Criterion(
             study_criterion_name(campaign, c.name),
@@ -110,7 +140,7 @@ def to_study_ratings(
             scale=(float(c.low), float(c.high)),
             description=(
                 f"{c.question} Rated {c.low} ({c.labels[0]}) to {c.high} ({c.labels[-1]}) "
-                f"in campaign {campaign.code} ({campaign.name})."
+                f"in campaign {campaign.code} ({campaign.name}). {note}"
             ).strip(),
         )
         for c in campaign.criteria
@@ -125,13 +155,22 @@ def to_study_ratings(
             score=float(r.score),
         )
         for r in ratings
-        if r.campaign_code == campaign.code
+        if r.campaign_code == campaign.code and r.kind == "test" and r.judge not in left_out
     )
     return rows, criteria
 
 
-def apply_to_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRating]) -> Study:
-    """A new study holding the campaign's current ratings (replacing any earlier copy of them).
+def apply_to_study(
+    study: Study,
+    campaign: Campaign,
+    ratings: Sequence[StoredRating],
+    *,
+    spans: Sequence[StoredSpan] = (),
+    left_out: Collection[str] = (),
+    kept: Collection[str] = (),
+) -> Study:
+    """A new study holding the campaign's current ratings and error *spans* (replacing any earlier copy of
+    them), without the judges in *left_out* (see :func:`to_study_ratings`).
 
     Raises :class:`CampaignError` when the campaign rates systems or segments the study does not have.
     """
@@ -148,13 +187,57 @@ def apply_to_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRat
             f"campaign {campaign.code} was made from study {campaign.study_name!r}; the open study "
             f"{study.name!r} lacks {' and '.join(what)}; open the study the campaign was made from"
         )
-    rows, criteria = to_study_ratings(campaign, ratings)
+    rows, criteria = to_study_ratings(campaign, ratings, left_out=left_out, kept=kept)
     names = {c.name for c in criteria}
-    kept = tuple(r for r in study.ratings if r.criterion not in names)
-    base = replace(study, ratings=kept)
+    others = tuple(r for r in study.ratings if r.criterion not in names)
+    suffix = f" ({campaign.code})"
+    other_spans = tuple(s for s in study.error_spans if not s.rater.endswith(suffix))
+    new_spans = study_spans(study, campaign, spans, left_out=left_out)
+    base = replace(study, ratings=others, error_spans=other_spans + new_spans)
     from bleu_core.study.building import add_ratings
 
     return add_ratings(base, rows, criteria)
+
+
+def study_spans(
+    study: Study, campaign: Campaign, spans: Sequence[StoredSpan], *, left_out: Collection[str] = ()
+) -> tuple[ErrorSpan, ...]:
+    """The campaign's error spans as the study's :class:`~bleu_core.study.spans.ErrorSpan` objects, as the ESA
+    reader makes them: rater ``"<judge> (<campaign code>)"`` (apart from any expert's spans), category
+    ``Error``, or ``Omission`` for a ``[missing]`` mark (empty, at the end of the text), severity ``Minor`` /
+    ``Major``. Spans of tutorial and attention items and of *left_out* judges are left out."""
+    from bleu_core.study.spans import ErrorSpan
+
+    index = {seg: i for i, seg in enumerate(study.segment_ids)}
+    out = []
+    for stored in spans:
+        if stored.kind != "test" or stored.judge in left_out:
+            continue
+        span = stored.span
+        rater = f"{stored.judge} ({campaign.code})"
+        severity = span.severity.capitalize()
+        if span.missing:
+            end = len(study.systems[stored.system][index[stored.segment_id]] or "")
+            out.append(
+                ErrorSpan(
+                    stored.system,
+                    stored.segment_id,
+                    rater,
+                    "target",
+                    end,
+                    end,
+                    "Omission",
+                    severity,
+                )
+            )
+        else:
+            out.append(
+                ErrorSpan(
+                    stored.system, stored.segment_id, rater, "target", span.start or 0, span.end or 0,
+                    "Error", severity,
+                )
+            )  # fmt: skip
+    return tuple(out)
 
 
 def spreadsheet_safe(value: str) -> str:

@@ -32,6 +32,8 @@ import numpy as np
 from bleu_core.campaigns.agreement import AlphaResult, krippendorff_alpha, reliability_data
 from bleu_core.campaigns.model import Campaign, CampaignError, StoredRating
 from bleu_core.campaigns.planning import CampaignPlan, default_criteria, plan_campaign
+from bleu_core.correlate import pearson_r
+from bleu_core.regression import linear_fit
 from bleu_core.study.model import Study
 
 __all__ = [
@@ -211,17 +213,6 @@ class ClassSnapshot:
         return min(1.0, self.n_ratings / self.n_expected) if self.n_expected else 0.0
 
 
-def _pearson(x: Sequence[float], y: Sequence[float]) -> tuple[float, float, float]:
-    """(r, slope, intercept) of y on x; nan where undefined."""
-    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    if xa.size < 2 or np.ptp(xa) == 0:
-        return math.nan, math.nan, math.nan
-    slope, intercept = np.polyfit(xa, ya, 1)
-    if xa.size < 3 or np.ptp(ya) == 0:
-        return math.nan, float(slope), float(intercept)
-    return float(np.corrcoef(xa, ya)[0, 1]), float(slope), float(intercept)
-
-
 def _alpha(ratings: Sequence[StoredRating], criterion: str, n_resamples: int, seed: int):
     data = reliability_data(ratings, criterion)
     if data.data.shape[0] < 2:
@@ -277,9 +268,9 @@ def class_snapshot(
         rated = [s for s in campaign.systems if s in means[criterion] and s in bleu]
         x = [bleu[s] for s in rated]
         y = [means[criterion][s] for s in rated]
-        r_value, slope, intercept = _pearson(x, y)
+        fit = linear_fit(x, y)  # the paper's §5 line; r needs 3 systems and some spread
         fits[criterion] = LessonFit(
-            criterion, tuple(rated), tuple(x), tuple(y), r_value, slope, intercept
+            criterion, tuple(rated), tuple(x), tuple(y), fit.r, fit.slope, fit.intercept
         )
     alpha = {c: _alpha(ratings, c, n_resamples, seed) for c in criteria}
     ordered = sorted(ratings, key=lambda r: (r.updated_at, r.judge, r.position, r.criterion))
@@ -296,9 +287,7 @@ def class_snapshot(
         expert = {s: float(v) for s, v in info.get("scores", {}).items()}
         for criterion in criteria:
             common = [s for s in campaign.systems if s in expert and s in means[criterion]]
-            r_value, _, _ = _pearson(
-                [expert[s] for s in common], [means[criterion][s] for s in common]
-            )
+            r_value = pearson_r([expert[s] for s in common], [means[criterion][s] for s in common])
             experts[f"{criterion} vs {expert_name}"] = {"r": r_value, "n": float(len(common))}
     return ClassSnapshot(
         n_joined=n_joined,

@@ -162,9 +162,12 @@ class Item:
     translation: str
     source: str | None = None
     reference: str | None = None
+    kind: str = "test"
+    qc: dict[str, Any] | None = None
 
     def visible(self, display: str) -> Item:
-        """The item as a judge sees it under *display* (one of :data:`DISPLAY_MODES`).
+        """The item as a judge sees it under *display* (one of :data:`DISPLAY_MODES`): an attention check
+        looks like any other item, and no expected answer is shown before the judge answers.
 
         >>> it = Item(0, "s1", "A", "the cat", source="le chat", reference="the cat")
         >>> it.visible("neither").source is None, it.visible("neither").reference is None
@@ -185,6 +188,7 @@ class Item:
             self.translation,
             self.source if show_source else None,
             self.reference if show_reference else None,
+            "tutorial" if self.kind == "tutorial" else "test",
         )
 
 
@@ -206,6 +210,8 @@ class Campaign:
     is_open: bool = True
     reference_stream: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    protocol: str = "adequacy-fluency"
+    quality_control: dict[str, Any] = field(default_factory=dict)
 
     def criterion(self, name: str) -> RatingCriterion:
         """The criterion called *name*; :class:`CampaignError` naming the valid ones otherwise."""
@@ -258,6 +264,7 @@ class StoredRating:
     created_at: datetime
     updated_at: datetime
     n_changes: int = 0
+    kind: str = "test"
 
 
 @dataclass(frozen=True)

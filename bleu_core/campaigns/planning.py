@@ -18,7 +18,7 @@ non-empty translation and, if judges are to see it, the source / reference is th
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bleu_core.campaigns.model import (
@@ -29,6 +29,7 @@ from bleu_core.campaigns.model import (
     RatingCriterion,
     check_name,
 )
+from bleu_core.campaigns.protocols import check_protocol, protocol_criteria
 from bleu_core.campaigns.sampling import dispersed_order, sample_segments
 
 #: The paper's two groups of judges (§4).
@@ -86,6 +87,21 @@ class CampaignPlan:
     items: tuple[Item, ...]
     reference_stream: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    protocol: str = "adequacy-fluency"
+    quality_control: dict[str, Any] = field(default_factory=dict)
+
+
+def with_protocol(plan: CampaignPlan, protocol: str) -> CampaignPlan:
+    """*plan* under *protocol* (see :mod:`~bleu_core.campaigns.protocols`), with that protocol's criteria.
+
+    >>> plan = plan_campaign(name="demo", study_name="toy", segment_ids=["s1"], translations={"A": ["a"]},
+    ...                      sources=None, references=None, systems=["A"], n_segments=1, seed=0)
+    >>> esa = with_protocol(plan, "esa")
+    >>> esa.protocol, [(c.name, c.low, c.high) for c in esa.criteria]
+    ('esa', [('esa', 0, 100)])
+    """
+    protocol = check_protocol(protocol)
+    return replace(plan, protocol=protocol, criteria=protocol_criteria(protocol))
 
 
 def _text(value: object) -> str:

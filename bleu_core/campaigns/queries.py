@@ -24,6 +24,7 @@ from bleu_core.campaigns.schema import (
     judges_table,
     ratings_table,
     skips_table,
+    spans_table,
     stored_time,
 )
 
@@ -42,6 +43,7 @@ def insert_campaign(
             settings=json.dumps(campaign_settings(plan), ensure_ascii=False),
             n_items=len(plan.items),
             is_open=True,
+            protocol=plan.protocol,
             key_salt=key_salt,
             key_hash=key_hash,
             created_at=now,
@@ -58,6 +60,8 @@ def insert_campaign(
                 "translation": it.translation,
                 "source": it.source,
                 "reference": it.reference,
+                "kind": it.kind,
+                "qc": json.dumps(it.qc, ensure_ascii=False) if it.qc is not None else None,
             }
             for it in plan.items
         ],
@@ -84,6 +88,7 @@ def delete_campaign_rows(conn: Connection, code: str) -> None:
     """Delete campaign *code* with its items, judges, ratings and skips (children first)."""
     judge_ids = select(judges_table.c.id).where(judges_table.c.campaign_code == code)
     conn.execute(delete(skips_table).where(skips_table.c.judge_id.in_(judge_ids)))
+    conn.execute(delete(spans_table).where(spans_table.c.campaign_code == code))
     conn.execute(delete(ratings_table).where(ratings_table.c.campaign_code == code))
     conn.execute(delete(judges_table).where(judges_table.c.campaign_code == code))
     conn.execute(delete(items_table).where(items_table.c.campaign_code == code))
@@ -279,6 +284,7 @@ def campaign_ratings(conn: Connection, code: str) -> list[StoredRating]:
             r.created_at,
             r.updated_at,
             r.n_changes,
+            it.kind,
         )
         .select_from(
             ratings_table.join(judges_table, j.id == r.judge_id).join(
@@ -293,7 +299,7 @@ def campaign_ratings(conn: Connection, code: str) -> list[StoredRating]:
     return [
         StoredRating(
             code, row[0], row[1], row[2], row[3], row[4], row[5], row[6],
-            stored_time(row[7]), stored_time(row[8]), row[9],
+            stored_time(row[7]), stored_time(row[8]), row[9], row[10],
         )
         for row in rows
     ]  # fmt: skip

@@ -1,28 +1,36 @@
 """The campaign database's tables, and how their rows become :mod:`bleu_core.campaigns.model` objects.
 
-Five tables (SQLAlchemy Core, portable to SQLite and PostgreSQL):
+Six tables (SQLAlchemy Core, portable to SQLite and PostgreSQL), made and changed by the migrations of
+:mod:`bleu_core.campaigns.migrations` (:mod:`bleu_core.campaigns.migrate` runs them):
 
 ``campaigns``
-    One row per campaign: its code, names, the organiser key's salt and hash, and a JSON ``settings`` column with
-    what does not need querying (systems, segments, criteria, display, groups, seed, metadata).
+    One row per campaign: its code, names, protocol (``adequacy-fluency``, ``esa`` or ``da``), the organiser
+    key's salt and hash, and a JSON ``settings`` column with what does not need querying (systems, segments,
+    criteria, display, groups, seed, quality control, metadata).
 ``items``
-    The translations to rate, in their fixed order (``position``).
+    The translations to rate, in their fixed order (``position``); ``kind`` is ``test``, ``tutorial`` (with its
+    expected answer in the JSON ``qc``) or ``attention`` (a translation damaged on purpose, how in ``qc``).
 ``judges``
-    Who joined, in which group, the hash of their token, and where they stopped (``cursor``).
+    Who joined, in which group, the hash of their token, where they stopped (``cursor``), and whether the
+    organiser keeps them in the analyses although they failed the quality control (``qc_keep``).
 ``ratings``
     One row per (judge, item, criterion) under a unique constraint, so a rating can be changed but never
     duplicated; ``n_changes`` counts how often it was changed.
 ``skips``
     Items a judge skipped and has not rated since.
+``spans``
+    The error spans a judge marked in a translation (ESA): character offsets ``start_char``..``end_char``
+    (end exclusive) and severity ``minor`` / ``major``, or ``missing`` (an omission, no offsets).
 
 Every time is stored in UTC (:func:`stored_time` reads it back as such on every database).
 
 >>> sorted(metadata.tables)
-['campaigns', 'items', 'judges', 'ratings', 'skips']
+['campaigns', 'items', 'judges', 'ratings', 'skips', 'spans']
 """
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -38,6 +46,7 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 from bleu_core.campaigns.model import Campaign, Item, Judge, RatingCriterion
@@ -56,6 +65,7 @@ campaigns_table = Table(
     ),  # JSON: systems, segments, criteria, display, groups, seed...
     Column("n_items", Integer, nullable=False),
     Column("is_open", Boolean, nullable=False, default=True),
+    Column("protocol", String(24), nullable=False, server_default="adequacy-fluency"),
     Column("key_salt", String(64), nullable=False),
     Column("key_hash", String(64), nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
@@ -71,6 +81,8 @@ items_table = Table(
     Column("translation", Text, nullable=False),
     Column("source", Text),
     Column("reference", Text),
+    Column("kind", String(16), nullable=False, server_default="test"),
+    Column("qc", Text),  # JSON: a tutorial's expected answer, or how an attention check was damaged
 )
 
 judges_table = Table(
@@ -84,6 +96,7 @@ judges_table = Table(
     Column("cursor", Integer, nullable=False, default=0),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("last_seen_at", DateTime(timezone=True), nullable=False),
+    Column("qc_keep", Boolean, nullable=False, server_default=false()),
     UniqueConstraint("campaign_code", "name", name="uq_judge_name"),
 )
 
@@ -109,6 +122,22 @@ skips_table = Table(
     Column("judge_id", Integer, ForeignKey("judges.id"), primary_key=True),
     Column("position", Integer, primary_key=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+spans_table = Table(
+    "spans",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("judge_id", Integer, ForeignKey("judges.id"), nullable=False),
+    Column("campaign_code", String(16), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("start_char", Integer),
+    Column("end_char", Integer),
+    Column("severity", String(8), nullable=False),
+    Column("missing", Boolean, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Index("ix_spans_judge_item", "judge_id", "position"),
+    Index("ix_spans_campaign", "campaign_code"),
 )
 
 
@@ -142,6 +171,7 @@ def campaign_settings(plan: CampaignPlan) -> dict[str, Any]:
         "seed": plan.seed,
         "reference_stream": plan.reference_stream,
         "metadata": plan.metadata,
+        "quality_control": plan.quality_control,
     }
 
 
@@ -162,13 +192,22 @@ def campaign_from_row(row: Any, settings: dict[str, Any]) -> Campaign:
         is_open=bool(row.is_open),
         reference_stream=settings.get("reference_stream"),
         metadata=dict(settings.get("metadata") or {}),
+        protocol=row.protocol,
+        quality_control=dict(settings.get("quality_control") or {}),
     )
 
 
 def item_from_row(row: Any) -> Item:
     """The :class:`Item` of an ``items`` row (all its texts; hide some with :meth:`Item.visible`)."""
     return Item(
-        row.position, row.segment_id, row.system, row.translation, row.source, row.reference
+        row.position,
+        row.segment_id,
+        row.system,
+        row.translation,
+        row.source,
+        row.reference,
+        row.kind,
+        json.loads(row.qc) if row.qc else None,
     )
 
 

@@ -59,7 +59,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -67,13 +67,14 @@ from typing import Any, ClassVar
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from bleu_core.campaigns import queries
+from bleu_core.campaigns import queries, span_queries
 from bleu_core.campaigns.access import (
     CODE_ALPHABET,
     CODE_LENGTH,
     MAX_JUDGE_ID,
     check_judge_secret,
     check_organiser_key,
+    check_viewer_token,
     judge_token,
     judge_token_hash,
     new_campaign_code,
@@ -81,6 +82,7 @@ from bleu_core.campaigns.access import (
     new_organiser_key,
     normalise_code,
     parse_judge_token,
+    viewer_token,
 )
 from bleu_core.campaigns.connection import (
     BUSY_TIMEOUT_S,
@@ -94,6 +96,7 @@ from bleu_core.campaigns.connection import (
     resolve_database_url,
     write_lock_for,
 )
+from bleu_core.campaigns.migrate import migrate
 from bleu_core.campaigns.model import (
     Campaign,
     CampaignError,
@@ -105,6 +108,7 @@ from bleu_core.campaigns.model import (
     check_name,
 )
 from bleu_core.campaigns.planning import CampaignPlan
+from bleu_core.campaigns.protocols import MarkedSpan, check_protocol, check_spans
 from bleu_core.campaigns.schema import (
     campaign_from_row,
     campaigns_table,
@@ -118,6 +122,7 @@ from bleu_core.campaigns.schema import (
     skips_table,
     stored_time,
 )
+from bleu_core.campaigns.span_store import SpanQualityMixin
 
 __all__ = [  # CampaignStore and CampaignCreated live here; the rest is re-exported for tests and tools
     "BUSY_TIMEOUT_S",
@@ -148,7 +153,7 @@ class CampaignCreated:
     organiser_key: str
 
 
-class CampaignStore:
+class CampaignStore(SpanQualityMixin):
     """Campaigns, judges and ratings in one database. Thread-safe; one instance per process is enough.
 
     ``target`` is a file path, an SQLAlchemy URL, or ``None`` for :func:`resolve_database_url`'s default.
@@ -167,7 +172,7 @@ class CampaignStore:
         self._write_lock: AbstractContextManager[Any] = (
             write_lock_for(self.url) if self.dialect == "sqlite" else nullcontext()
         )
-        metadata.create_all(self.engine)
+        migrate(self.engine)  # creates the tables, or brings an older database up to date
         self._settings_cache: dict[str, dict[str, Any]] = {}
 
     @classmethod
@@ -213,6 +218,7 @@ class CampaignStore:
     def create_campaign(self, plan: CampaignPlan) -> CampaignCreated:
         """Store *plan* under a fresh campaign code; return the campaign and its organiser key."""
         refuse_nul(self.dialect, plan)
+        check_protocol(plan.protocol)
         key, salt, key_hash = new_organiser_key()
         created_at = now()
         for _attempt in range(20):
@@ -248,6 +254,28 @@ class CampaignStore:
         code = normalise_code(code)
         with self._read() as conn:
             return self._to_campaign(self._check_key(conn, code, key))
+
+    def viewer_token(self, code: str, key: str) -> str:
+        """The view-only token of the campaign (organiser only): a projector link carrying it shows the class's
+        numbers (:meth:`class_view`) and grants nothing else."""
+        code = normalise_code(code)
+        with self._read() as conn:
+            return viewer_token(self._check_key(conn, code, key))
+
+    def class_view(
+        self, code: str, view: str
+    ) -> tuple[Campaign, list[StoredRating], list[JudgeProgress]]:
+        """The campaign, its ratings and its judges' progress for a view-only *view* token (the projector)."""
+        code = normalise_code(code)
+        with self._read() as conn:
+            row = queries.campaign_row(conn, code)
+            check_viewer_token(row, view)
+            campaign = self._to_campaign(row)
+            ratings = queries.campaign_ratings(conn, code)
+            progress = queries.campaign_progress(
+                conn, code, campaign.n_items, len(campaign.criteria)
+            )
+            return campaign, ratings, progress
 
     def set_open(self, code: str, key: str, is_open: bool) -> Campaign:
         """Open or close the campaign to judges (organiser only). Closed campaigns refuse joins and ratings."""
@@ -366,11 +394,20 @@ class CampaignStore:
             raise CampaignError(f"campaign {code} is closed; ask the organiser to reopen it")
         return judge, campaign
 
-    def rate(self, code: str, token: str, position: int, scores: Mapping[str, int]) -> int:
+    def rate(
+        self,
+        code: str,
+        token: str,
+        position: int,
+        scores: Mapping[str, int],
+        spans: Sequence[MarkedSpan] | None = None,
+    ) -> int:
         """Save (or change) this judge's *scores* ``{criterion: score}`` for item *position*.
 
-        Every criterion of the campaign must be given. Returns the next position (``n_items`` when the judge has
-        reached the end), which is also stored as where the judge resumes.
+        Every criterion of the campaign must be given. In an ESA campaign *spans* are the errors marked in the
+        translation (they replace the ones stored; ``None`` keeps them; ``[]``: no error); other protocols take
+        none. Returns the next position (``n_items`` when the judge has reached the end), which is also stored
+        as where the judge resumes.
         """
         code = normalise_code(code)
         with self._write() as conn:
@@ -378,6 +415,15 @@ class CampaignStore:
             self._check_position(campaign, position)
             clean = self._check_scores(campaign, scores)
             rated_at = now()
+            if spans is not None:
+                if campaign.protocol != "esa" and spans:
+                    raise CampaignError(
+                        f"campaign {code} uses protocol {campaign.protocol!r}, which has no error "
+                        "spans; send the scores only"
+                    )
+                text = queries.item_row(conn, code, position).translation
+                checked = check_spans(spans, text)
+                span_queries.replace_spans(conn, judge.id, code, position, checked, rated_at)
             for crit, score in clean.items():
                 queries.upsert_rating(
                     conn, self.dialect, judge.id, code, position, crit, score, rated_at

@@ -845,11 +845,91 @@ done:
     return result;
 }
 
+/* ---------------------------------------------------------------------------------------------- 13a rules
+ * sacrebleu's TokenizerRegexp (the tokenizer behind 13a), its four regular expressions applied one after the
+ * other to a UTF-8 text, each as re.sub applies it: matches left to right, none overlapping the previous one.
+ *   1. ([\{-\~\[-\` -\&\(-\+\:-\@\/])  ->  " \1 "   an ASCII punctuation mark or symbol (or the space)
+ *   2. ([^0-9])([\.,])                 ->  "\1 \2 " period or comma unless preceded by a digit
+ *   3. ([\.,])([^0-9])                 ->  " \1 \2" period or comma unless followed by a digit
+ *   4. ([0-9])(-)                      ->  "\1 \2 " dash after a digit
+ * Working on bytes is exact: every character the rules name is ASCII, and a byte of a multi-byte UTF-8
+ * character is never one of them, so "any character but a digit" is "any byte but an ASCII digit": a match that
+ * re finds at a character's first byte is found here at its last byte, with the same text around it. The
+ * pure twin is sacrebleu's own rules (bleu_core/fast/batch_tokenizers.py); tests compare them. */
+static int is_rule1(unsigned char c) {
+    return (c >= '{' && c <= '~') || (c >= '[' && c <= '`') || (c >= ' ' && c <= '&') ||
+           (c >= '(' && c <= '+') || (c >= ':' && c <= '@') || c == '/';
+}
+static int is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+static int is_period_comma(unsigned char c) { return c == '.' || c == ','; }
+
+/* One rule over src[0:n] into dst (room for 3n bytes); returns the length written. */
+static Py_ssize_t rule_13a(int rule, const unsigned char *src, Py_ssize_t n, unsigned char *dst) {
+    Py_ssize_t i = 0, o = 0;
+    while (i < n) {
+        unsigned char c = src[i];
+        if (rule == 1 && is_rule1(c)) {
+            dst[o++] = ' '; dst[o++] = c; dst[o++] = ' '; i += 1;
+        } else if (rule == 2 && i + 1 < n && !is_digit(c) && is_period_comma(src[i + 1])) {
+            dst[o++] = c; dst[o++] = ' '; dst[o++] = src[i + 1]; dst[o++] = ' '; i += 2;
+        } else if (rule == 3 && i + 1 < n && is_period_comma(c) && !is_digit(src[i + 1])) {
+            dst[o++] = ' '; dst[o++] = c; dst[o++] = ' '; dst[o++] = src[i + 1]; i += 2;
+        } else if (rule == 4 && i + 1 < n && is_digit(c) && src[i + 1] == '-') {
+            dst[o++] = c; dst[o++] = ' '; dst[o++] = '-'; dst[o++] = ' '; i += 2;
+        } else {
+            dst[o++] = c; i += 1;
+        }
+    }
+    return o;
+}
+
+/* rules_13a(data: bytes) -> bytes: the four rules above, in order. Rule 1 at most triples the text, rules 2-4
+ * at most double it (two bytes added per match of two), so each pass writes into a buffer of that size. */
+static PyObject *rules_13a(PyObject *self, PyObject *args) {
+    Py_buffer in;
+    if (!PyArg_ParseTuple(args, "y*", &in)) return NULL;
+    Py_ssize_t len = in.len;
+    if (len > PY_SSIZE_T_MAX / 3 - 1) {
+        PyBuffer_Release(&in);
+        return PyErr_NoMemory();
+    }
+    unsigned char *text = (unsigned char *)malloc((size_t)(3 * len + 1));
+    if (text == NULL) {
+        PyBuffer_Release(&in);
+        return PyErr_NoMemory();
+    }
+    Py_BEGIN_ALLOW_THREADS
+    len = rule_13a(1, (const unsigned char *)in.buf, len, text);
+    Py_END_ALLOW_THREADS
+    PyBuffer_Release(&in);
+    for (int rule = 2; rule <= 4; rule++) {
+        if (len > PY_SSIZE_T_MAX / 2 - 1) {
+            free(text);
+            return PyErr_NoMemory();
+        }
+        unsigned char *next = (unsigned char *)malloc((size_t)(2 * len + 1));
+        if (next == NULL) {
+            free(text);
+            return PyErr_NoMemory();
+        }
+        Py_BEGIN_ALLOW_THREADS
+        len = rule_13a(rule, text, len, next);
+        Py_END_ALLOW_THREADS
+        free(text);
+        text = next;
+    }
+    PyObject *result = PyBytes_FromStringAndSize((const char *)text, len);
+    free(text);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "Number the words of a UTF-8 buffer (see bleu_core.fast.native)."},
     {"rehash", rehash, METH_VARARGS, "Rebuild a word table's slots (see bleu_core.fast.native)."},
     {"expand", expand, METH_VARARGS, "Word ids to token ids (see bleu_core.fast.native)."},
     {"count", count, METH_VARARGS, "Clipped n-gram matches per segment (see bleu_core.fast.native)."},
+    {"rules_13a", rules_13a, METH_VARARGS,
+     "sacrebleu's 13a regular expressions on UTF-8 bytes (see bleu_core.fast.batch_tokenizers)."},
     {"chrf_matches", chrf_matches, METH_VARARGS,
      "chrF's clipped n-gram matches per segment and side pair (see bleu_core.fast.native)."},
     {NULL, NULL, 0, NULL},

@@ -56,6 +56,7 @@ from functools import cache
 import numpy as np
 
 from ..line_tokenizers import LineTokenizer, sacrebleu_class
+from . import native
 from .compiled import use_compiled
 from .word_index import WordTable, number_words, tokens_of_words
 
@@ -164,13 +165,29 @@ def _words_13a(words: list[str], separator: str) -> list[list[str]]:
             .replace("&lt;", "<")
             .replace("&gt;", ">")
         )
+    text = _apply_13a_rules(text)
+    return [piece.split() for piece in text.split(separator)]
+
+
+def _apply_13a_rules(text: str) -> str:
+    """sacrebleu's four 13a regular expressions on ``text``: in C (one pass per rule over the UTF-8 bytes,
+    ``rules_13a`` in ``fast/_kernels.c``) when the kernels are built, else sacrebleu's own compiled rules
+    (the first as a chain of ``str.replace``). Text holding a lone surrogate (no UTF-8) takes the rules."""
+    if use_compiled():
+        try:
+            data = text.encode("utf-8")
+        except UnicodeEncodeError:
+            pass
+        else:
+            return native.rules_13a(data).decode("utf-8")
+    assert _RULES_13A is not None
     rules = _RULES_13A
     if _CHARS_13A is not None:
         text = _apply_first_13a_rule(text)
         rules = rules[1:]
     for rule, replacement in rules:
         text = rule.sub(replacement, text)
-    return [piece.split() for piece in text.split(separator)]
+    return text
 
 
 def _words_intl(parts: list[str], separator: str) -> list[list[str]]:

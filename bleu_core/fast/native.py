@@ -155,3 +155,15 @@ def chrf_matches(
             kept.ravel(),
         )
     return out, kept
+
+
+def rules_13a(data: bytes) -> bytes:
+    """sacrebleu's four 13a regular expressions applied to UTF-8 ``data`` (``_kernels.c``: ``rules_13a``).
+
+    The same bytes as ``re.sub`` with sacrebleu 2.6's rules (``Tokenizer13a()._post_tokenizer._re``) give:
+
+    >>> from bleu_core.fast.compiled import available
+    >>> not available() or rules_13a(b" 3.5, e.g. 1-2 ") == b"   3.5 ,    e  .  g  .     1 - 2   "
+    True
+    """
+    return _c().rules_13a(data)

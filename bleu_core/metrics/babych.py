@@ -24,15 +24,14 @@ that is itself a reference stream (a human translation used as reference) is not
 from __future__ import annotations
 
 import math
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from bleu_core.bleu import corpus_bleu
+from bleu_core.correlate import CorrelationResult, correlation
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.weighted import BASELINE, prf_from_counts, weighted_counts_many
 from bleu_core.metrics.weighting import (
@@ -49,17 +48,11 @@ MEASURES: tuple[str, ...] = ("precision", "recall", "f")
 SCHEME_LABELS = {BASELINE: "baseline", "tf.idf": "tf.idf", "s-score": "S-score"}
 
 
-@dataclass(frozen=True)
-class PearsonResult:
-    """Pearson r over the pairs where both values are present (scipy's test), with ``n`` pairs."""
-
-    statistic: float
-    pvalue: float
-    n: int
-
-
-def pearson_pairwise(x: Sequence[float], y: Sequence[float]) -> PearsonResult:
+def pearson_pairwise(x: Sequence[float], y: Sequence[float]) -> CorrelationResult:
     """Pearson r skipping pairs with a missing value (NaN); NaN when fewer than 3 pairs or a constant side.
+
+    The coefficient, its p-value and ``n`` come from :func:`bleu_core.correlate.correlation`; this function
+    only insists that the two lists pair up (one value per system on each side).
 
     >>> ade = [0.677, 0.710, 0.718, float("nan"), 0.789]      # Table 1, REVERSO is NA
     >>> recall = [0.3363, 0.3146, 0.3332, 0.3643, 0.3759]     # weighted recall, tf.idf, reference run
@@ -73,14 +66,7 @@ def pearson_pairwise(x: Sequence[float], y: Sequence[float]) -> PearsonResult:
         raise BleuOptionError(
             f"correlation needs two equally long lists, got {a.size} and {b.size} values"
         )
-    ok = ~(np.isnan(a) | np.isnan(b))
-    n = int(ok.sum())
-    if n < 3 or np.ptp(a[ok]) == 0 or np.ptp(b[ok]) == 0:
-        return PearsonResult(math.nan, math.nan, n)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = scipy_stats.pearsonr(a[ok], b[ok])
-    return PearsonResult(float(res.statistic), float(res.pvalue), n)
+    return correlation(a, b, "pearson")
 
 
 def stability(runs: Mapping[str, Sequence[float]]) -> tuple[dict[str, float], float]:
@@ -106,7 +92,7 @@ class CorrelationRow:
     measure: str | None
     reference: str | None
     criterion: str
-    result: PearsonResult
+    result: CorrelationResult
 
 
 @dataclass(frozen=True)

@@ -9,8 +9,8 @@ same pure function of a row of summed statistics: :func:`chrf_from_stats` (sacre
 
 The statistics are computed once, for every system of a study at the same time
 (:func:`chrf_statistics_table`). The texts of a chunk of segments become one array of code points
-(:func:`_char_units`; the kernel leaves whitespace out itself, the twin gets it removed) and, for chrF++, one
-array of word ids (:class:`_Words`: numbered by :mod:`bleu_core.fast.word_index`, each distinct word split
+(:func:`~bleu_core.metrics.chrf_units.char_units`; the kernel leaves whitespace out itself, the twin gets it removed) and, for chrF++, one
+array of word ids (:class:`~bleu_core.metrics.chrf_units.WordUnits`: numbered by :mod:`bleu_core.fast.word_index`, each distinct word split
 once). The clipped matches are then counted
 
 * by a compiled kernel (``chrf_matches`` in ``bleu_core/fast/_kernels.c``, the default when built; see
@@ -50,16 +50,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from functools import partial
 
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
 from bleu_core.fast.compiled import use_compiled
+from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext
+from bleu_core.metrics.chrf_units import SPACE, WordUnits, char_units
 
-_PUNCTS = frozenset(
-    "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
-)  # sacrebleu's CHRF._PUNCTS (string.punctuation)
 _INT64_LIMIT = 2**62
 
 
@@ -193,139 +192,6 @@ class ChrfTable:
         k, n, f = self.stats.shape
         sums = (counts @ self.stats.transpose(1, 0, 2).reshape(n, k * f)).reshape(-1, k, f)
         return chrf_from_stats(sums, self.options)
-
-
-# str.split() splits at the characters str.isspace() is true of, all below U+3001 (checked in the tests)
-_SPACE = np.array([chr(c).isspace() for c in range(0x3002)], dtype=bool)
-
-
-def _char_units(
-    texts: list[str], whitespace: bool, dtype: type[np.integer] = np.int64
-) -> tuple[np.ndarray, np.ndarray]:
-    r"""The code points of every text, one after the other (``dtype``: int64, or uint32 for the kernel), and
-    each text's count of them: sacrebleu's ``"".join(text.split())`` (whitespace removed) unless
-    ``whitespace``, for all texts at once.
-
-    >>> units, lengths = _char_units(["a b", "", " \u3000c\n"], whitespace=False)
-    >>> "".join(map(chr, units)), lengths.tolist()
-    ('abc', [2, 0, 1])
-    """
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
-    points = np.frombuffer("".join(texts).encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    if whitespace:
-        return points.astype(dtype, copy=False), lengths
-    space = _SPACE[np.minimum(points, _SPACE.size - 1)]
-    kept = np.zeros(lengths.size + 1, dtype=np.int64)
-    np.cumsum(lengths, out=kept[1:])
-    left = np.r_[0, np.cumsum(~space)][kept]  # non-space code points before each text's start
-    return points[~space].astype(dtype, copy=False), np.diff(left)
-
-
-def _split_word(word: str) -> tuple[str, ...]:
-    """sacrebleu's ``CHRF._remove_punctuation`` on one whitespace-separated word: a punctuation character
-    is split off the end of a word of 2+ characters, or else off its start.
-
-    >>> [_split_word(w) for w in ["(hi)", "there,", "..", "!x", "a"]]
-    [('(hi', ')'), ('there', ','), ('.', '.'), ('!', 'x'), ('a',)]
-    """
-    if len(word) > 1:
-        if word[-1] in _PUNCTS:
-            return word[:-1], word[-1]
-        if word[0] in _PUNCTS:
-            return word[0], word[1:]
-    return (word,)
-
-
-#: candidate separators between texts when their words are numbered all at once (one in no text is used)
-_SEPARATORS = ("\ue000chrf\ue001", "\ue002chrf\ue003", "\U000f0000chrf\U000f0001")
-
-
-class _Words:
-    """chrF++'s words of the texts of a study, chunk after chunk, as ids (equal words, equal ids): ``str.split``
-    then :func:`_split_word`.
-
-    A chunk's texts are joined around a separator word (one that occurs in no text) and numbered at once:
-    compiled, by one :class:`~bleu_core.fast.word_index.WordTable` kept from chunk to chunk (only new words are
-    decoded and split), or by :func:`~bleu_core.fast.word_index.number_words` (``str.split`` + a dict);
-    :func:`~bleu_core.fast.word_index.tokens_of_words` then expands words into their pieces' ids.
-
-    >>> words = _Words([["the cat, the", None, "cat"]], compiled=False)
-    >>> ids, lengths = words.units(["the cat, the", "", "cat"])
-    >>> ids.tolist(), lengths.tolist()
-    ([0, 1, 2, 0, 1], [4, 0, 1])
-    """
-
-    def __init__(self, streams: Sequence[Sequence[str | None]], compiled: bool) -> None:
-        from bleu_core.fast.word_index import WordTable
-
-        self.sep = next(
-            (c for c in _SEPARATORS if not any(c in t for s in streams for t in s if t)), ""
-        )
-        self.compiled = compiled
-        self.pieces: dict[str, int] = {}
-        self.table = WordTable([self.sep]) if compiled and self.sep else None
-        self.word_len = np.zeros(1, dtype=np.int64)  # word 0, the separator: no pieces
-        self.word_flat = np.zeros(0, dtype=np.int64)
-
-    def _piece_ids(self, pieces: list[str]) -> np.ndarray:
-        """The ids of ``pieces`` (numbered in order of first appearance)."""
-        ids = self.pieces
-        fresh = [p for p in dict.fromkeys(pieces) if p not in ids]
-        ids.update(zip(fresh, range(len(ids), len(ids) + len(fresh)), strict=True))
-        return np.fromiter(map(ids.__getitem__, pieces), dtype=np.int64, count=len(pieces))
-
-    def _add_words(self, words: list[str]) -> None:
-        """Split new words into pieces (:func:`_split_word`): their count and ids join ``word_len`` and
-        ``word_flat``.
-
-        A plain loop that creates no tuple: with a big study in memory, every few hundred new tuples would
-        set off a garbage collection that walks all of it (20 times the cost of the splitting itself).
-        """
-        pieces: list[str] = []
-        two: list[bool] = []
-        add = pieces.append
-        for word in words:
-            if len(word) > 1 and word[-1] in _PUNCTS:
-                add(word[:-1])
-                add(word[-1])
-                two.append(True)
-            elif len(word) > 1 and word[0] in _PUNCTS:
-                add(word[0])
-                add(word[1:])
-                two.append(True)
-            else:
-                add(word)
-                two.append(False)
-        lengths = 1 + np.array(two, dtype=np.int64)
-        self.word_len = np.concatenate([self.word_len, lengths])
-        self.word_flat = np.concatenate([self.word_flat, self._piece_ids(pieces)])
-
-    def units(
-        self, texts: list[str], dtype: type[np.integer] = np.int64
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """The piece ids of every text one after the other, and each text's count of them."""
-        from bleu_core.fast.word_index import number_words, tokens_of_words
-
-        if not texts:
-            return np.zeros(0, dtype=dtype), np.zeros(0, dtype=np.int64)
-        if not self.sep:  # texts holding every separator: split them one by one
-            words = [[p for w in t.split() for p in _split_word(w)] for t in texts]
-            units = self._piece_ids(list(chain.from_iterable(words))).astype(dtype)
-            return units, np.fromiter(map(len, words), dtype=np.int64, count=len(words))
-        text = f" {self.sep} ".join(texts)
-        if self.table is not None:
-            known = len(self.table)
-            word_ids = self.table.add(text)
-            self._add_words(self.table.words[known:])
-        else:  # words numbered afresh in every chunk
-            word_ids, distinct = number_words(text, first=self.sep, compiled=False)
-            self.word_len = self.word_len[:1]
-            self.word_flat = self.word_flat[:0]
-            self._add_words(distinct[1:])
-        units, lengths = tokens_of_words(
-            word_ids, self.word_flat, self.word_len, len(texts), compiled=self.compiled
-        )
-        return units.astype(dtype, copy=False), lengths
 
 
 def _compiled_match_counts(
@@ -493,21 +359,8 @@ def chrf_statistics_table(
     options = options or ChrfOptions()
     systems = [list(s) for s in systems]
     references = [list(r) for r in references]
-    if not references:
-        raise BleuOptionError("chrF needs at least one reference stream")
-    n = len(references[0])
-    for what, streams in (("reference", references), ("system", systems)):
-        for j, stream in enumerate(streams):
-            if len(stream) != n:
-                raise BleuOptionError(
-                    f"chrF: {what} stream {j + 1} has {len(stream)} segments, the first reference has {n}"
-                )
-    k, r = len(systems), len(references)
-    use = np.ones((k, r), dtype=bool) if usable is None else np.asarray(usable, dtype=bool)
-    if use.shape != (k, r):
-        raise BleuOptionError(
-            f"chrF: usable must be {k} x {r} (systems x references), got {use.shape}"
-        )
+    use = _check_streams(systems, references, usable)
+    (k, r), n = use.shape, len(references[0])
     f = options.n_features
     order = options.order
     texts = [*systems, *references]
@@ -523,49 +376,127 @@ def chrf_statistics_table(
     compiled = use_compiled(int(weights.sum()), force=compiled)
     unit_dtype = np.uint32 if compiled else np.int64
     parts = _chunks(weights, chunk_positions)
-    words = _Words(texts, compiled) if options.word_order else None
+    words = WordUnits(texts, compiled) if options.word_order else None
     for done, part in enumerate(parts, 1):
-        seg_ids = np.arange(part.start, part.stop)
-        m = seg_ids.size
-        side = np.repeat(np.arange(k + r), m)
-        seg = np.tile(np.arange(m), k + r)
         present = np.concatenate([hyp_present[:, part].ravel(), ref_present[:, part].ravel()])
         docs = [t or "" for stream in texts for t in stream[part]]
         if options.lowercase:
             docs = [t.lower() for t in docs]
         # the kernel leaves whitespace out itself (`skip`); the numpy twin gets it removed
-        skip = None if options.whitespace else _SPACE
-        chars = _char_units(docs, compiled or options.whitespace, unit_dtype)
+        skip = None if options.whitespace else SPACE
+        chars = char_units(docs, compiled or options.whitespace, unit_dtype)
         blocks = [(*chars, options.char_order, 0, skip)]
         if words is not None:
             blocks.append(
                 (*words.units(docs, unit_dtype), options.word_order, options.char_order, None)
             )
-        for b_units, b_raw, b_order, first, b_skip in blocks:
-            if compiled:
-                got, b_len = _compiled_match_counts(b_units, b_raw, present, k, r, b_order, b_skip)
-            else:
-                b_len = np.where(present, b_raw, 0)
-                got = _match_counts(b_units, b_len, seg, side, k, r, m, b_order)
-            cells = per_ref[:, :, part, first : first + b_order]
-            cells[..., 2] = got
-            ngrams = np.maximum(b_len[:, None] - np.arange(b_order)[None, :], 0).reshape(
-                k + r, m, b_order
-            )
-            cells[..., 1] = ngrams[k:]
-            # sacrebleu reports 0 hypothesis n-grams of an order the reference has none of
-            cells[..., 0] = np.where(ngrams[k:][None] > 0, ngrams[:k][:, None], 0)
+        for block in blocks:
+            _count_block(per_ref, part, block, present, compiled)
         if progress is not None:
             progress(done, len(parts), f"chrF statistics: {part.stop} of {n} segments")
-    per_ref = per_ref.reshape(k, r, n, f)
     ok = use[:, :, None] & ref_present[None, :, :] & hyp_present[:, None, :]
+    return _keep_best_reference(per_ref.reshape(k, r, n, f), ok, options)
+
+
+def _count_block(
+    per_ref: np.ndarray, part: slice, block: tuple, present: np.ndarray, compiled: bool
+) -> None:
+    """Count one block of a chunk of segments into ``per_ref`` (``K × R × S × order × 3``): ``block`` is
+    ``(units, lengths, orders, first order, units to skip)`` of the characters or of chrF++'s words of
+    every text of the chunk (systems first, then references); each of its orders gets the clipped matches
+    and the reference and hypothesis n-gram counts, as sacrebleu's rows."""
+    units, raw, order, first, skip = block
+    k, r = per_ref.shape[:2]
+    m = part.stop - part.start
+    if compiled:
+        got, lengths = _compiled_match_counts(units, raw, present, k, r, order, skip)
+    else:
+        lengths = np.where(present, raw, 0)
+        side = np.repeat(np.arange(k + r), m)
+        seg = np.tile(np.arange(m), k + r)
+        got = _match_counts(units, lengths, seg, side, k, r, m, order)
+    cells = per_ref[:, :, part, first : first + order]
+    cells[..., 2] = got
+    ngrams = np.maximum(lengths[:, None] - np.arange(order)[None, :], 0).reshape(k + r, m, order)
+    cells[..., 1] = ngrams[k:]
+    # sacrebleu reports 0 hypothesis n-grams of an order the reference has none of
+    cells[..., 0] = np.where(ngrams[k:][None] > 0, ngrams[:k][:, None], 0)
+
+
+def _check_streams(
+    systems: list[list[str | None]], references: list[list[str | None]], usable: np.ndarray | None
+) -> np.ndarray:
+    """The ``K × R`` usable matrix, after checking that every stream has the first reference's length."""
+    if not references:
+        raise BleuOptionError("chrF needs at least one reference stream")
+    n = len(references[0])
+    for what, streams in (("reference", references), ("system", systems)):
+        for j, stream in enumerate(streams):
+            if len(stream) != n:
+                raise BleuOptionError(
+                    f"chrF: {what} stream {j + 1} has {len(stream)} segments, the first reference has {n}"
+                )
+    k, r = len(systems), len(references)
+    use = np.ones((k, r), dtype=bool) if usable is None else np.asarray(usable, dtype=bool)
+    if use.shape != (k, r):
+        raise BleuOptionError(
+            f"chrF: usable must be {k} x {r} (systems x references), got {use.shape}"
+        )
+    return use
+
+
+def _keep_best_reference(per_ref: np.ndarray, ok: np.ndarray, options: ChrfOptions) -> ChrfTable:
+    """Of ``per_ref`` (``K × R × S × F``), each segment's row against the reference with the best sentence
+    chrF among those ``ok`` allows (the first of equals, as sacrebleu's strict ``>``); zeros without one."""
+    k, r, n, _ = per_ref.shape
     has = ok.any(axis=1)
     if r == 1:  # nothing to choose
         best = np.zeros((k, n), dtype=np.intp)
         stats = per_ref[:, 0]
-    else:  # (K, R, S) sentence chrF against each reference; the first best, as sacrebleu's strict ">"
+    else:
         scores = np.where(ok, chrf_from_stats(per_ref, options), -np.inf)
         best = np.argmax(scores, axis=1)
         stats = np.take_along_axis(per_ref, best[:, None, :, None], axis=1)[:, 0]
     stats[~has] = 0.0
     return ChrfTable(stats, np.where(has, best, -1), options)
+
+
+def _registry_options(ctx: ScoringContext, spec: MetricSpec) -> ChrfOptions:
+    return ChrfOptions(word_order=2 if spec.family == "chrf++" else 0, lowercase=ctx.lowercase)
+
+
+def _registry_from_stats(ctx: ScoringContext, spec: MetricSpec) -> partial[np.ndarray]:
+    return partial(chrf_from_stats, options=_registry_options(ctx, spec))
+
+
+def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatistics:
+    table = chrf_statistics_table(
+        [ctx.study.systems[s] for s in ctx.systems],
+        list(ctx.study.references.values()),
+        _registry_options(ctx, spec),
+        usable=ctx.usable_references(),
+        progress=ctx.progress,
+    )
+    several = (
+        "several references: each segment keeps the statistics of the reference with the best "
+    )
+    notes = (several + "sentence chrF (as sacrebleu)",) if len(ctx.study.references) > 1 else ()
+    return MetricStatistics(table.stats, table.sentence(), notes)
+
+
+# the registry's chrF and chrF++: sacrebleu's defaults, case from the study's settings, no word tokenizer
+CHRF, CHRF_PLUS = (
+    MetricSpec(
+        name,
+        True,
+        description,
+        family,
+        _registry_statistics,
+        _registry_from_stats,
+        depends_on=("lowercase",),
+    )  # fmt: skip
+    for name, description, family in (
+        ("chrF", "character 6-gram F-score, recall weighted 2x (sacrebleu)", "chrf"),
+        ("chrF++", "chrF plus word 1-2 grams (sacrebleu)", "chrf++"),
+    )
+)

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import itertools
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
 import numpy as np
-from scipy import stats as scipy_stats
 
 from bleu_core.bleu import statistics_for
+from bleu_core.correlate import correlation
 from bleu_core.errors import BleuOptionError
 from bleu_core.options import BleuOptions
 from bleu_core.score import bleu_from_stats
@@ -120,15 +119,10 @@ def _describe_changes(
 
 
 def _correlations(metric: np.ndarray, human: np.ndarray) -> tuple[float, float, int]:
-    ok = ~(np.isnan(metric) | np.isnan(human))
-    n = int(ok.sum())
-    if n < 3 or np.ptp(metric[ok]) == 0 or np.ptp(human[ok]) == 0:
-        return math.nan, math.nan, n
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = float(scipy_stats.pearsonr(metric[ok], human[ok]).statistic)
-        tau = float(scipy_stats.kendalltau(metric[ok], human[ok]).statistic)
-    return r, tau, n
+    """Pearson r and Kendall tau-b of sentence BLEU with the human scores, and the number of rated segments
+    (:func:`bleu_core.correlate.correlation`: unrated segments left out, ``nan`` where undefined)."""
+    pearson = correlation(metric, human, "pearson")
+    return pearson.statistic, correlation(metric, human, "kendall").statistic, pearson.n
 
 
 def explore(

@@ -40,10 +40,12 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext, assemble
 from bleu_core.metrics.nist_statistics import check_nist_order
 from bleu_core.statistics import ngram_counts
 
@@ -198,3 +200,45 @@ def corpus_nist(
         stats,
         max_order,
     )
+
+
+def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatistics:
+    """Every system's NIST statistics, vectorised (:mod:`bleu_core.metrics.nist_statistics`): the
+    references' n-grams, information weights and clipping limits are computed once per (reference streams,
+    segments) and shared by every system scored against them; one tokenizer numbers the tokens of all."""
+    from bleu_core.fast.batch_tokenizers import BatchTokenizer
+    from bleu_core.metrics.nist_statistics import (
+        hypothesis_statistics_from_text,
+        reference_ngrams_from_text,
+    )
+
+    per_system = {}
+    tokenizer = BatchTokenizer(ctx.tokenize, ctx.lowercase)
+    references: dict[tuple, object] = {}  # reference n-grams per (reference streams, segments)
+    for k, system in enumerate(ctx.systems):
+        ctx.report(k, len(ctx.systems), f"NIST: system {k + 1} of {len(ctx.systems)} ({system})")
+        if (usable := ctx.usable_inputs(system)) is None:
+            continue
+        idx, hyps, streams = usable
+        key = (tuple(ctx.refs_for(system)), tuple(idx))
+        if key not in references:
+            references[key] = reference_ngrams_from_text(tokenizer, streams, DEFAULT_NIST_ORDER)
+        stats = hypothesis_statistics_from_text(references[key], tokenizer, hyps).stats
+        per_system[system] = (idx, stats, nist_from_stats(stats, DEFAULT_NIST_ORDER))
+    notes = ["information weights come from the references of the segments each system translated"]
+    return assemble(ctx, per_system, 2 + 2 * DEFAULT_NIST_ORDER, notes)
+
+
+def _registry_from_stats(ctx: ScoringContext, spec: MetricSpec) -> partial[np.ndarray]:
+    return partial(nist_from_stats, max_order=DEFAULT_NIST_ORDER)
+
+
+#: The registry's NIST: orders 1-5, the word tokenizer and case of the study's settings.
+NIST = MetricSpec(
+    "NIST",
+    True,
+    "information-weighted n-gram co-occurrence, 1-5 grams (Doddington 2002)",
+    "nist",
+    _registry_statistics,
+    _registry_from_stats,
+)

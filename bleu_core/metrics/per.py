@@ -28,12 +28,14 @@ PerCounts(errors=1.0, ref_len=6.0)
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext, assemble
 
 
 @dataclass(frozen=True)
@@ -123,3 +125,113 @@ def corpus_per(
                 f"segment {i + 1} has no reference in any stream; remove it or add a reference."
             )
     return per_from_tokens(hyp_tokens, refs)
+
+
+def per_from_stats(stats: np.ndarray) -> np.ndarray:
+    """PER of rows ``[errors, reference length]`` of any leading shape: an empty reference scores 1 if
+    the hypothesis has words, else 0.
+
+    >>> per_from_stats(np.array([[1.0, 4.0], [2.0, 0.0], [0.0, 0.0]])).tolist()
+    [0.25, 1.0, 0.0]
+    """
+    s = np.asarray(stats, dtype=np.float64)
+    err, ref = s[..., 0], s[..., 1]
+    rate = np.divide(err, ref, out=np.zeros_like(err), where=ref > 0)
+    return np.where(ref > 0, rate, np.where(err > 0, 1.0, 0.0))
+
+
+def _step(
+    report: Callable[[int, int, str], None],
+    step: int,
+    steps: int,
+    what: str,
+    done: int,
+    total: int,
+    _message: str,
+) -> None:
+    """Progress within one of ``steps`` reference streams, as progress over all of them."""
+    report(step * max(total, 1) + done, steps * max(total, 1), what)
+
+
+def _against_each_reference(
+    ctx: ScoringContext, refs: tuple[str, ...], members: list[str]
+) -> list[tuple[dict, np.ndarray]]:
+    """Unigram statistics of every member system against each reference stream alone (one batched
+    count per stream), with where that stream lacks a reference."""
+    from bleu_core.statistics import compute_system_statistics
+
+    hyps = {system: [t or "" for t in ctx.study.systems[system]] for system in members}
+    per_ref = []
+    for r, ref in enumerate(refs):
+        texts = ctx.study.references[ref]
+        what = f"PER: {len(members)} systems against reference {ref} ({r + 1} of {len(refs)})"
+        ctx.report(r, len(refs), what)
+        counted = compute_system_statistics(
+            hyps,
+            [[t or "" for t in texts]],
+            max_order=1,
+            tokenize=ctx.tokenize,
+            lowercase=ctx.lowercase,
+            progress=None
+            if ctx.progress is None
+            else partial(_step, ctx.report, r, len(refs), what),
+        )
+        per_ref.append((counted, np.array([t is None for t in texts])))
+    return per_ref
+
+
+def _best_rows(system: str, per_ref: list[tuple[dict, np.ndarray]]) -> np.ndarray:
+    """Per segment, ``[errors, reference length]`` against the reference with the lowest PER (the first
+    of equal rates, as ``min()``)."""
+    errors, lengths, rates = [], [], []
+    for counted, missing in per_ref:
+        a = counted[system].array
+        hyp_len, ref_len, correct = a[:, 0], a[:, 1], a[:, 4]
+        err = ref_len - correct + np.maximum(0.0, hyp_len - ref_len)
+        rate = per_from_stats(np.stack([err, ref_len], axis=1))
+        errors.append(err)
+        lengths.append(ref_len)
+        rates.append(np.where(missing, np.inf, rate))
+    best = np.argmin(np.stack(rates), axis=0)
+    cols = np.arange(best.size)
+    return np.stack([np.stack(errors)[best, cols], np.stack(lengths)[best, cols]], axis=1)
+
+
+def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatistics:
+    """PER from one batched unigram count per reference stream.
+
+    A segment's ``correct`` words against one reference are BLEU's clipped unigram matches with that
+    single reference, so :func:`~bleu_core.statistics.compute_system_statistics` (``max_order=1``) gives
+    them for all systems at once, each text tokenised once; per segment the reference with the lowest PER
+    wins (ties: the first), as :func:`segment_per` does (tests/metrics/test_metrics_registry.py compares
+    them)."""
+    per_system: dict[str, tuple[list[int], np.ndarray, np.ndarray]] = {}
+    inputs = {system: ctx.usable_inputs(system) for system in ctx.systems}
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for system, usable in inputs.items():
+        if usable is not None:
+            groups.setdefault(tuple(ctx.refs_for(system)), []).append(system)
+    for refs, members in groups.items():
+        per_ref = _against_each_reference(ctx, refs, members)
+        for system in members:
+            idx = inputs[system][0]  # type: ignore[index]
+            stats = _best_rows(system, per_ref)[idx]
+            per_system[system] = (list(idx), stats, per_from_stats(stats))
+    return assemble(ctx, per_system, 2)
+
+
+def _registry_from_stats(
+    ctx: ScoringContext, spec: MetricSpec
+) -> Callable[[np.ndarray], np.ndarray]:
+    return per_from_stats
+
+
+#: The registry's PER: the word tokenizer and case of the study's settings, every reference stream.
+PER = MetricSpec(
+    "PER",
+    False,
+    "position-independent word error rate (bag of words)",
+    "per",
+    _registry_statistics,
+    _registry_from_stats,
+)

@@ -2,7 +2,7 @@
 
 :func:`study_metric_scores` returns, for a study, ``{metric name: MetricTable}``: the system scores
 and (where they exist) the segment scores of BLEU, chrF, TER, NIST... computed by
-:mod:`bleu_core.metrics.registry`, and of every external metric attached to the study
+:mod:`bleu_core.metrics.registry`, and of every metric attached to the study
 (:mod:`bleu_core.study.metric_scores`: COMET, BLEURT... scored elsewhere). Pages and statistics
 then treat every metric alike.
 
@@ -35,8 +35,8 @@ class MetricTable:
 
     ``system`` is ``(K,)`` (NaN where a system has no score), ``segment`` is ``(K, S)`` (NaN where
     missing) or ``None`` when only system-level scores exist. ``kind`` is ``computed`` (scored here;
-    ``scores`` then holds the registry's :class:`~bleu_core.metrics.registry.MetricScores`, which can
-    rescore resampled test sets) or ``external`` (loaded from ``source``).
+    ``scores`` then holds the registry's :class:`~bleu_core.metrics.base.MetricScores`, which can
+    rescore resampled test sets) or ``attached`` (loaded from ``source``).
     """
 
     name: str
@@ -69,21 +69,21 @@ def study_metric_scores(
     metrics: Sequence[str] | None = COMPUTED_DEFAULT,
     *,
     systems: Sequence[str] | None = None,
-    external: bool | Sequence[str] = True,
+    attached: bool | Sequence[str] = True,
     tokenize: str = "13a",
     lowercase: bool = False,
     ter_cache_dir: Any = None,
     progress: Any = None,
 ) -> dict[str, MetricTable]:
-    """System (and segment) scores of every metric: computed ``metrics`` first, then external ones.
+    """System (and segment) scores of every metric: computed ``metrics`` first, then attached ones.
 
     Args:
         study: the study.
         metrics: registry names to compute here (``None`` or empty: none).
         systems: systems to score (default: all of the study's, in study order).
-        external: ``True`` for every metric in ``study.metric_scores``, ``False`` for none, or the
-            names to include. An external metric whose name is also a computed one is listed as
-            ``"NAME (external)"``.
+        attached: ``True`` for every metric in ``study.metric_scores`` (scored elsewhere and attached
+            to the study), ``False`` for none, or the names to include. An attached metric whose name
+            is also a computed one is listed as ``"NAME (attached)"``.
         tokenize, lowercase: for the word-based computed metrics (see ``score_study``).
         ter_cache_dir, progress: TER's disk cache and progress callback (see ``score_study``).
     """
@@ -118,31 +118,35 @@ def study_metric_scores(
                 "",
                 scores,
             )
-    attached = dict(getattr(study, "metric_scores", {}) or {})
-    if external is True:
-        chosen = list(attached)
-    elif external is False:
-        chosen = []
-    else:
-        chosen = list(external)
-        missing = [n for n in chosen if n not in attached]
-        if missing:
-            raise BleuOptionError(
-                f"no external metric {', '.join(map(repr, missing))}; the study has: "
-                f"{', '.join(attached) or 'none (load them with --metric-scores)'}"
-            )
-    for name in chosen:
-        item = attached[name]
+    given = dict(getattr(study, "metric_scores", {}) or {})
+    for name in _chosen_attached(given, attached):
+        item = given[name]
         sys_scores = item.system_scores(study)
-        label = f"{name} (external)" if name in out else name
+        label = f"{name} (attached)" if name in out else name
         out[label] = MetricTable(
             label,
             tuple(names),
             np.array([sys_scores[s] for s in names], dtype=np.float64),
             item.segment_array(names),
             item.higher_is_better,
-            "external",
-            f"scores loaded from {item.source}" if item.source else "external scores",
+            "attached",
+            f"scores loaded from {item.source}" if item.source else "attached scores",
             item.source,
         )
     return out
+
+
+def _chosen_attached(given: dict[str, Any], attached: bool | Sequence[str]) -> list[str]:
+    """The names of the attached metrics to include (see :func:`study_metric_scores`)."""
+    if attached is True:
+        return list(given)
+    if attached is False:
+        return []
+    chosen = list(attached)
+    missing = [n for n in chosen if n not in given]
+    if missing:
+        raise BleuOptionError(
+            f"no attached metric {', '.join(map(repr, missing))}; the study has: "
+            f"{', '.join(given) or 'none (load them with --metric-scores)'}"
+        )
+    return chosen

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext
 
 Progress = Callable[[int, int, str], None]
 
@@ -258,3 +259,33 @@ def ter_statistics_table(
             tick(start + n - done)  # skipped segments count as done
     stacked = np.stack([rows[name] for name in names]) if names else np.zeros((0, n, 3))
     return TerTable(names, stacked[..., :2], stacked[..., 2] > 0, options, tuple(cached))
+
+
+def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatistics:
+    """Every system's TER statistics, read from ``ctx.ter_cache_dir`` when they were computed before."""
+    table = ter_statistics_table(
+        {s: ctx.study.systems[s] for s in ctx.systems},
+        ctx.study.references,
+        TerOptions(case_sensitive=not ctx.lowercase),
+        cache_dir=ctx.ter_cache_dir,
+        progress=ctx.progress,
+    )
+    return MetricStatistics(table.stats, table.sentence())
+
+
+def _registry_from_stats(
+    ctx: ScoringContext, spec: MetricSpec
+) -> Callable[[np.ndarray], np.ndarray]:
+    return ter_from_stats
+
+
+#: The registry's TER: sacrebleu's defaults, case from the study's settings, no word tokenizer.
+TER = MetricSpec(
+    "TER",
+    False,
+    "edits incl. phrase shifts per reference word, x100 (sacrebleu)",
+    "ter",
+    _registry_statistics,
+    _registry_from_stats,
+    depends_on=("lowercase",),
+)

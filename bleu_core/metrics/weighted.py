@@ -45,14 +45,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext, assemble
 from bleu_core.metrics.weighting import (
     WordWeights,
     group_tokens,
+    s_score_weights,
     segment_documents,
+    tfidf_weights,
     word_weights,
 )
 from bleu_core.statistics import ngram_counts
@@ -314,3 +318,100 @@ def weighted_scores(
         max_order=max_order,
         ngram_rule=ngram_rule,
     )
+
+
+def weighted_from_stats(stats: np.ndarray, measure: str) -> np.ndarray:
+    """``measure`` (``"precision"``, ``"recall"`` or ``"f"``) of 1-4 gram counts ``(..., 12)``."""
+    prf = prf_from_counts(stats, 4)
+    return {"precision": prf.precision, "recall": prf.recall, "f": prf.f}[measure]
+
+
+_SCHEMES = {"tf.idf": 0, "s-score": 1, "none": 2}  # the order of the weight tables counted below
+
+
+def _single_reference(ctx: ScoringContext) -> str:
+    study = ctx.study
+    if ctx.single_reference is None:
+        return next(iter(study.references))
+    if ctx.single_reference not in study.references:
+        raise BleuOptionError(
+            f"unknown reference stream {ctx.single_reference!r}; the study has: "
+            f"{', '.join(study.references)}"
+        )
+    return ctx.single_reference
+
+
+def _counts(ctx: ScoringContext) -> tuple[str, dict[str, tuple[list[int], np.ndarray]]]:
+    """``(reference stream, {system: (segments, counts under each scheme)})``, counted once per scoring
+    run for the nine metrics: weights from that stream and the study's documents."""
+    if "weighted" in ctx.cache:
+        return ctx.cache["weighted"]
+    study = ctx.study
+    ref_name = _single_reference(ctx)
+    stream = study.references[ref_name]
+    ref_toks = ctx.tokens("reference", ref_name)
+    docs = segment_documents([s.doc_id for s in study.segments], study.n_segments)
+    present = [i for i, t in enumerate(stream) if t is not None]
+    grouped = group_tokens([ref_toks[i] for i in present], [docs[i] for i in present])
+    tables = [tfidf_weights(grouped), s_score_weights(grouped), None]
+    out = {}
+    shared: dict = {}  # reference-side n-grams and weights, computed once for all systems
+    for system in ctx.systems:
+        hyps = study.systems[system]
+        idx = [i for i in present if hyps[i] is not None]
+        if system == ref_name or not idx:
+            continue
+        all_toks = ctx.tokens("system", system)
+        counts = weighted_counts_many(
+            [all_toks[i] for i in idx],
+            [ref_toks[i] for i in idx],
+            [docs[i] for i in idx],
+            tables,
+            cache=shared,
+        )
+        out[system] = (idx, counts)
+    ctx.cache["weighted"] = (ref_name, out)
+    return ref_name, out
+
+
+def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatistics:
+    k = _SCHEMES[spec.family.split(":", 1)[1]]
+    ref_name, counts = _counts(ctx)
+    per_system = {
+        system: (idx, c[k], weighted_from_stats(c[k], spec.measure))
+        for system, (idx, c) in counts.items()
+    }
+    return assemble(ctx, per_system, 12, [f"single reference: {ref_name}"])
+
+
+def _registry_from_stats(ctx: ScoringContext, spec: MetricSpec) -> partial[np.ndarray]:
+    return partial(weighted_from_stats, measure=spec.measure)
+
+
+def _specs() -> tuple[MetricSpec, ...]:
+    out = []
+    for scheme, label in (("tf.idf", "tf.idf"), ("s-score", "S-score"), ("none", "unweighted")):
+        weighted = "weighted by " + label if scheme != "none" else "unweighted"
+        for measure in ("precision", "recall", "f"):
+            what = measure if measure != "f" else "F-score"
+            description = f"Babych & Hartley 2004: n-gram {what} (1-4 grams, {weighted}) against one reference"
+            name = f"{'F' if measure == 'f' else measure} ({label})"
+            family = f"weighted:{scheme}"
+            out.append(
+                MetricSpec(
+                    name,
+                    True,
+                    description,
+                    family,
+                    _registry_statistics,
+                    _registry_from_stats,
+                    measure=measure,
+                    depends_on=("tokenize", "lowercase", "single_reference"),
+                )
+            )
+    return tuple(out)
+
+
+#: The registry's nine Babych & Hartley metrics: precision, recall and F under tf.idf, S-score and no
+#: weights, all counted in one pass against one reference stream (``single_reference``, default the first).
+WEIGHTED = _specs()

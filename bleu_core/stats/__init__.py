@@ -9,7 +9,9 @@ segments' rows, scored by one vectorised call of :func:`bleu_core.score.bleu_fro
 * :mod:`~bleu_core.stats.randomization` — paired approximate randomisation (sacrebleu ``--paired-ar``)
 * :mod:`~bleu_core.stats.judges` — same-judge pairwise comparisons of human scores (paper §4)
 * :mod:`~bleu_core.stats.correlation`, :mod:`~bleu_core.stats.meta`, :mod:`~bleu_core.stats.compare` —
-  correlations with human scores, bootstrap intervals, Williams and permutation tests
+  correlations with human scores, bootstrap intervals, Williams and permutation tests; ``linear_fit``, the
+  least-squares line of the paper's §5 (both defined below the subpackages, in :mod:`bleu_core.correlate` and
+  :mod:`bleu_core.regression`, so that metrics, campaigns and the study use the same ones)
 * :mod:`~bleu_core.stats.references` — BLEU and rankings under reference subsets (paper §3)
 * :mod:`~bleu_core.stats.system_table` — correlations of published system-level tables
 
@@ -22,7 +24,14 @@ from typing import TYPE_CHECKING, Any
 # Loaded now: these modules are light, and their names are also names of functions in them (importing the
 # module ``bleu_core.stats.bootstrap`` later must not replace the function ``bootstrap`` here).
 from .bootstrap import BootstrapResult, SystemInterval, bootstrap, paired_bootstrap
-from .correlation import CorrelationResult, correlation, kendall_wmt, segment_correlation
+from .correlation import (
+    CorrelationResult,
+    LinearFit,
+    correlation,
+    kendall_wmt,
+    linear_fit,
+    segment_correlation,
+)
 
 if TYPE_CHECKING:
     from .blocks import BlockResult, NeighbourTest, block_bleu
@@ -84,6 +93,7 @@ __all__ = [
     "CorrelationComparison",
     "CorrelationResult",
     "JudgeResult",
+    "LinearFit",
     "MetaResult",
     "NeighbourTest",
     "PairedComparison",
@@ -98,6 +108,7 @@ __all__ = [
     "correlation",
     "judge_comparisons",
     "kendall_wmt",
+    "linear_fit",
     "meta_evaluate",
     "paired_bootstrap",
     "random_reference_per_document",

@@ -146,7 +146,7 @@ def block_layout(n_segments: int, n_blocks: int, block_size: int | None) -> tupl
     >>> block_layout(100, 20, 25)
     Traceback (most recent call last):
     ...
-    bleu_core.stats.errors.StatsInputError: 20 blocks of 25 segments need 500 segments but the test set has 100; use fewer or smaller blocks (e.g. 20 blocks of 5)
+    bleu_core.errors.StatsInputError: 20 blocks of 25 segments need 500 segments but the test set has 100; use fewer or smaller blocks (e.g. 20 blocks of 5)
     """
     b = check_count(n_blocks, "number of blocks", minimum=2)
     if block_size is None:

@@ -4,13 +4,14 @@ Zhang & Vogel resample the test set: ``M`` new test sets of ``S`` segments drawn
 each scored with BLEU. The middle 95 % of the ``M`` scores (2.5th to 97.5th percentile) is the 95 %
 confidence interval of the system's BLEU; the relative standard deviation ``RSD = std / mean`` says
 how precise the score is. For two systems on the *same* resampled test sets, the middle 95 % of the
-``M`` differences is the confidence interval of the difference; if it does not contain 0 the
-difference is significant (``>`` or ``<``), otherwise ``~``.
+``M`` differences is the confidence interval of the difference.
 
 The p-value reported next to the verdict is sacrebleu's ``--paired-bs`` p-value (the Moses
 ``bootstrap-hypothesis-difference-significance.pl`` recipe): the resampled absolute differences,
 centred on their mean, are compared with the observed absolute difference,
-``p = (#{|d_m| − mean|d| > |d|} + 1) / (M + 1)``.
+``p = (#{|d_m| − mean|d| > |d|} + 1) / (M + 1)``. The verdict is read from that p-value at ``alpha``
+(``>``/``<`` when ``p < alpha``), so a p-value below ``alpha`` is never marked "no significant
+difference"; the percentile interval of the difference is reported beside it.
 
 Everything runs on per-segment statistics: the resamples are an ``M × S`` count matrix, one matrix
 product gives every resampled test set's statistics for every system, and one vectorised BLEU call
@@ -43,7 +44,7 @@ from .resampling import (
     percentile_interval,
     percentile_intervals,
 )
-from .results import PairedComparison, PairedTestResult, pairs_to_test
+from .results import PairedComparison, PairedTestResult, pairs_to_test, verdict
 from .systems import SystemStack, bleu_scores, default_options, stack_systems
 
 #: Largest number of (resample, segment) cells drawn in one call (bigger runs are drawn in row chunks).
@@ -100,15 +101,16 @@ class BootstrapResult:
     def paired(self, *, baseline: str | None = None, alpha: float = 0.05) -> PairedTestResult:
         """Paired bootstrap test of every pair of systems (or each against ``baseline``).
 
-        The verdict follows Zhang & Vogel: significant when the ``1 − alpha`` percentile interval of
-        the difference excludes 0.
+        The verdict is read from the test's own p-value (sacrebleu's ``--paired-bs``, see the module
+        docstring): ``>``/``<`` when ``p < alpha`` (:func:`~bleu_core.stats.results.verdict`). The
+        ``1 − alpha`` percentile interval of the difference is reported beside it; near the threshold
+        the two can disagree, and the p-value decides.
         """
         level = check_level(1.0 - alpha)
         pairs = pairs_to_test(self.systems, baseline)
         stats = paired_statistics(self.observed, self.samples, pairs, level)
         comparisons = []
         for (i, j), (observed, pvalue, low, high) in zip(pairs, stats.tolist(), strict=True):
-            verdict = ">" if low > 0 else "<" if high < 0 else "~"
             comparisons.append(
                 PairedComparison(
                     system=self.systems[i],
@@ -116,7 +118,7 @@ class BootstrapResult:
                     statistic=observed,
                     pvalue=pvalue,
                     confidence_interval=(low, high),
-                    verdict=verdict,
+                    verdict=verdict(observed, pvalue, alpha),
                 )
             )
         return PairedTestResult(

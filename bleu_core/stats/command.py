@@ -53,6 +53,10 @@ def _load_study(args: argparse.Namespace) -> Any:
     result = load_study(args.path, pair=args.pair, reference=references_from_cli(args.references))
     for warning in result.warnings:  # the study loaded, but the reader should know
         print(f"bleu-study: warning: {warning}", file=sys.stderr)
+    if getattr(args, "tokenize", "") is None:  # no --tokenize: sacrebleu's choice for the target
+        from ..tokenizers import tokenizer_for_language
+
+        args.tokenize = tokenizer_for_language(result.study.target_lang)
     return result.study
 
 
@@ -62,7 +66,7 @@ def _load_study(args: argparse.Namespace) -> Any:
 def _meta_table(args: argparse.Namespace) -> int:
     from .system_table import read_system_table, table_correlations
 
-    table = read_system_table(args.system_scores)
+    table = read_system_table(args.system_scores, pair=getattr(args, "pair", None))
     methods = _split_names(args.methods) or ["pearson"]
     rows = table_correlations(table, _split_names(args.criteria), methods)
     if args.format == "json":
@@ -89,9 +93,14 @@ def _meta_table(args: argparse.Namespace) -> int:
 
 def cmd_meta(args: argparse.Namespace) -> int:
     from ..cli_options import options_from_args
+    from ..segment_level import SEGMENT_RULE
     from .errors import StatsInputError
     from .study_meta import meta_evaluate
 
+    if getattr(args, "pairs", None):  # several language pairs at once, WMT24-25 style
+        from .multi_pair_command import run
+
+        return run(args)
     if args.system_scores:
         if args.path:
             raise StatsInputError("give either a study PATH or --system-scores TABLE.csv, not both")
@@ -115,10 +124,12 @@ def cmd_meta(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         seed=args.seed,
     )
-    rankings = _meta_rankings(args, study, result)
+    chosen: list[Any] = []
+    rankings = _meta_rankings(args, study, result, chosen)
     if args.format == "json":
         rank_dicts = [r.to_dict() for r in rankings]
-        print(json.dumps({**result.to_dict(), "rankings": rank_dicts}, indent=1))
+        ranked_on = {"ranking_systems": chosen[0].to_dict()} if chosen else {}
+        print(json.dumps({**result.to_dict(), **ranked_on, "rankings": rank_dicts}, indent=1))
         return 0
     level = f"{result.confidence_level:.0%}"
     print(
@@ -148,17 +159,27 @@ def cmd_meta(args: argparse.Namespace) -> int:
     print(
         f"bootstrap: {result.n_resamples} resamples of segments, seed {result.seed}; BLEU {result.signature}"
     )
+    print(f"segment level: {SEGMENT_RULE}, {result.segment_signature}")
+    for row in result.rows:  # what changes the headline numbers, one line per criterion
+        if row.result.level == "system" and row.result.method == "pearson":
+            print(f"{row.criterion}, system level: {result.row_signature(row)}")
     if rankings:
         from .ranking_command import format_rankings
 
         print()
+        if chosen:
+            print(f"every metric ranked on {chosen[0].describe()}")
         print(format_rankings(rankings))
     return 0
 
 
-def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[Any]:
-    """Every metric ranked by the --statistics (issue 17), for the systems meta evaluated."""
+def _meta_rankings(
+    args: argparse.Namespace, study: Any, result: Any, chosen: list[Any] | None = None
+) -> list[Any]:
+    """Every metric ranked by the --statistics, on the systems meta evaluated that every metric
+    scores (that set is appended to ``chosen``)."""
     from ..cli_options import options_from_args
+    from ..study.criterion_order import criteria_order
     from .ranking_command import (
         DEFAULT_COMPUTED,
         meta_rankings,
@@ -172,7 +193,7 @@ def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[An
         result.systems,
         metrics=_split_names(getattr(args, "metrics", None)) or list(DEFAULT_COMPUTED),
         statistics=parse_statistics(getattr(args, "statistics", None)),
-        criteria=_split_names(args.criteria),
+        criteria=_split_names(args.criteria) or criteria_order(study.criteria),
         tokenize=options.tokenize,
         lowercase=options.lowercase,
         n_resamples=args.n_resamples,
@@ -181,6 +202,7 @@ def _meta_rankings(args: argparse.Namespace, study: Any, result: Any) -> list[An
         confidence=args.confidence,
         ter_cache_dir=_ter_cache_dir(args),
         progress=stderr_progress(),
+        chosen=chosen,
     )
 
 
@@ -197,7 +219,7 @@ def _ter_cache_dir(args: argparse.Namespace) -> Any:
 
 
 def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
-    from ..cli_options import read_corpus_files, system_name
+    from ..cli_options import options_from_args, read_corpus_files, system_name
     from ..statistics import compute_system_statistics
     from .errors import StatsInputError
 
@@ -210,6 +232,7 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
         if args.refs or args.input:
             raise StatsInputError("give either a study PATH or -r/-i files, not both")
         study = _load_study(args)
+        options = options_from_args(args)  # the tokenizer of the study's target language
         names = choose_systems(study, _split_names(args.systems), args.include_human)
         return study_statistics(study, options, names, None)  # references chosen when loading
     if not args.refs or not args.input:
@@ -239,6 +262,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
 
     options = options_from_args(args)
     systems = _systems_from_args(args, options)
+    options = options_from_args(args)  # a study PATH has set the tokenizer of its target language
     if len(systems) < 2:
         raise StatsInputError(f"significance tests need at least 2 systems, got {len(systems)}")
     baseline = next(iter(systems)) if args.baseline == "first" else args.baseline
@@ -347,6 +371,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def register(subparsers: Any) -> None:
     """Add the ``meta`` and ``significance`` sub-commands to the command line's sub-parsers."""
     from ..cli_options import add_bleu_options
+    from .multi_pair_command import add_arguments as add_multi_pair_arguments
 
     p = subparsers.add_parser(
         "meta",
@@ -409,6 +434,7 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="compute TER without reading or writing the cache",
     )
+    add_multi_pair_arguments(p)
     _common(p)
     add_bleu_options(p)
     p.set_defaults(func=cmd_meta)

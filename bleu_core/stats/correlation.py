@@ -6,148 +6,58 @@ Pearson and Kendall tau-b over all rated pairs (``grouping="none"``), or the mea
 the correlation across the systems' translations of that segment (``grouping="item"``, the
 "grouped by item" variant of WMT and Deutsch et al. 2021).
 
-WMT's **tau-like** Kendall (WMT17-20 "DARR") compares, for every source segment, every pair of
-translations whose human scores differ by more than a threshold (WMT used 25 DA points; 0 by default
-here, i.e. human ties are dropped): *Concordant* when the metric orders the pair as the humans do,
-*Discordant* when it orders it the other way **or ties it** (a metric tie is penalised), and
-``tau = (C − D) / (C + D)``.
+WMT's **tau-like** Kendall (``kendall-wmt``, the "DARR" statistic of WMT17-20) compares, for every
+source segment, every pair of translations whose human scores differ by **at least** a threshold
+(:data:`WMT_DARR_THRESHOLD` = 25 DA points, the default; mt-metrics-eval's ``KendallLike`` counts
+``|Δhuman| >= thresh``, "deliberate … to emulate WMT behaviour"): *Concordant* when the metric orders
+the pair as the humans do, *Discordant* when it orders it the other way **or ties it** (a metric tie
+is penalised, as WMT counted it), and ``tau = (C − D) / (C + D)`` over the pairs of all segments
+pooled (MTME's ``KendallLike(average_by='item')``, micro-averaged). On a human scale other than DA's
+0-100, :func:`wmt_threshold` scales the 25 points to the scale and says so.
+
+Grouped by item, a segment with only **two** systems counts (its correlation is ±1), as MTME's
+``AverageCorrelation`` counts every group of two or more scores; a constant side gives no value.
 
 >>> x = [1.0, 2.0, 3.0, 4.0]
 >>> round(correlation(x, [1.0, 3.0, 2.0, 4.0], "kendall").statistic, 4)
 0.6667
 >>> correlation(x, [2.0, 4.0, 6.0, float("nan")], "pearson").n
 3
+
+The one correlation of two lists (:func:`correlation`, :class:`CorrelationResult`, :func:`pearson_r`) and the
+least-squares line (:func:`linear_fit`, :class:`LinearFit`) are defined in :mod:`bleu_core.correlate` and
+:mod:`bleu_core.regression`, below every subpackage, so that metrics, campaigns and the study's mistake
+detectors use them too; they are importable from here. This module adds what only the meta-evaluation needs:
+the same coefficients vectorised over many rows or columns, and the segment-level variants.
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from ..correlate import METHODS as METHODS
+from ..correlate import CorrelationResult as CorrelationResult
+from ..correlate import check_method as check_method
+from ..correlate import correlation as correlation
+from ..correlate import paired_values as paired_values
+from ..correlate import pearson_r as pearson_r
+from ..correlate import undefined_note as undefined_note
+from ..regression import ConfidenceInterval as ConfidenceInterval
+from ..regression import LinearFit as LinearFit
+from ..regression import linear_fit as linear_fit
 from .errors import StatsInputError
 
-METHODS = ("pearson", "spearman", "kendall")
 SEGMENT_METHODS = ("pearson", "kendall", "kendall-wmt")
 GROUPINGS = ("none", "item")
+WMT_DARR_THRESHOLD = 25.0
+"""WMT's DA relative-ranking threshold: a pair of translations counts when their DA scores (0-100)
+differ by at least 25 points (WMT17-20; MTME ``KendallLike(thresh=25)``)."""
 _PAIR_CELLS = 2_000_000
 """(row × system pair) cells per block where every pair of systems is compared (:func:`kendall_rows`,
 :func:`wmt_pair_counts`, :func:`masked_kendall_columns`): ~16 MB per float64 temporary."""
-
-
-@dataclass(frozen=True)
-class CorrelationResult:
-    """A correlation coefficient with its test and (optionally) a bootstrap interval.
-
-    Attributes:
-        method: ``pearson``, ``spearman``, ``kendall`` (tau-b) or ``kendall-wmt`` (tau-like).
-        statistic: the coefficient (``nan`` when undefined: fewer than 3 pairs or a constant input).
-        pvalue: two-sided p-value of "no correlation" (scipy), ``None`` where no test applies
-            (averages over items, WMT tau-like).
-        n: number of pairs used (segment level grouped by item: number of items averaged).
-        confidence_interval: bootstrap percentile interval ``(low, high)`` or ``None``.
-        confidence_level, n_resamples, seed: how the interval was computed.
-        level: ``system`` or ``segment``; ``grouping`` at segment level (``none`` or ``item``).
-        note: why a value is missing, when it is.
-    """
-
-    method: str
-    statistic: float
-    pvalue: float | None
-    n: int
-    confidence_interval: tuple[float, float] | None = None
-    confidence_level: float | None = None
-    n_resamples: int | None = None
-    seed: int | None = None
-    level: str = "system"
-    grouping: str | None = None
-    note: str = ""
-    interval_method: str | None = None
-
-    def with_interval(
-        self, interval: tuple[float, float], level: float, n_resamples: int, seed: int
-    ) -> CorrelationResult:
-        return replace(
-            self,
-            confidence_interval=(float(interval[0]), float(interval[1])),
-            confidence_level=level,
-            n_resamples=n_resamples,
-            seed=seed,
-            interval_method="bootstrap percentile",
-        )
-
-    def with_fisher_interval(self, level: float = 0.95) -> CorrelationResult:
-        """For Pearson r with n > 3: the Fisher z-transform interval (scipy's ``pearsonr`` interval).
-
-        Used where there is nothing to resample (a table of published system scores).
-        """
-        if self.method != "pearson" or self.n <= 3 or not np.isfinite(self.statistic):
-            return self
-        from scipy import stats as sps
-
-        z = np.arctanh(np.clip(self.statistic, -1 + 1e-15, 1 - 1e-15))
-        half = sps.norm.ppf(0.5 + level / 2) / np.sqrt(self.n - 3)
-        low, high = np.tanh(z - half), np.tanh(z + half)
-        return replace(
-            self,
-            confidence_interval=(float(low), float(high)),
-            confidence_level=level,
-            interval_method="Fisher z",
-        )
-
-    def to_dict(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
-        if self.confidence_interval is not None:
-            d["confidence_interval"] = list(self.confidence_interval)
-        return d
-
-
-def check_method(method: str, allowed: tuple[str, ...] = METHODS) -> str:
-    if method not in allowed:
-        raise StatsInputError(
-            f"unknown correlation {method!r}; choose one of: {', '.join(allowed)}"
-        )
-    return method
-
-
-def paired_values(x: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Two equally long 1-D float arrays with every pair containing a NaN dropped (pairwise deletion)."""
-    xa = np.asarray(x, dtype=np.float64).ravel()
-    ya = np.asarray(y, dtype=np.float64).ravel()
-    if xa.shape != ya.shape:
-        raise StatsInputError(
-            f"cannot correlate {xa.size} metric scores with {ya.size} human scores: they must pair up"
-        )
-    keep = ~(np.isnan(xa) | np.isnan(ya))
-    return xa[keep], ya[keep]
-
-
-def correlation(x: Any, y: Any, method: str = "pearson") -> CorrelationResult:
-    """Pearson, Spearman or Kendall tau-b of ``x`` and ``y`` with scipy's two-sided p-value.
-
-    Pairs with a NaN on either side are skipped. With fewer than 3 pairs, or a constant side, the
-    coefficient is undefined and returned as ``nan`` with a ``note``.
-    """
-    from scipy import stats as sps
-
-    check_method(method)
-    xa, ya = paired_values(x, y)
-    n = int(xa.size)
-    if n < 3:
-        return CorrelationResult(method, float("nan"), float("nan"), n, note=f"only {n} pair(s)")
-    if np.all(xa == xa[0]) or np.all(ya == ya[0]):
-        return CorrelationResult(method, float("nan"), float("nan"), n, note="constant scores")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        if method == "pearson":
-            res = sps.pearsonr(xa, ya)
-        elif method == "spearman":
-            res = sps.spearmanr(xa, ya)
-        else:
-            res = sps.kendalltau(xa, ya, variant="b")
-    return CorrelationResult(method, float(res.statistic), float(res.pvalue), n)
 
 
 # ------------------------------------------------------------------------------ vectorised over rows
@@ -216,12 +126,15 @@ def _check_matrix(metric: Any, human: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def wmt_pair_counts(
-    metric: np.ndarray, human: np.ndarray, threshold: float = 0.0, penalise_ties: bool = True
+    metric: np.ndarray,
+    human: np.ndarray,
+    threshold: float = WMT_DARR_THRESHOLD,
+    penalise_ties: bool = True,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per segment, the number of Concordant and Discordant translation pairs (WMT tau-like).
 
     Only pairs of systems that both have a human and a metric score on that segment, and whose human
-    scores differ by more than ``threshold``, count. A metric tie counts as Discordant
+    scores differ by at least ``threshold`` (WMT's and MTME's ``>=``), count. A metric tie counts as Discordant
     (``penalise_ties=False`` leaves metric ties out instead: identical translations that different
     raters scored differently are then not held against the metric). Segments are taken in blocks of
     :data:`_PAIR_CELLS` (pair × segment) cells.
@@ -237,7 +150,7 @@ def wmt_pair_counts(
         dh = h[iu, cols] - h[ju, cols]  # P × block
         dm = m[iu, cols] - m[ju, cols]
         with np.errstate(invalid="ignore"):  # NaN compares False: a missing score is no pair
-            valid = (np.abs(dh) > threshold) & ~np.isnan(dm)
+            valid = (np.abs(dh) >= threshold) & ~np.isnan(dm)
             if not penalise_ties:
                 valid &= dm != 0
             agree = ((dh > 0) & (dm > 0)) | ((dh < 0) & (dm < 0))
@@ -249,39 +162,74 @@ def wmt_pair_counts(
 
 
 def kendall_wmt(
-    metric: Any, human: Any, threshold: float = 0.0, penalise_ties: bool = True
+    metric: Any, human: Any, threshold: float = WMT_DARR_THRESHOLD, penalise_ties: bool = True
 ) -> CorrelationResult:
-    """WMT's tau-like Kendall over pairs of translations of the same segment.
+    """WMT's tau-like Kendall (``kendall-wmt``) over pairs of translations of the same segment.
 
-    >>> human = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0]])   # 3 systems × 2 segments
+    A pair counts when its human scores differ by at least ``threshold`` (25 DA points by default,
+    WMT's DARR rule); it is Concordant when the metric orders it as the humans do, Discordant when
+    the metric orders it the other way or ties it; ``(C - D) / (C + D)`` over all pairs pooled.
+
+    >>> human = np.array([[10.0, 90.0], [40.0, 60.0], [80.0, 50.0]])   # 3 systems × 2 segments
     >>> metric = np.array([[0.1, 0.9], [0.2, 0.9], [0.3, 0.1]])
-    >>> r = kendall_wmt(metric, human)
-    >>> r.statistic, r.n          # seg 1: 3 concordant; seg 2: 2 concordant, 1 metric tie
-    (0.6666666666666666, 6)
+    >>> r = kendall_wmt(metric, human)   # seg 2: 90 v 60 tied by the metric (D), 90 v 50 C, 60 v 50 out
+    >>> r.statistic, r.n
+    (0.6, 5)
+    >>> kendall_wmt(metric, human, threshold=40).n   # 80 - 40 and 90 - 50 are 40: at least 40, counted
+    3
     """
-    return wmt_result(*wmt_pair_counts(metric, human, threshold, penalise_ties))
+    return wmt_result(*wmt_pair_counts(metric, human, threshold, penalise_ties), threshold)
 
 
-def wmt_result(c: np.ndarray, d: np.ndarray) -> CorrelationResult:
-    """WMT's tau-like from per-segment Concordant and Discordant counts (:func:`wmt_pair_counts`)."""
+def wmt_result(
+    c: np.ndarray, d: np.ndarray, threshold: float = WMT_DARR_THRESHOLD
+) -> CorrelationResult:
+    """WMT's tau-like from per-segment Concordant and Discordant counts (:func:`wmt_pair_counts`).
+
+    The ``note`` states the rule beside the number: the threshold and how metric ties count.
+    """
     total = float(c.sum() + d.sum())
     stat = float((c.sum() - d.sum()) / total) if total else float("nan")
-    note = "" if total else "no pair of translations with different human scores"
+    rule = f"pairs with |Δhuman| ≥ {threshold:g}, metric ties discordant (WMT DARR)"
+    note = rule if total else f"no pair of translations with |Δhuman| ≥ {threshold:g}"
     return CorrelationResult(
         "kendall-wmt", stat, None, int(total), level="segment", grouping="item", note=note
     )
 
 
-def _undefined_columns(x: np.ndarray, y: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """Columns where :func:`correlation` is undefined: fewer than 3 pairs, or a constant side."""
+def wmt_threshold(scale: tuple[float, float] | None) -> tuple[float, str]:
+    """The tau-like threshold for a human criterion on ``scale`` (``(low, high)`` or ``None``).
+
+    WMT's 25 points are on DA's 0-100 scale; on another stated scale the same share (a quarter of
+    the scale) is used and the note says so; without a stated scale, 25.
+
+    >>> wmt_threshold((0.0, 100.0))
+    (25.0, 'WMT DARR threshold: 25 DA points')
+    >>> wmt_threshold((1.0, 5.0))[0]
+    1.0
+    """
+    if scale is None or abs(scale[1] - scale[0]) == 100:
+        return WMT_DARR_THRESHOLD, "WMT DARR threshold: 25 DA points"
+    value = WMT_DARR_THRESHOLD / 100.0 * abs(float(scale[1] - scale[0]))
+    return value, (
+        f"threshold {value:g}: a quarter of the {scale[0]:g}-{scale[1]:g} scale "
+        "(WMT: 25 points of DA's 0-100; differs from WMT)"
+    )
+
+
+def _undefined_columns(
+    x: np.ndarray, y: np.ndarray, valid: np.ndarray, min_pairs: int = 3
+) -> np.ndarray:
+    """Columns where the correlation is undefined: fewer than ``min_pairs`` pairs (3 for
+    :func:`correlation`, 2 for MTME's groups by item), or a constant side."""
 
     def constant(a: np.ndarray) -> np.ndarray:
         return np.where(valid, a, np.inf).min(axis=0) == np.where(valid, a, -np.inf).max(axis=0)
 
-    return (valid.sum(axis=0) < 3) | constant(x) | constant(y)
+    return (valid.sum(axis=0) < min_pairs) | constant(x) | constant(y)
 
 
-def masked_pearson_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def masked_pearson_columns(x: np.ndarray, y: np.ndarray, min_pairs: int = 3) -> np.ndarray:
     """Pearson r of every column of ``x`` and ``y`` (``K × S``, NaN = missing) over the rows where both
     have a value: :func:`correlation` column by column (pairwise deletion) in a few array operations.
 
@@ -300,11 +248,11 @@ def masked_pearson_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
         yc = np.where(valid, y - np.where(valid, y, 0.0).sum(axis=0) / n, 0.0)
         r = (xc * yc).sum(axis=0) / np.sqrt((xc * xc).sum(axis=0) * (yc * yc).sum(axis=0))
     r = np.clip(r, -1.0, 1.0)
-    r[_undefined_columns(x, y, valid)] = np.nan
+    r[_undefined_columns(x, y, valid, min_pairs)] = np.nan
     return r
 
 
-def masked_kendall_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def masked_kendall_columns(x: np.ndarray, y: np.ndarray, min_pairs: int = 3) -> np.ndarray:
     """Kendall tau-b of every column of ``x`` and ``y`` (``K × S``, NaN = missing) over the rows where
     both have a value: ``Σ sx·sy / √(Σ sx²) / √(Σ sy²)`` over the row pairs ``i < j`` both kept, with
     ``sx = sign(x_i − x_j)``, the integer counts scipy's ``kendalltau`` forms (same value, same rounding).
@@ -332,7 +280,7 @@ def masked_kendall_columns(x: np.ndarray, y: np.ndarray) -> np.ndarray:
             tau = (sx * sy).sum(axis=0) / np.sqrt(np.abs(sx).sum(axis=0))
             out[cols] = tau / np.sqrt(np.abs(sy).sum(axis=0))
     out = np.clip(out, -1.0, 1.0)
-    out[_undefined_columns(x, y, valid)] = np.nan
+    out[_undefined_columns(x, y, valid, min_pairs)] = np.nan
     return out
 
 
@@ -344,21 +292,28 @@ def item_correlations(metric: Any, human: Any, method: str) -> np.ndarray:
 
     Segments every system has go through the row functions (:data:`ROW_FUNCTIONS`); segments with
     missing scores (a sparse DA campaign: most of them) through the masked column functions
-    (:data:`MASKED_COLUMN_FUNCTIONS`, pairwise deletion, as :func:`correlation` of each segment), or one
-    :func:`correlation` per segment for a method without one (Spearman).
+    (:data:`MASKED_COLUMN_FUNCTIONS`, pairwise deletion), or the row function on each segment's kept
+    scores for a method without one (Spearman). As MTME's ``AverageCorrelation``, a segment with two
+    scored systems counts (±1); one with a constant side has no value.
+
+    >>> item_correlations([[2.0, 1, 4], [3, 3, 7]], [[1.0, 2, 3], [4, 5, 6]], "pearson").tolist()
+    [1.0, 1.0, 1.0]
     """
     m, h = _check_matrix(metric, human)
     out = np.full(m.shape[1], np.nan)
     complete = ~(np.isnan(m).any(axis=0) | np.isnan(h).any(axis=0))
-    if m.shape[0] >= 3 and complete.any():  # segments every system has: one vectorised call
+    if m.shape[0] >= 2 and complete.any():  # segments every system has: one vectorised call
         with np.errstate(invalid="ignore", divide="ignore"):
             out[complete] = ROW_FUNCTIONS[method](m[:, complete].T, h[:, complete].T)
     partial = np.flatnonzero(~complete)  # segments with missing scores: pairwise deletion
     if partial.size and method in MASKED_COLUMN_FUNCTIONS:
-        out[partial] = MASKED_COLUMN_FUNCTIONS[method](m[:, partial], h[:, partial])
+        out[partial] = MASKED_COLUMN_FUNCTIONS[method](m[:, partial], h[:, partial], 2)
     else:
         for s in partial:
-            out[s] = correlation(m[:, s], h[:, s], method).statistic
+            keep = ~(np.isnan(m[:, s]) | np.isnan(h[:, s]))
+            if keep.sum() >= 2:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    out[s] = ROW_FUNCTIONS[method](m[keep, s], h[keep, s])
     return out
 
 
@@ -368,13 +323,14 @@ def segment_correlation(
     method: str = "pearson",
     *,
     grouping: str = "none",
-    threshold: float = 0.0,
+    threshold: float = WMT_DARR_THRESHOLD,
 ) -> CorrelationResult:
     """Segment-level correlation of ``metric`` and ``human``, both ``systems × segments`` (NaN = missing).
 
     ``grouping="none"`` correlates all rated (system, segment) pairs at once (scipy p-value);
     ``grouping="item"`` averages, over segments, the correlation across systems (no p-value; ``n`` is
-    the number of segments with a defined correlation). ``kendall-wmt`` is always by item.
+    the number of segments with a defined correlation). ``kendall-wmt`` is always by item, with
+    ``threshold`` (WMT's 25 DA points by default; see :func:`wmt_threshold`).
     """
     check_method(method, SEGMENT_METHODS)
     check_grouping(grouping)
@@ -400,7 +356,7 @@ def item_result(method: str, per_item: np.ndarray) -> CorrelationResult:
     their mean over the segments where it is defined."""
     defined = per_item[~np.isnan(per_item)]
     stat = float(defined.mean()) if defined.size else float("nan")
-    note = "" if defined.size else "no segment has 3 or more systems with varying scores"
+    note = "" if defined.size else "no segment has 2 or more systems with varying scores"
     return CorrelationResult(
         method, stat, None, int(defined.size), level="segment", grouping="item", note=note
     )

@@ -1,18 +1,16 @@
-"""The error the statistics raise on input they cannot use.
+"""The error the statistics raise on input they cannot use: :class:`~bleu_core.errors.StatsInputError`.
+
+It is defined in :mod:`bleu_core.errors` (the correlation and the fit of :mod:`bleu_core.correlate` and
+:mod:`bleu_core.regression`, which every subpackage uses, raise it too) and importable from here.
 
 >>> raise StatsInputError("need at least 2 systems, got 1")
 Traceback (most recent call last):
 ...
-bleu_core.stats.errors.StatsInputError: need at least 2 systems, got 1
+bleu_core.errors.StatsInputError: need at least 2 systems, got 1
 """
 
 from __future__ import annotations
 
-from ..errors import BleuStudyError
+from ..errors import StatsInputError
 
-
-class StatsInputError(BleuStudyError):
-    """Input a statistical procedure cannot use (too few systems, segments, ratings; mismatched shapes...).
-
-    The message says what is wrong and how to fix it.
-    """
+__all__ = ["StatsInputError"]

@@ -26,6 +26,7 @@ from .correlation import (
     METHODS,
     ROW_FUNCTIONS,
     SEGMENT_METHODS,
+    WMT_DARR_THRESHOLD,
     CorrelationResult,
     check_grouping,
     check_method,
@@ -78,26 +79,69 @@ class BleuSource:
 
 @dataclass(frozen=True, eq=False)
 class SegmentMeanSource:
-    """System score = mean of its non-missing segment scores (``K × S``, NaN = unrated)."""
+    """System score = mean of its non-missing segment scores (``K × S``, NaN = unrated).
+
+    ``given``: system scores published as such (WMT's official DA z per system), when the study has
+    them. The observed score is then the given one, and a resampled score is the mean of the
+    resampled segment scores shifted by ``given − mean of all its segment scores``: the official
+    number, with the segments' uncertainty around it (a system without a given score: its mean).
+
+    >>> s = SegmentMeanSource(("A", "B"), np.array([[1.0, 3.0], [2.0, np.nan]]), np.array([2.5, np.nan]))
+    >>> s.observed().tolist(), s.resampled(np.array([[2.0, 0.0]])).tolist()
+    ([2.5, 2.0], [[1.5, 2.0]])
+    """
 
     names: tuple[str, ...]
     scores: np.ndarray
+    given: np.ndarray | None = None
 
     @property
     def n_segments(self) -> int:
         return self.scores.shape[1]
 
-    def observed(self) -> np.ndarray:
+    def _means(self) -> np.ndarray:
         valid = ~np.isnan(self.scores)
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(valid, self.scores, 0.0).sum(1) / valid.sum(1)
+
+    def _offset(self) -> np.ndarray | float:
+        if self.given is None:
+            return 0.0
+        given = np.asarray(self.given, dtype=np.float64)
+        return np.where(np.isnan(given), 0.0, given - self._means())
+
+    def observed(self) -> np.ndarray:
+        means = self._means()
+        if self.given is None:
+            return means
+        given = np.asarray(self.given, dtype=np.float64)
+        return np.where(np.isnan(given), means, given)
 
     def resampled(self, counts: np.ndarray) -> np.ndarray:
         valid = ~np.isnan(self.scores)
         num = counts @ np.where(valid, self.scores, 0.0).T
         den = counts @ valid.T.astype(np.float64)
         with np.errstate(invalid="ignore", divide="ignore"):
-            return np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+            means = np.where(den > 0, num / np.where(den > 0, den, 1.0), np.nan)
+        return means + self._offset()
+
+
+def human_source(
+    names: Sequence[str], segment_scores: Any, system_scores: Any = None
+) -> SegmentMeanSource | None:
+    """The human side of a system-level correlation: every caller (pages, ``meta``, Export) builds it
+    here, so one criterion gives one r and one interval everywhere.
+
+    ``segment_scores`` (``K × S``, NaN = unrated) and the study's system scores (``K``; the official
+    system-level ratings where the study has them, NaN where not). Returns ``None`` when there is no
+    segment score at all: then only the system scores exist, and :func:`system_correlations` gives
+    Pearson's r a Fisher z interval instead of resampling segments.
+    """
+    seg = np.asarray(segment_scores, dtype=np.float64)
+    if seg.size == 0 or not np.isfinite(seg).any():
+        return None
+    given = None if system_scores is None else np.asarray(system_scores, dtype=np.float64)
+    return SegmentMeanSource(tuple(names), seg, given)
 
 
 def bootstrap_counts(
@@ -142,6 +186,37 @@ def _interval_from_rows(values: np.ndarray, level: float) -> tuple[tuple[float, 
     return percentile_interval(ok, level), note
 
 
+def interval_method(result: CorrelationResult) -> str:
+    """How ``result``'s interval was made, in words every surface prints the same way.
+
+    >>> from bleu_core.correlate import CorrelationResult
+    >>> interval_method(CorrelationResult("pearson", 0.5, 0.1, 9).with_interval((0.1, 0.8), 0.95, 1000, 7))
+    'bootstrap: segments resampled, metric and human scores recomputed on each (1000 resamples, seed 7)'
+    """
+    if result.confidence_interval is None:
+        return result.note or "no interval"
+    if result.interval_method == "Fisher z":
+        return f"Fisher z ({SYSTEM_LEVEL_ONLY})"
+    return (
+        "bootstrap: segments resampled, metric and human scores recomputed on each "
+        f"({result.n_resamples} resamples, seed {result.seed})"
+    )
+
+
+SYSTEM_LEVEL_ONLY = "human scores are system-level only"
+"""Why a system-level r has a Fisher z interval (or none) rather than a bootstrap one."""
+
+
+def _fisher(result: CorrelationResult, level: float) -> CorrelationResult:
+    """Nothing to resample: Pearson's r gets its Fisher z interval, said in the note; others none."""
+    if result.note:
+        return result
+    fisher = result.with_fisher_interval(level)
+    if fisher.confidence_interval is None:
+        return replace(result, note=f"{SYSTEM_LEVEL_ONLY}: no interval")
+    return replace(fisher, note=f"{SYSTEM_LEVEL_ONLY}: Fisher z interval")
+
+
 def system_correlations(
     metric: ScoreSource,
     human: ScoreSource | None,
@@ -157,9 +232,10 @@ def system_correlations(
 
     Args:
         metric: the metric's score source.
-        human: the human score source (same systems and segments), or ``None`` when only fixed
-            system-level human scores exist; then pass ``human_scores`` and no interval is computed
-            for them (the human side cannot be resampled).
+        human: the human score source (same systems and segments; :func:`human_source`), or
+            ``None`` when only fixed system-level human scores exist; then pass ``human_scores``:
+            nothing can be resampled, so Pearson's r gets its Fisher z interval (said in ``note``)
+            and the other coefficients none.
         methods: any of ``pearson``, ``spearman``, ``kendall``.
         n_resamples: bootstrap resamples (0 = no intervals).
         seed: generator seed, reported in each result.
@@ -190,10 +266,7 @@ def system_correlations(
     if n_resamples == 0:
         return results
     if human is None:
-        return {
-            m: replace(r, note=r.note or "human scores are system-level: no bootstrap interval")
-            for m, r in results.items()
-        }
+        return {m: _fisher(r, level) for m, r in results.items()}
     counts, seed = _counts(counts, metric.n_segments, n_resamples, seed)
     m_count = counts.shape[0]
     keep = ~(np.isnan(observed_metric) | np.isnan(observed_human))
@@ -240,7 +313,7 @@ def segment_correlations(
     n_resamples: int = 1000,
     confidence: float = 0.95,
     seed: int | None = DEFAULT_SEED,
-    threshold: float = 0.0,
+    threshold: float = WMT_DARR_THRESHOLD,
     counts: np.ndarray | None = None,
 ) -> list[CorrelationResult]:
     """Segment-level correlations (``(method, grouping)`` pairs) with bootstrap intervals over segments.
@@ -264,7 +337,7 @@ def segment_correlations(
         # per-segment values computed once, for the estimate and its bootstrap alike (both check shapes)
         if method == "kendall-wmt":
             c, d = wmt_pair_counts(m_arr, h_arr, threshold)
-            res = wmt_result(c, d)
+            res = wmt_result(c, d, threshold)
         elif grouping == "item":
             per_item = item_correlations(m_arr, h_arr, method)
             res = item_result(method, per_item)

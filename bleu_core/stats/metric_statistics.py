@@ -39,7 +39,7 @@ from .errors import StatsInputError
 MEAN_OF_SEGMENTS = (
     "the mean of its segment scores (MTME's convention; segments without a score left out)"
 )
-"""How an external metric's corpus score is formed here (shown next to its results)."""
+"""How an attached metric's corpus score is formed here (shown next to its results)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -95,7 +95,7 @@ def mean_of_segments(
     >>> mean_of_segments("M", {"A": [1.0, np.nan], "B": [np.nan, np.nan]})
     Traceback (most recent call last):
     ...
-    bleu_core.stats.errors.StatsInputError: metric 'M': system 'B' has no segment score: it cannot be resampled
+    bleu_core.errors.StatsInputError: metric 'M': system 'B' has no segment score: it cannot be resampled
     """
     systems: dict[str, np.ndarray] = {}
     length: int | None = None

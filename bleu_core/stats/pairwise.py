@@ -111,7 +111,7 @@ def pairwise_accuracy(
     return PairwiseAccuracyResult(agree / n if n else math.nan, n, agree, pairs is not None)
 
 
-def _sign_matrix(n_permutations: int, n_segments: int, seed: int) -> np.ndarray:
+def sign_matrix(n_permutations: int, n_segments: int, seed: int) -> np.ndarray:
     """MTME pce.py's random ±1 matrix (float32), drawn from ``default_rng(seed)``."""
     rng = np.random.default_rng(seed)
     signs = rng.random(size=(n_permutations, n_segments), dtype=np.float32)
@@ -131,7 +131,7 @@ def pairwise_pvalues(segment_scores: Any, n_permutations: int = 1000, seed: int 
     if scores.ndim != 2:
         raise StatsInputError("segment scores must be a systems × segments array")
     k, s = scores.shape
-    signs = _sign_matrix(n_permutations, s, seed)
+    signs = sign_matrix(n_permutations, s, seed)
     seg = scores.astype(np.float32)
     totals = seg.sum(axis=1)
     partial = signs @ seg.T  # permutations × systems
@@ -155,12 +155,12 @@ def pvalue_batch(n_systems: int, n_permutations: int) -> int:
 def batched_pairwise_pvalues(scores: np.ndarray, signs: np.ndarray) -> np.ndarray:
     """:func:`pairwise_pvalues` of many score matrices at once: ``(R, K, S)`` → ``(R, pairs)``.
 
-    ``signs`` is the ``P × S`` matrix of :func:`_sign_matrix`; pairs are ``np.triu_indices(K, 1)``.
+    ``signs`` is the ``P × S`` matrix of :func:`sign_matrix`; pairs are ``np.triu_indices(K, 1)``.
     One matrix product serves all ``R`` matrices (the resampled or permuted test sets of the
     bootstrap intervals and of the PERM-BOTH test of soft pairwise accuracy).
 
     >>> x = np.array([[1.0, 2.0, 0.5], [0.0, 1.0, 0.2]])
-    >>> signs = _sign_matrix(200, 3, 4)
+    >>> signs = sign_matrix(200, 3, 4)
     >>> p = batched_pairwise_pvalues(x[None], signs)[0, 0]
     >>> bool(p == pairwise_pvalues(x, 200, 4)[0, 1])
     True

@@ -206,7 +206,7 @@ def soft_pairwise_perm_both(
     >>> r.statistic > 0, r.pvalue < 0.05
     (True, True)
     """
-    from .pairwise import _sign_matrix, batched_pairwise_pvalues, pvalue_batch
+    from .pairwise import batched_pairwise_pvalues, pvalue_batch, sign_matrix
 
     m1 = np.asarray(metric1, dtype=np.float64)
     m2 = np.asarray(metric2, dtype=np.float64)
@@ -223,7 +223,7 @@ def soft_pairwise_perm_both(
     rng, seed = make_rng(seed)
     ones = np.ones(h.shape, dtype=bool)
     z1, z2 = _zscore(m1, ones), _zscore(m2, ones)
-    signs = _sign_matrix(n_permutations, h.shape[1], permutation_seed)
+    signs = sign_matrix(n_permutations, h.shape[1], permutation_seed)
     ph = batched_pairwise_pvalues(h[None], signs)
 
     def spa(stack: np.ndarray) -> np.ndarray:

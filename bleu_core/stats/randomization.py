@@ -25,7 +25,13 @@ import numpy as np
 
 from ..limits import MAX_RESAMPLES
 from .resampling import DEFAULT_SEED, check_count, check_level, make_rng
-from .results import PairedComparison, PairedTestResult, exceedance_pvalue, pairs_to_test
+from .results import (
+    PairedComparison,
+    PairedTestResult,
+    exceedance_pvalue,
+    pairs_to_test,
+    verdict,
+)
 from .systems import bleu_scores, default_options, stack_systems
 
 #: Trials processed per matrix product (bounds memory: chunk × segments float64).
@@ -123,12 +129,13 @@ def approximate_randomization(
 
 
 def randomization_verdict(difference: float, pvalue: float, alpha: float) -> str:
-    """``>``/``<`` when ``p < alpha`` and the difference is not 0, else ``~``.
+    """``>``/``<`` when ``p < alpha`` and the difference is not 0, else ``~`` (the verdict of every
+    paired test, :func:`bleu_core.stats.results.verdict`).
 
     >>> randomization_verdict(-1.5, 0.01, 0.05), randomization_verdict(1.5, 0.2, 0.05)
     ('<', '~')
     """
-    return "~" if pvalue >= alpha or difference == 0 else (">" if difference > 0 else "<")
+    return verdict(difference, pvalue, alpha)
 
 
 def at_alpha(result: PairedTestResult, alpha: float) -> PairedTestResult:

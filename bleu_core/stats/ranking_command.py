@@ -1,7 +1,7 @@
 """The metric rankings of ``python -m bleu_core meta``: every metric × statistic, ranked, clustered.
 
-:func:`meta_rankings` scores the study's systems with the computed metrics and every external metric
-attached to the study (``--metric-scores``), then ranks them by each statistic for each human
+:func:`meta_rankings` scores the study's systems with the computed metrics and every metric attached to
+the study (``--metric-scores``: scored elsewhere), then ranks them by each statistic for each human
 criterion (:func:`bleu_core.stats.clusters.study_rankings`); :func:`format_rankings` prints the
 tables as the WMT findings do: best first, with the cluster rank and the statistic's bootstrap
 confidence interval, ``0.812 [0.790, 0.835]``.
@@ -19,10 +19,12 @@ import re
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any, TextIO
 
 from .clusters import DEFAULT_STATISTICS, STATISTICS, MetricRanking, study_rankings
 from .errors import StatsInputError
+from .system_sets import SystemSet, common_systems
 
 DEFAULT_COMPUTED = ("BLEU", "chrF")
 
@@ -62,8 +64,13 @@ def meta_rankings(
     confidence: float = 0.95,
     ter_cache_dir: Any = None,
     progress: Callable[[int, int, str], None] | None = None,
+    chosen: list[SystemSet] | None = None,
 ) -> list[MetricRanking]:
-    """Rankings of every metric (computed ``metrics`` and the study's external ones).
+    """Rankings of every metric (computed ``metrics`` and the study's attached ones).
+
+    Every metric is ranked on one set of systems: those of ``systems`` that every metric scores
+    (:func:`~bleu_core.stats.system_sets.common_systems`); the set, with the systems left out and
+    why, is appended to ``chosen`` when given.
 
     ``ter_cache_dir`` keeps TER's per-segment statistics on disk (``None``: nothing kept);
     ``progress(done, total, message)`` hears TER's progress.
@@ -73,15 +80,30 @@ def meta_rankings(
 
     if not statistics:
         return []
-    tables = study_metric_scores(
-        study,
-        list(metrics),
-        systems=systems,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        ter_cache_dir=ter_cache_dir,
-        progress=progress,
+
+    def score(names: Sequence[str]) -> dict[str, Any]:
+        return study_metric_scores(
+            study,
+            list(metrics),
+            systems=names,
+            tokenize=tokenize,
+            lowercase=lowercase,
+            ter_cache_dir=ter_cache_dir,
+            progress=progress,
+        )
+
+    tables = score(systems)
+    found = common_systems(
+        {name: t.system_scores() for name, t in tables.items()},
+        systems,
+        human=study.human_systems,
     )
+    if not study.human_systems & set(systems):  # the human translations were not asked for
+        found = replace(found, human_included=False if study.human_systems else None)
+    if found.systems != tuple(systems):
+        tables = score(found.systems)
+    if chosen is not None:
+        chosen.append(found)
     return study_rankings(
         study,
         tables,
@@ -149,6 +171,36 @@ def value_with_interval(value: float | None, ci: tuple[float, float] | None) -> 
     return f"{value:.3f} [{ci[0]:.3f}, {ci[1]:.3f}]"
 
 
+def chance_cell(line: dict[str, Any] | None) -> str:
+    """A metric's chance line as a table cell: the random metric's mean and range, the constant's.
+
+    >>> chance_cell({"random": 0.5012, "random_range": [0.31, 0.69], "constant": 0.0})
+    '0.501 [0.310, 0.690] / 0.000'
+    >>> chance_cell({"random": 0.1, "random_range": [0.0, 0.2], "constant": None})
+    '0.100 [0.000, 0.200] / n/a'
+    """
+    if not line:
+        return ""
+    low, high = line["random_range"]
+    random = value_with_interval(
+        math.nan if line["random"] is None else line["random"],
+        None if low is None else (low, high),
+    )
+    constant = line["constant"]
+    return f"{random} / {value_with_interval(math.nan if constant is None else constant, None)}"
+
+
+def chance_header(chance: dict[str, dict[str, Any]]) -> str:
+    """How the chance lines of a ranking were drawn, for its header line (empty without them)."""
+    first = next(iter(chance.values()), None)
+    if first is None:
+        return ""
+    return (
+        f"; chance line: the metric's scores permuted within {first['grouping']} "
+        f"({first['n_permutations']} permutations, seed {first['seed']}) and a constant metric"
+    )
+
+
 def format_rankings(rankings: Sequence[MetricRanking]) -> str:
     """Text tables: one per criterion × statistic, best metric first, with its cluster rank."""
     blocks = []
@@ -159,13 +211,17 @@ def format_rankings(rankings: Sequence[MetricRanking]) -> str:
             + (f"; {r.confidence:.0%} CI: {r.interval}" if r.interval else "")
         )
         value = f"{r.statistic} [{r.confidence:.0%} CI]" if r.interval else r.statistic
-        rows = [["rank", "metric", value, "tie threshold", "pairs", "kind", "note"]]
+        chance = r.extra.get("chance", {})
+        head += chance_header(chance)
+        chance_column = ["random [95%] / constant"] if chance else []
+        rows = [["rank", "metric", value, *chance_column, "tie threshold", "pairs", "kind", "note"]]
         for m in r.rows:
             rows.append(
                 [
                     "-" if m.rank is None else str(m.rank),
                     m.metric,
                     value_with_interval(m.statistic, m.confidence_interval),
+                    *([chance_cell(chance.get(m.metric))] if chance else []),
                     "" if m.threshold is None else f"{m.threshold:.4g}",
                     str(m.n),
                     m.kind,
@@ -176,5 +232,9 @@ def format_rankings(rankings: Sequence[MetricRanking]) -> str:
         table = "\n".join(
             "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
         )
+        ceiling = r.extra.get("ceiling")
+        if ceiling:
+            value = "n/a" if ceiling["statistic"] is None else f"{ceiling['statistic']:.3f}"
+            table += f"\nhuman ceiling: {value} ({ceiling['note']})"
         blocks.append(head + "\n" + table + (f"\n{r.note}" if r.note else ""))
     return "\n\n".join(blocks)

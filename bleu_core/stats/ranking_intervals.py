@@ -142,12 +142,12 @@ def soft_pairwise_intervals(
     is scored with the permutation test of :func:`bleu_core.stats.pairwise.pairwise_pvalues` (same
     ``n_permutations`` and sign flips for every resample, metric and the humans).
     """
-    from .pairwise import _sign_matrix, batched_pairwise_pvalues, pvalue_batch
+    from .pairwise import batched_pairwise_pvalues, pvalue_batch, sign_matrix
 
     level = check_level(confidence)
     h = np.asarray(human_segments, dtype=np.float64)
     idx, _ = _draws(h.shape[1], n_resamples, seed)
-    signs = _sign_matrix(n_permutations, h.shape[1], permutation_seed)
+    signs = sign_matrix(n_permutations, h.shape[1], permutation_seed)
 
     def pvalues(scores: np.ndarray, rows: np.ndarray) -> np.ndarray:  # (R, pairs)
         return batched_pairwise_pvalues(scores[:, rows].transpose(1, 0, 2), signs)

@@ -57,11 +57,11 @@ def check_count(value: int, name: str, minimum: int = 1, maximum: int | None = N
     >>> check_count(0, "resamples")
     Traceback (most recent call last):
     ...
-    bleu_core.stats.errors.StatsInputError: resamples must be a whole number >= 1, got 0
+    bleu_core.errors.StatsInputError: resamples must be a whole number >= 1, got 0
     >>> check_count(10**9, "resamples", maximum=100_000)
     Traceback (most recent call last):
     ...
-    bleu_core.stats.errors.StatsInputError: resamples must be at most 100,000, got 1000000000
+    bleu_core.errors.StatsInputError: resamples must be at most 100,000, got 1000000000
     """
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < minimum:
         raise StatsInputError(f"{name} must be a whole number >= {minimum}, got {value!r}")
@@ -76,7 +76,7 @@ def check_level(confidence: float) -> float:
     >>> check_level(95)
     Traceback (most recent call last):
     ...
-    bleu_core.stats.errors.StatsInputError: confidence level must be between 0 and 1 (e.g. 0.95), got 95
+    bleu_core.errors.StatsInputError: confidence level must be between 0 and 1 (e.g. 0.95), got 95
     """
     if (
         isinstance(confidence, bool)

@@ -29,7 +29,8 @@ class PairedComparison:
         confidence_interval: bootstrap percentile interval of the difference (``None`` for approximate
             randomisation, which tests without estimating).
         verdict: ``>`` system significantly better, ``<`` significantly worse, ``~`` no significant
-            difference (Zhang & Vogel's notation).
+            difference (Zhang & Vogel's notation), always :func:`verdict` of this ``pvalue`` at the
+            result's ``alpha``: a p-value and its verdict never disagree.
     """
 
     system: str
@@ -103,6 +104,27 @@ class PairedTestResult:
             "comparisons": [asdict(c) for c in self.comparisons],
             "matrix": self.matrix(),
         }
+
+
+def verdict(difference: float, pvalue: float, alpha: float) -> str:
+    """The verdict of a paired test read from its p-value: ``>``/``<`` when ``p < alpha`` and the
+    difference is not 0 (its sign says which), else ``~``.
+
+    >>> verdict(-1.5, 0.01, 0.05), verdict(1.5, 0.2, 0.05), verdict(1.5, 0.05, 0.05), verdict(0.0, 0.001, 0.05)
+    ('<', '~', '~', '~')
+    """
+    return "~" if not pvalue < alpha or difference == 0 else (">" if difference > 0 else "<")
+
+
+def with_alpha(result: PairedTestResult, alpha: float) -> PairedTestResult:
+    """``result`` with its verdicts read at another significance level (p-values do not depend on
+    ``alpha``, so nothing is run again). The intervals keep their level (``confidence_level``)."""
+    from dataclasses import replace
+
+    comparisons = tuple(
+        replace(c, verdict=verdict(c.statistic, c.pvalue, alpha)) for c in result.comparisons
+    )
+    return replace(result, comparisons=comparisons, alpha=float(alpha))
 
 
 def pairs_to_test(names: tuple[str, ...], baseline: str | None) -> list[tuple[int, int]]:

@@ -5,8 +5,8 @@ For a :class:`~bleu_core.study.Study`, BLEU's per-segment statistics are compute
 Pearson / Spearman / Kendall and segment-level Pearson / Kendall tau-b / WMT tau-like are computed,
 each with a bootstrap interval over the same resampled segments (one seed for the whole run).
 
-Segment-level BLEU is sentence BLEU with ``effective_order=True`` (as sacrebleu's ``sentence_bleu``),
-because without it most short sentences score 0.
+Segment-level BLEU is :func:`bleu_core.segment_level.segment_bleu`: sentence BLEU as sacrebleu's
+``sentence_bleu`` computes it (effective order), the same numbers every page of the app shows.
 """
 
 from __future__ import annotations
@@ -17,9 +17,13 @@ from typing import Any
 
 import numpy as np
 
-from .correlation import METHODS, CorrelationResult
+from ..segment_level import segment_signature
+from ..signature import analysis_signature, interval_field, make_signature
+from ..study.criterion_order import criteria_order
+from .chance import with_tau_like_chance
+from .correlation import METHODS, CorrelationResult, wmt_threshold
 from .errors import StatsInputError
-from .meta import BleuSource, SegmentMeanSource, segment_correlations, system_correlations
+from .meta import BleuSource, human_source, segment_correlations, system_correlations
 from .resampling import DEFAULT_SEED, make_rng
 from .systems import default_options, stack_systems
 
@@ -48,6 +52,21 @@ class MetaResult:
     seed: int
     confidence_level: float
     signature: str
+    segment_signature: str = ""
+    human_included: bool | None = None
+    """Whether the human translations are among ``systems`` (``None``: the study has none)."""
+
+    def row_signature(self, row: MetaRow) -> str:
+        """Everything that changes ``row``'s number: the BLEU signature of its level (segment level:
+        ``eff:yes``), the systems, the criterion, the interval's method, resamples and seed."""
+        r = row.result
+        return analysis_signature(
+            self.segment_signature if r.level == "segment" else self.signature,
+            systems=len(self.systems),
+            human_included=self.human_included,
+            criterion=row.criterion,
+            interval=interval_field(r.interval_method, r.n_resamples, r.seed),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -59,8 +78,14 @@ class MetaResult:
             "seed": self.seed,
             "confidence_level": self.confidence_level,
             "bleu_signature": self.signature,
+            "segment_bleu_signature": self.segment_signature,
             "correlations": [
-                {"metric": r.metric, "criterion": r.criterion, **r.result.to_dict()}
+                {
+                    "metric": r.metric,
+                    "criterion": r.criterion,
+                    **r.result.to_dict(),
+                    "signature": self.row_signature(r),
+                }
                 for r in self.rows
             ],
         }
@@ -101,13 +126,10 @@ def study_statistics(
 
 
 def sentence_scores(stats: dict[str, Any], options: Any) -> np.ndarray:
-    """Sentence BLEU (0-100, effective order) of every system and segment: ``K × S``."""
-    from ..score import bleu_from_stats
+    """Segment BLEU (:func:`bleu_core.segment_level.segment_bleu`) of every system and segment: ``K × S``."""
+    from ..segment_level import segment_bleu
 
-    sentence_options = options.with_(effective_order=True)
-    return np.stack(
-        [np.asarray(bleu_from_stats(s.array, sentence_options).score) for s in stats.values()]
-    )
+    return np.stack([segment_bleu(s.array, options) for s in stats.values()])
 
 
 def meta_evaluate(
@@ -129,14 +151,13 @@ def meta_evaluate(
     Args:
         study: the study (systems, references, ratings).
         options: BLEU options (defaults when ``None``).
-        criteria: human criteria to use (default: all the study has).
+        criteria: human criteria to use (default: all the study has, standardised ones first:
+            :func:`~bleu_core.study.criterion_order.criteria_order`).
         systems: systems to evaluate (default: the machine systems; ``include_human`` adds the human
             translations, which BLEU notoriously under-rates).
         references: reference stream names (default: all).
         n_resamples: bootstrap resamples for every interval (0 = none); ``seed`` one seed for all.
     """
-    from ..signature import make_signature
-
     options = default_options(options)
     names = choose_systems(study, systems, include_human)
     if len(names) < 3:
@@ -144,7 +165,7 @@ def meta_evaluate(
             f"system-level correlation needs at least 3 systems, got {len(names)}"
             + ("" if include_human else "; add systems or include the human translations")
         )
-    chosen = list(study.criteria) if criteria is None else list(criteria)
+    chosen = criteria_order(study.criteria) if criteria is None else list(criteria)
     for c in chosen:
         if c not in study.criteria:
             raise StatsInputError(
@@ -160,45 +181,33 @@ def meta_evaluate(
     sentence = sentence_scores(stats, options)
     rows_index = [list(study.systems).index(n) for n in names]
     rows: list[MetaRow] = []
-    # one pass over the ratings (not one per criterion): which criteria have system-level ratings
-    wanted = set(names)
-    system_rated = {
-        r.criterion for r in study.ratings if r.segment_id is None and r.system in wanted
-    }
     for c in chosen:
         seg = study.segment_scores(c)[rows_index]
-        system_level = c in system_rated
-        if system_level:
-            fixed = study.system_scores(c)
-            sys_res = system_correlations(
-                bleu,
-                None,
-                human_scores=[fixed[n] for n in names],
-                methods=methods,
-                n_resamples=n_resamples,
-                confidence=confidence,
-                seed=seed,
-            )
-        else:
-            sys_res = system_correlations(
-                bleu,
-                SegmentMeanSource(tuple(names), seg),
-                methods=methods,
-                n_resamples=n_resamples,
-                confidence=confidence,
-                seed=seed,
-            )
+        by_system = study.system_scores(c)
+        fixed = [by_system.get(n, np.nan) for n in names]
+        # the one human side of every surface: official system scores, segments resampled around them
+        sys_res = system_correlations(
+            bleu,
+            human_source(names, seg, fixed),
+            human_scores=fixed,
+            methods=methods,
+            n_resamples=n_resamples,
+            confidence=confidence,
+            seed=seed,
+        )
         rows.extend(MetaRow("BLEU", c, r) for r in sys_res.values())
         if not np.all(np.isnan(seg)):
+            cut = wmt_threshold(study.criteria[c].scale)[0]
             for r in segment_correlations(
                 sentence,
                 seg,
+                threshold=cut,
                 methods=segment_methods,
                 n_resamples=n_resamples,
                 confidence=confidence,
                 seed=seed,
-            ):
-                rows.append(MetaRow("BLEU", c, r))
+            ):  # kendall-wmt with its chance line beside it: metric ties count against it
+                rows.append(MetaRow("BLEU", c, with_tau_like_chance(r, sentence, seg, cut, seed)))
     return MetaResult(
         study=study.name,
         systems=tuple(names),
@@ -208,5 +217,7 @@ def meta_evaluate(
         n_resamples=n_resamples,
         seed=seed,
         confidence_level=confidence,
-        signature=make_signature(options, len(refs)),
+        signature=make_signature(options, refs),
+        segment_signature=segment_signature(options, refs),
+        human_included=bool(set(names) & study.human_systems) if study.human_systems else None,
     )

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
 import os
 import re
 from collections.abc import Sequence
@@ -37,8 +36,9 @@ from typing import Any
 import numpy as np
 
 from ..errors import InputError
+from ..io.cells import number
+from ..io.text import read_text, split_lines
 from ..limits import check_text
-from ..study.tables import is_plain_number
 from .correlation import CorrelationResult, check_method, correlation
 
 #: Words that mark a column as human judgment (see the module docstring for the matching rule).
@@ -102,77 +102,22 @@ class TableCorrelation:
 
 
 def _number(cell: str, file: str, line: int, column: str) -> float:
-    text = cell.strip()
-    if text.lower() in NA_TOKENS:
-        return math.nan
-    plain = text.replace("\u2212", "-")  # the typographic minus of published tables
-    if plain.lower().lstrip("+-") in ("nan", "inf", "infinity"):
-        value = math.nan
-    elif not is_plain_number(plain):
-        raise InputError(
-            f"{text!r} is not a number; write a number in plain ASCII digits (e.g. 0.5918) or NA "
-            "for a missing value",
-            file=file,
-            line=line,
-            column=column,
-        )
-    else:
-        value = float(plain)
-    if not math.isfinite(value):
-        raise InputError(
-            f"{text!r} is not a finite number; write NA for a missing value",
-            file=file,
-            line=line,
-            column=column,
-        )
-    return value
+    # published tables print negative correlations with the typographic minus sign
+    return number(
+        cell.replace("\u2212", "-"), file=file, line=line, column=column, missing=NA_TOKENS
+    )
 
 
-def parse_system_table(text: str, file: str = "table") -> SystemTable:
-    """Parse CSV/TSV text into a :class:`SystemTable` (errors name the file, line and column)."""
-    check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
-    lines = text.splitlines()
-    first = next((ln for ln in lines if ln.strip()), "")
-    if not first:
-        raise InputError("the table is empty; give a header row and one row per system", file=file)
-    delimiter = max(",\t;", key=first.count) if any(d in first for d in ",\t;") else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        rows = list(reader)
-    except csv.Error as exc:  # e.g. a stray carriage return, an unclosed quote at the end
-        raise InputError(
-            f"cannot parse this row: {exc}; check the quoting and the line ends",
-            file=file,
-            line=reader.line_num,
-        ) from None
-    header_index = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
-    if header_index is None:
-        raise InputError("the table is empty; give a header row and one row per system", file=file)
+def parse_system_table(text: str, file: str = "table", *, pair: str | None = None) -> SystemTable:
+    """Parse CSV/TSV text into a :class:`SystemTable` (errors name the file, line and column).
+
+    A WMT release's ``scores/automatic-scores.tsv`` (long form: ``pair, system, ..., metric, score``) is
+    read too, one column per metric, for one language pair (``pair``; needed when the file has several)."""
+    header_index, rows = _csv_rows(text, file)
     header = [c.strip() for c in rows[header_index]]
-    if len(header) < 3:
-        raise InputError(
-            f"the header has {len(header)} column(s); need a system-name column, at least one metric "
-            "and one human criterion (separate columns with commas, tabs or semicolons)",
-            file=file,
-            line=header_index + 1,
-        )
-    seen: set[str] = set()
-    for j, name in enumerate(header[1:], start=2):
-        if not name:
-            raise InputError(
-                "a column has no name; name every column in the header",
-                file=file,
-                line=header_index + 1,
-                column=j,
-            )
-        if name.lower() in seen:
-            raise InputError(
-                f"column {name!r} appears twice; give each column a distinct name",
-                file=file,
-                line=header_index + 1,
-                column=name,
-            )
-        seen.add(name.lower())
+    if _WMT_LONG <= {c.lower() for c in header}:
+        header, rows, header_index = _wide_from_wmt_long(header, rows, header_index, file, pair)
+    _check_header(header, file, header_index + 1)
     systems: list[str] = []
     values: list[list[float]] = []
     for i, row in enumerate(rows[header_index + 1 :], start=header_index + 2):
@@ -201,22 +146,110 @@ def parse_system_table(text: str, file: str = "table") -> SystemTable:
     return SystemTable(file, tuple(systems), tuple(header[1:]), np.array(values, dtype=np.float64))
 
 
-def read_system_table(path: str | os.PathLike[str], *, max_bytes: int = _MAX_BYTES) -> SystemTable:
-    """Read a CSV/TSV file of system-level scores (see :func:`parse_system_table`)."""
-    from ..textio import decode_text
+_WMT_LONG = frozenset({"pair", "system", "metric", "score"})
 
-    name = str(path)
-    if not os.path.isfile(path):
-        raise InputError("file not found", file=name)
-    size = os.path.getsize(path)
-    if size > max_bytes:
+
+def _wide_from_wmt_long(
+    header: list[str], rows: list[list[str]], header_index: int, file: str, pair: str | None
+) -> tuple[list[str], list[list[str]], int]:
+    """The rows of one pair of a WMT ``automatic-scores.tsv``, laid out one column per metric (header, rows,
+    header index, as :func:`_csv_rows` gives them); every score is checked here, on its own line."""
+    at = {name.lower(): j for j, name in enumerate(header)}
+    body = [
+        (i, r)
+        for i, r in enumerate(rows[header_index + 1 :], start=header_index + 2)
+        if any(c.strip() for c in r)
+    ]
+    pairs = list(dict.fromkeys(r[at["pair"]].strip() for _, r in body if len(r) > at["pair"]))
+    if pair is None and len(pairs) > 1:
         raise InputError(
-            f"file is {size / 1e6:.1f} MB; a system table should be small (limit "
-            f"{max_bytes / 1e6:.0f} MB)",
-            file=name,
+            f"this WMT scores table has several language pairs ({', '.join(pairs)}); choose one "
+            "(command line: --pair xx-yy)",
+            file=file,
         )
-    with open(path, "rb") as handle:
-        return parse_system_table(decode_text(handle.read(), name), name)
+    chosen = pair or (pairs[0] if pairs else "")
+    if chosen not in pairs:
+        raise InputError(
+            f"no scores for language pair {chosen!r}; pairs in the table: {', '.join(pairs)}",
+            file=file,
+        )
+    metrics: dict[str, None] = {}
+    cells: dict[str, dict[str, str]] = {}
+    for i, r in body:
+        if len(r) != len(header):
+            raise InputError(
+                f"{len(r)} cells but the header has {len(header)} columns", file=file, line=i
+            )
+        if r[at["pair"]].strip() != chosen:
+            continue
+        system, metric = r[at["system"]].strip(), r[at["metric"]].strip()
+        metrics.setdefault(metric)
+        if metric in cells.setdefault(system, {}):
+            raise InputError(
+                f"a second {metric!r} score for system {system!r}; keep one", file=file, line=i
+            )
+        cells[system][metric] = repr(_number(r[at["score"]], file, i, header[at["score"]]))
+    wide = [["system", *metrics]] + [
+        [system, *(values.get(m, "NA") for m in metrics)] for system, values in cells.items()
+    ]
+    return wide[0], wide, 0
+
+
+def _csv_rows(text: str, file: str) -> tuple[int, list[list[str]]]:
+    """(index of the header row, every row), the delimiter guessed from the first non-blank line."""
+    check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
+    first = next((ln for ln in split_lines(text) if ln.strip()), "")
+    if not first:
+        raise InputError("the table is empty; give a header row and one row per system", file=file)
+    delimiter = max(",\t;", key=first.count) if any(d in first for d in ",\t;") else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        rows = list(reader)
+    except csv.Error as exc:  # e.g. a stray carriage return, an unclosed quote at the end
+        raise InputError(
+            f"cannot parse this row: {exc}; check the quoting and the line ends",
+            file=file,
+            line=reader.line_num,
+        ) from None
+    header_index = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
+    if header_index is None:
+        raise InputError("the table is empty; give a header row and one row per system", file=file)
+    return header_index, rows
+
+
+def _check_header(header: list[str], file: str, line: int) -> None:
+    if len(header) < 3:
+        raise InputError(
+            f"the header has {len(header)} column(s); need a system-name column, at least one metric "
+            "and one human criterion (separate columns with commas, tabs or semicolons)",
+            file=file,
+            line=line,
+        )
+    seen: set[str] = set()
+    for j, name in enumerate(header[1:], start=2):
+        if not name:
+            raise InputError(
+                "a column has no name; name every column in the header",
+                file=file,
+                line=line,
+                column=j,
+            )
+        if name.lower() in seen:
+            raise InputError(
+                f"column {name!r} appears twice; give each column a distinct name",
+                file=file,
+                line=line,
+                column=name,
+            )
+        seen.add(name.lower())
+
+
+def read_system_table(
+    path: str | os.PathLike[str], *, max_bytes: int = _MAX_BYTES, pair: str | None = None
+) -> SystemTable:
+    """Read a CSV/TSV file of system-level scores (see :func:`parse_system_table`)."""
+    name = str(path)
+    return parse_system_table(read_text(path, max_bytes=max_bytes, name=name), name, pair=pair)
 
 
 def is_human_column(name: str) -> bool:

@@ -113,7 +113,7 @@ def stack_systems(systems: Mapping[str, Any], *, min_systems: int = 1) -> System
     >>> stack_systems({"A": np.ones((3, 12)), "B": np.ones((2, 12))})
     Traceback (most recent call last):
     ...
-    bleu_core.stats.errors.StatsInputError: system 'B' has 2 segments but 'A' has 3: every system must translate the same segments
+    bleu_core.errors.StatsInputError: system 'B' has 2 segments but 'A' has 3: every system must translate the same segments
     """
     if not isinstance(systems, Mapping):
         raise StatsInputError(

@@ -279,7 +279,7 @@ def kendall_variant(
     return AveragedResult(f"kendall-{variant}", stat, int(values.size), average_by)
 
 
-_VALUE = {  # value of each outcome (C, D, T_h, T_m, T_hm) in the numerator
+OUTCOME_VALUES = {  # value of each outcome (C, D, T_h, T_m, T_hm) in the numerator
     "acc23": np.array([1.0, 0.0, 0.0, 0.0, 1.0]),
     "23": np.array([1.0, -1.0, -1.0, -1.0, 1.0]),
 }
@@ -303,7 +303,7 @@ def tie_calibrated(
     is a cumulative sum over the sorted pairs. ``sample_rate < 1`` keeps each pair with that
     probability (MTME's speed-up, an approximation; ``rng`` draws it).
     """
-    if variant not in _VALUE:
+    if variant not in OUTCOME_VALUES:
         raise StatsInputError("tie calibration is defined for the '23' and 'acc23' variants")
     if not 0 < sample_rate <= 1:
         raise StatsInputError(f"sample_rate must be in (0, 1], got {sample_rate}")
@@ -323,7 +323,7 @@ def tie_calibrated(
         return TieCalibrationResult(
             variant, math.nan, 0.0, average_by, 0, 0, np.zeros(1), np.full(1, np.nan)
         )
-    table = _VALUE[variant]
+    table = OUTCOME_VALUES[variant]
     per_pair = table[o.outcome] / sizes[o.group]
     tie_value = np.where(o.human_tie, table[4], table[3]) / sizes[o.group]
     start = float(per_pair.sum()) / n_groups
@@ -360,7 +360,7 @@ def kendall_like(
     ``convention="mtme"`` (MTME's ``KendallLike``, WMT20): a pair counts when
     ``|Δhuman| >= threshold`` (so with threshold 0 human ties count, and are Discordant), a metric
     tie is Discordant; groups are pooled (weighted by their pair counts). ``"bleu-study"`` is
-    :func:`bleu_core.stats.correlation.kendall_wmt` (``|Δhuman| > threshold``, by item).
+    :func:`bleu_core.stats.correlation.kendall_wmt` (the same rule, by item, vectorised).
 
     >>> gold = np.array([[10.0], [11], [100], [150]]); m = np.array([[2.0], [1], [4], [3]])
     >>> kendall_like(m, gold).statistic, kendall_like(m, gold, 1).statistic   # MTME stats_test

@@ -14,9 +14,9 @@ The model is described in :mod:`bleu_core.study.model`, the formats in ``docs/fo
 """
 
 from bleu_core.study.building import study_from_texts
+from bleu_core.study.formats.plain_text import plain_text_study
 from bleu_core.study.loading import load_study
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
-from bleu_core.study.plaintext import plain_text_study
 from bleu_core.study.spans import ErrorSpan
 from bleu_core.study.storage import read_saved_study, save_study
 from bleu_core.study.validation import validate_study

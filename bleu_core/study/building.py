@@ -23,7 +23,7 @@ from dataclasses import replace
 
 from bleu_core.errors import StudyError, WrongTypeError
 from bleu_core.study.mistakes import check_reference_shape, detect_mistakes
-from bleu_core.study.model import Criterion, LoadResult, Rating, Segment, Study
+from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
 from bleu_core.study.ratings import check_repeated_ratings, default_criterion
 from bleu_core.study.validation import check_study_types, validate_study
 
@@ -90,29 +90,8 @@ def study_from_texts(
     mapping name -> stream. Criteria used by ``ratings`` but not given get the defaults of
     :data:`bleu_core.study.ratings.KNOWN_CRITERIA`.
     """
-    _check_argument_types(systems, references)
-    if not systems:
-        raise StudyError("no systems given; pass systems={'name': [one text per segment]}")
-    lengths = {len(texts) for texts in systems.values()}
-    if len(lengths) != 1:
-        detail = ", ".join(f"{n}: {len(t)}" for n, t in systems.items())
-        raise StudyError(
-            f"systems have different numbers of texts ({detail}); one text per segment"
-        )
-    (n,) = lengths
-    if isinstance(references, Mapping):
-        named = {str(k): list(v) for k, v in references.items()}
-        warnings = check_reference_shape(list(named.values()), n)
-    else:
-        warnings = check_reference_shape(references, n)
-        named = {f"ref-{k}": list(stream) for k, stream in enumerate(references, start=1)}
-    for ref_name, stream in named.items():  # the same rule as the file loaders (check_blank_lines)
-        for i, text in enumerate(stream, start=1):
-            if text is not None and not text.strip():
-                raise StudyError(
-                    f"reference {ref_name!r}, segment {i} is blank; a blank reference makes BLEU "
-                    "meaningless — give the text, or None where this stream has no reference"
-                )
+    n = _number_of_segments(systems, references)
+    named, warnings = _named_references(references, n)
     ids = (
         [str(i) for i in range(1, n + 1)] if segment_ids is None else [str(s) for s in segment_ids]
     )
@@ -141,6 +120,44 @@ def study_from_texts(
     )
     validate_study(study)
     return LoadResult(study, tuple(warnings) + tuple(detect_mistakes(study)))
+
+
+def _number_of_segments(
+    systems: Mapping[str, Sequence[str | None]],
+    references: Sequence[Sequence[str | None]] | Mapping[str, Sequence[str | None]],
+) -> int:
+    _check_argument_types(systems, references)
+    if not systems:
+        raise StudyError("no systems given; pass systems={'name': [one text per segment]}")
+    lengths = {len(texts) for texts in systems.values()}
+    if len(lengths) != 1:
+        detail = ", ".join(f"{n}: {len(t)}" for n, t in systems.items())
+        raise StudyError(
+            f"systems have different numbers of texts ({detail}); one text per segment"
+        )
+    (n,) = lengths
+    return n
+
+
+def _named_references(
+    references: Sequence[Sequence[str | None]] | Mapping[str, Sequence[str | None]], n: int
+) -> tuple[dict[str, list[str | None]], list[LoadWarning]]:
+    """The reference streams by name (``ref-1``, ``ref-2``... for a list) and the shape warnings; a blank
+    reference text is an error, as in the file loaders (``check_blank_lines``)."""
+    if isinstance(references, Mapping):
+        named = {str(k): list(v) for k, v in references.items()}
+        warnings = check_reference_shape(list(named.values()), n)
+    else:
+        warnings = check_reference_shape(references, n)
+        named = {f"ref-{k}": list(stream) for k, stream in enumerate(references, start=1)}
+    for ref_name, stream in named.items():
+        for i, text in enumerate(stream, start=1):
+            if text is not None and not text.strip():
+                raise StudyError(
+                    f"reference {ref_name!r}, segment {i} is blank; a blank reference makes BLEU "
+                    "meaningless — give the text, or None where this stream has no reference"
+                )
+    return named, list(warnings)
 
 
 def add_ratings(study: Study, extra: Iterable[Rating], criteria: Iterable[Criterion] = ()) -> Study:

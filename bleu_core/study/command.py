@@ -22,6 +22,7 @@ __all__ = ["handler", "register", "summarize"]
 
 def _system_bleu(study: Study, name: str) -> dict[str, Any]:
     from bleu_core import corpus_bleu
+    from bleu_core.tokenizers import tokenizer_for_language
 
     texts = study.systems[name]
     keep = [i for i, text in enumerate(texts) if text is not None]
@@ -29,7 +30,7 @@ def _system_bleu(study: Study, name: str) -> dict[str, Any]:
         return {"bleu": None, "segments": 0, "signature": None}
     hypotheses = [texts[i] for i in keep]
     streams = [[stream[i] for i in keep] for stream in study.references.values()]
-    score = corpus_bleu(hypotheses, streams)
+    score = corpus_bleu(hypotheses, streams, tokenize=tokenizer_for_language(study.target_lang))
     return {"bleu": score.score, "segments": len(keep), "signature": score.signature}
 
 
@@ -77,11 +78,40 @@ def summarize(result: LoadResult) -> dict[str, Any]:
         "systems": systems,
         "criteria": criteria,
         "bleu_signature": signature,
+        "esa": _esa_table(study),
         "warnings": [
             {"code": w.code, "message": w.message, "file": w.file, "line": w.line}
             for w in result.warnings
         ],
     }
+
+
+def _esa_table(study: Study) -> list[dict[str, Any]] | None:
+    """Every ESA-rated translation (reference streams included), best first by WMT24's figure."""
+    if "esa" not in study.criteria:
+        return None
+    from bleu_core.study.formats.esa import esa_system_scores
+
+    return [score.to_dict() for score in esa_system_scores(study)]
+
+
+def _esa_lines(table: list[dict[str, Any]]) -> list[str]:
+    domains = sorted({d for row in table for d in row["domains"]})
+    width = max([len("translation")] + [len(row["system"]) + 2 for row in table])
+    lines = [
+        "",
+        "ESA, every rated translation (* human, R reference stream); wmt = mean over domains of the "
+        "per-domain means (WMT24's figure), mean = mean of all ratings:",
+        f"{'translation':<{width}}  {'n':>5}  {'mean':>7}  {'wmt':>7}"
+        + "".join(f"  {d:>9}" for d in domains),
+    ]
+    for row in table:
+        mark = " R" if row["reference"] else (" *" if row["human"] else "")
+        lines.append(
+            f"{row['system'] + mark:<{width}}  {row['n']:>5}  {row['mean']:>7.2f}  {row['wmt']:>7.2f}"
+            + "".join(f"  {_fmt(row['domains'].get(d)):>9}" for d in domains)
+        )
+    return lines
 
 
 def _fmt(value: float | None, digits: int = 2) -> str:
@@ -129,6 +159,8 @@ def format_text(summary: dict[str, Any]) -> str:
         lines.append("* human translation")
     if summary["bleu_signature"]:
         lines.append(f"BLEU against all references; signature: {summary['bleu_signature']}")
+    if summary.get("esa"):
+        lines.extend(_esa_lines(summary["esa"]))
     for w in summary["warnings"]:
         where = ", ".join(
             p for p in (w["file"], None if w["line"] is None else f"line {w['line']}") if p
@@ -156,8 +188,8 @@ def handler(args: argparse.Namespace) -> int:
         scores = read_metric_scores(args.metric_scores, result.study)
         result = replace(result, study=attach_metric_scores(result.study, scores))
     summary = summarize(result)
-    external = getattr(result.study, "metric_scores", {}) or {}
-    if external:  # metrics scored elsewhere (--metric-scores)
+    attached = getattr(result.study, "metric_scores", {}) or {}
+    if attached:  # metrics scored elsewhere (--metric-scores)
         summary["metric_scores"] = [
             {
                 "name": m.name,
@@ -165,14 +197,14 @@ def handler(args: argparse.Namespace) -> int:
                 "higher_is_better": m.higher_is_better,
                 "source": m.source,
             }
-            for m in external.values()
+            for m in attached.values()
         ]
     if args.format == "json":
         print(json.dumps(summary, indent=1, ensure_ascii=False))
     else:
         print(format_text(summary))
         for m in summary.get("metric_scores", []):
-            print(f"external metric {m['name']}: levels {', '.join(m['levels'])} ({m['source']})")
+            print(f"attached metric {m['name']}: levels {', '.join(m['levels'])} ({m['source']})")
     return 0
 
 

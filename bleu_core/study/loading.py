@@ -6,9 +6,9 @@
   ``demo:paper-examples``; see :mod:`bleu_core.study.demo`);
 * a saved study, ``*.json`` or ``*.json.gz`` (:mod:`bleu_core.study.storage`);
 * a ``.tsv``/``.csv`` file: Google's MQM TSV (recognised by its header) or the long table
-  (:mod:`bleu_core.study.longtable`);
+  (:mod:`bleu_core.study.formats.long_table`);
 * a folder or ``.zip``: a WMT release (``txt/sources/...``, choose the pair) or a plain-text study folder
-  (``references/``, ``systems/``, see :mod:`bleu_core.study.plaintext`).
+  (``references/``, ``systems/``, see :mod:`bleu_core.study.formats.plain_text`).
 
 * files side by side whose names say their role (WMT names, ``NAME.ref``, ``NAME.hyp``) or whose roles are
   given (``roles=``; :mod:`bleu_core.study.file_roles`).
@@ -31,28 +31,27 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bleu_core.errors import BleuStudyError, InputError, StudyError, WrongTypeError
+from bleu_core.io.members import FileTree, MemoryTree, SubTree, open_tree, single_top_folder
+from bleu_core.io.text import DEFAULT_MAX_BYTES, read_text
 from bleu_core.study.file_roles import NAMING_HELP, TEXT_SUFFIXES, recognise_files
+from bleu_core.study.formats.long_table import long_table_study, looks_like_long_table
+from bleu_core.study.formats.mqm import looks_like_mqm, mqm_study_from_table
+from bleu_core.study.formats.plain_text import (
+    files_study,
+    folder_study,
+    looks_like_plain_text_folder,
+)
+from bleu_core.study.formats.release_scores import attach_release_scores
+from bleu_core.study.formats.wmt import WMT_SOURCE_FILE, release_pairs, wmt_study
+from bleu_core.study.formats.wmt24 import is_wmt24_release, wmt24_pairs, wmt24_study
 from bleu_core.study.gc_pause import gc_paused
 from bleu_core.study.load_progress import Progress, finish, report, reporting
-from bleu_core.study.longtable import long_table_study, looks_like_long_table
 from bleu_core.study.mistakes import detect_mistakes
 from bleu_core.study.model import LoadResult, LoadWarning
-from bleu_core.study.mqm import looks_like_mqm, mqm_study_from_table
-from bleu_core.study.plaintext import files_study, folder_study, looks_like_plain_text_folder
-from bleu_core.study.reading import (
-    DEFAULT_MAX_BYTES,
-    FileTree,
-    MemoryTree,
-    SubTree,
-    open_tree,
-    read_text_file,
-    single_top_folder,
-)
 from bleu_core.study.reference_choice import choose_references
 from bleu_core.study.storage import read_saved_study
 from bleu_core.study.tables import Table, parse_table
 from bleu_core.study.validation import validate_study
-from bleu_core.study.wmt import _SOURCE, release_pairs, wmt_study
 
 __all__ = ["bom_warning", "list_pairs", "load_files", "load_study"]
 
@@ -92,8 +91,14 @@ def _tree_study(
     files = tree.files()
     if roles is not None:
         return files_study(tree, roles, name=name, pair=pair, validate=False)
-    if any(_SOURCE.search(f) for f in files):
-        return wmt_study(tree, pair=pair, reference=reference, name=name)
+    if is_wmt24_release(files):
+        return attach_release_scores(
+            tree, wmt24_study(tree, pair=pair, reference=reference, name=name)
+        )
+    if any(WMT_SOURCE_FILE.search(f) for f in files):
+        return attach_release_scores(
+            tree, wmt_study(tree, pair=pair, reference=reference, name=name)
+        )
     if looks_like_plain_text_folder(files):
         return folder_study(tree, name=name, validate=False)
     found = recognise_files(files)
@@ -137,7 +142,7 @@ def load_study(
     ``pair`` (``"en-de"``) picks the language pair of a WMT release (and sets the languages of an MQM TSV).
     ``reference`` chooses which translation(s) are reference streams (WMT: ``"A"``, ``["A", "C"]`` or
     ``"all"``; MQM TSV: a system name such as ``"refB"``); by default WMT uses ``ref-A`` and MQM the
-    best-rated human translation. ``max_bytes`` caps the size of every file read (default 200 MB).
+    best-rated human translation. ``max_bytes`` caps the size of every file read (default 200 MiB).
     ``detect=False`` skips the usual-mistake detectors. ``display_name`` is how messages name ``path`` (e.g.
     the name a file was uploaded under; a zip member is shown as ``display_name!member``). ``roles`` gives
     the role of files in a folder whose names do not say it (relative path -> ``reference``, ``system``,
@@ -166,6 +171,7 @@ def load_study(
         )
     if "\x00" in text_path:
         raise InputError("the path contains a NUL character; check the file name")
+    check_choices(pair=pair, reference=reference, name=name)
     with reporting(progress), gc_paused():
         report("reading files")
         result = _load_and_check(
@@ -173,6 +179,41 @@ def load_study(
         )
         finish()
     return result
+
+
+def check_choices(*, pair: object = None, reference: object = None, name: object = None) -> None:
+    """Refuse a ``pair``, ``reference`` or ``name`` of the wrong type before any loader sees it.
+
+    Raises :class:`~bleu_core.errors.WrongTypeError` (a ``TypeError`` and a ``ValueError``) saying what
+    the argument takes:
+
+    >>> check_choices(reference=["A", "B"], pair="en-de")
+    >>> check_choices(reference=3)
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.WrongTypeError: load_study(reference=...) takes a reference name ('A', 'refB'), a list of names or 'all', not int 3
+    """
+    for argument, value, takes in (
+        ("pair", pair, "a language pair such as 'en-de'"),
+        ("name", name, "the study's name as text"),
+    ):
+        if value is not None and not isinstance(value, str):
+            raise WrongTypeError(
+                f"load_study({argument}=...) takes {takes}, not {type(value).__name__} {value!r:.40}"
+            )
+    names = [reference] if isinstance(reference, str) else reference
+    if reference is not None and (
+        not isinstance(names, (list, tuple)) or not all(isinstance(n, str) for n in names)
+    ):
+        wrong = (
+            next((n for n in names if not isinstance(n, str)), names)
+            if isinstance(names, (list, tuple))
+            else reference
+        )
+        raise WrongTypeError(
+            "load_study(reference=...) takes a reference name ('A', 'refB'), a list of names or "
+            f"'all', not {type(wrong).__name__} {wrong!r:.40}"
+        )
 
 
 def _load_and_check(
@@ -243,7 +284,7 @@ def _load_path(
             study.name = name
         return LoadResult(study, ())
     if lower.endswith((".tsv", ".csv")):
-        table = parse_table(read_text_file(path, max_bytes=max_bytes, name=shown), shown)
+        table = parse_table(read_text(path, max_bytes=max_bytes, name=shown), shown)
         return _table_study(table, name=name, pair=pair, reference=reference)
     raise StudyError(
         "unrecognised study file; give a .json/.json.gz saved study, a .tsv/.csv table, a .zip, or "
@@ -258,7 +299,7 @@ _TABLE_SUFFIXES = (".csv", ".tsv", ".json", ".json.gz")
 
 def bom_warning(file: str) -> LoadWarning:
     """The warning for a text file that started with a UTF-8 byte-order mark (removed when read)."""
-    from bleu_core.textio import BOM_MESSAGE
+    from bleu_core.io.text import BOM_MESSAGE
 
     return LoadWarning("byte-order-mark", BOM_MESSAGE, file=file)
 
@@ -308,6 +349,7 @@ def load_files(
     """
     if not files:
         raise StudyError("no file given; upload the study's files")
+    check_choices(pair=pair, reference=reference, name=name)
     if len(files) == 1 and not roles:
         import tempfile
 
@@ -326,7 +368,9 @@ def load_files(
                 display_name=file_name,
             )
     tree = MemoryTree(dict(files), max_bytes=max_bytes)
-    if not any(_SOURCE.search(f) for f in tree.files()):
+    if not any(WMT_SOURCE_FILE.search(f) for f in tree.files()) and not is_wmt24_release(
+        tree.files()
+    ):
         roles = roles or {}  # side-by-side files: a plain-text study, whatever the names say
     result = _tree_result(tree, name=name or "upload", pair=pair, reference=reference, roles=roles)
     validate_study(result.study)
@@ -344,12 +388,13 @@ def list_pairs(source: str | os.PathLike[str] | Sequence[tuple[str, bytes]]) -> 
         if not (path.is_dir() or zipfile.is_zipfile(path)):
             return []
         with open_tree(path) as tree:
-            return release_pairs(tree)
+            return release_pairs(tree) or wmt24_pairs(tree.files())
     items = list(source)
     if len(items) == 1 and items[0][0].lower().endswith(".zip"):
         import io
 
         with zipfile.ZipFile(io.BytesIO(items[0][1])) as archive:
             names = [n for n in archive.namelist() if not n.endswith("/")]
-        return release_pairs(MemoryTree(dict.fromkeys(names, b"")))
-    return release_pairs(MemoryTree({n: b"" for n, _ in items}))
+        return release_pairs(MemoryTree(dict.fromkeys(names, b""))) or wmt24_pairs(names)
+    names = [n for n, _ in items]
+    return release_pairs(MemoryTree(dict.fromkeys(names, b""))) or wmt24_pairs(names)

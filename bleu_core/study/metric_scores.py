@@ -41,11 +41,13 @@ from typing import Any
 import numpy as np
 
 from bleu_core.errors import InputError, StudyError
+from bleu_core.io.cells import number
+from bleu_core.io.text import DEFAULT_MAX_BYTES, check_size, read_text, split_lines, text_from_bytes
 
 __all__ = [
     "LEVELS",
     "LOWER_IS_BETTER",
-    "ExternalMetricScores",
+    "AttachedMetricScores",
     "attach_metric_scores",
     "merge_metric_scores",
     "metric_scores_from_dict",
@@ -62,12 +64,11 @@ LOWER_IS_BETTER = frozenset({"ter", "wer", "per", "character", "eed", "cder", "h
 _MTME_NAME = re.compile(
     r"^(?:(?P<pair>[a-z]{2,3}-[a-z]{2,3})\.)?(?P<name>.+)\.(?P<level>[a-z]+)\.score$"
 )
-_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
 @dataclass(frozen=True)
-class ExternalMetricScores:
-    """One external metric's scores for a study.
+class AttachedMetricScores:
+    """One attached metric's scores for a study.
 
     ``system`` maps a system to its system-level score; ``segment`` a system to one score per
     segment of the study (``None`` where the system has no translation); ``document`` a system to
@@ -114,7 +115,7 @@ class ExternalMetricScores:
                 out[name] = math.nan
         return out
 
-    def subset(self, systems: Iterable[str], n_segments: int, n_docs: int) -> ExternalMetricScores:
+    def subset(self, systems: Iterable[str], n_segments: int, n_docs: int) -> AttachedMetricScores:
         """Only ``systems`` and the first ``n_segments`` segments (see ``Study.subset``)."""
         chosen = set(systems)
 
@@ -142,29 +143,9 @@ def _direction(name: str, lower_is_better: Iterable[str]) -> bool:
 
 
 def _number(value: str, file: str, line: int, column: str | None = None) -> float | None:
-    text = value.strip()
-    if text == "None":
-        return None
-    if not text.isascii() or not _NUMBER.match(text):
-        hint = (
-            "write it with ASCII digits 0-9 (full-width or other scripts' digits are not read)"
-            if not text.isascii()
-            else "write a decimal number such as 0.85 or -1.5e-2"
-        )
-        if text.lower() in ("nan", "inf", "-inf", "+inf", "infinity", "-infinity"):
-            hint = "NaN/inf is not a score; remove the line or give the score"
-        raise InputError(
-            f"score {value!r} is not a finite number; {hint}", file=file, line=line, column=column
-        )
-    score = float(text)
-    if not math.isfinite(score):
-        raise InputError(
-            f"score {value!r} is too large to be a finite number",
-            file=file,
-            line=line,
-            column=column,
-        )
-    return score
+    """The score in a cell; ``None`` (written ``None``) for a missing one."""
+    score = number(value, file=file, line=line, column=column, missing=("None",))
+    return None if math.isnan(score) else score
 
 
 def _known_system(study: Any, name: str, file: str, line: int) -> None:
@@ -216,10 +197,10 @@ def _all_systems(study: Any, scores: dict[str, Any], file: str, metric: str = ""
 
 def _parse_mtme(
     text: str, file: str, name: str, level: str, study: Any, lower_is_better: Iterable[str]
-) -> ExternalMetricScores:
+) -> AttachedMetricScores:
     got: dict[str, list[float | None]] = {}
     n_docs = len(study.doc_ids())
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for line_no, raw in enumerate(split_lines(text), start=1):
         if not raw.strip():
             continue
         parts = raw.split()
@@ -228,24 +209,24 @@ def _parse_mtme(
                 f"expected 'SYSTEM<TAB>SCORE', found {len(parts)} fields; MTME score files have "
                 "two whitespace-separated fields per line",
                 file=file,
-                line=number,
+                line=line_no,
             )
         system, value = parts
-        _known_system(study, system, file, number)
-        score = _number(value, file, number)
+        _known_system(study, system, file, line_no)
+        score = _number(value, file, line_no)
         values = got.setdefault(system, [])
         if level == "seg" and score is None:
             if len(values) < study.n_segments:
-                _check_none(study, system, len(values), file, number)
+                _check_none(study, system, len(values), file, line_no)
         elif score is None:
             raise InputError(
-                f"score None for system {system!r}; give its score", file=file, line=number
+                f"score None for system {system!r}; give its score", file=file, line=line_no
             )
         if level == "sys" and values:
             raise InputError(
                 f"system {system!r} appears twice in a system-level file; give one line per system",
                 file=file,
-                line=number,
+                line=line_no,
             )
         values.append(score)
     if not got:
@@ -254,14 +235,14 @@ def _parse_mtme(
     if level == "sys":
         system = {k: float(v[0]) for k, v in got.items()}  # type: ignore[arg-type]
         _all_systems(study, system, file)
-        return ExternalMetricScores(name, direction, system=system, source=file)
+        return AttachedMetricScores(name, direction, system=system, source=file)
     if level == "doc":
         if not n_docs:
             raise InputError("a document-level file, but the study has no document ids", file=file)
-        return ExternalMetricScores(
+        return AttachedMetricScores(
             name, direction, document=_complete(study, got, n_docs, "document", file), source=file
         )
-    return ExternalMetricScores(
+    return AttachedMetricScores(
         name,
         direction,
         segment=_complete(study, got, study.n_segments, "segment", file),
@@ -271,7 +252,7 @@ def _parse_mtme(
 
 def _parse_long(
     text: str, file: str, study: Any, lower_is_better: Iterable[str]
-) -> list[ExternalMetricScores]:
+) -> list[AttachedMetricScores]:
     from bleu_core.study.tables import parse_table
 
     table = parse_table(text, file)
@@ -355,7 +336,7 @@ def _parse_long(
         if system_scores is not None:
             _all_systems(study, system_scores, file, metric)
         out.append(
-            ExternalMetricScores(
+            AttachedMetricScores(
                 metric, _direction(metric, lower_is_better), system_scores, segment, source=file
             )
         )
@@ -364,7 +345,7 @@ def _parse_long(
 
 def _parse_wmt_automatic(
     table: Any, study: Any, lower_is_better: Iterable[str]
-) -> list[ExternalMetricScores]:
+) -> list[AttachedMetricScores]:
     table.require("pair", "system", "metric", "score")
     pairs = list(dict.fromkeys(row["pair"].strip() for row in table))
     pair = (study.metadata or {}).get("pair")
@@ -401,7 +382,7 @@ def _parse_wmt_automatic(
     for metric, values in scores.items():
         _all_systems(study, values, table.file, metric)
         out.append(
-            ExternalMetricScores(
+            AttachedMetricScores(
                 metric, _direction(metric, lower_is_better), system=values, source=table.file
             )
         )
@@ -410,7 +391,7 @@ def _parse_wmt_automatic(
 
 def parse_metric_scores(
     text: str, file: str, study: Any, *, lower_is_better: Iterable[str] = ()
-) -> list[ExternalMetricScores]:
+) -> list[AttachedMetricScores]:
     """Parse one file's text (layout chosen from its name: ``*.score`` = MTME, else a table).
 
     ``lower_is_better`` names metrics whose scores are better when lower, beyond
@@ -434,7 +415,7 @@ def parse_metric_scores(
     return _parse_long(text, file, study, lower_is_better)
 
 
-def merge_metric_scores(items: Iterable[ExternalMetricScores]) -> dict[str, ExternalMetricScores]:
+def merge_metric_scores(items: Iterable[AttachedMetricScores]) -> dict[str, AttachedMetricScores]:
     """One entry per metric name: the levels of one metric read from several files combined.
 
     MTME keeps a metric's ``sys``, ``seg`` and ``doc`` scores in separate files
@@ -451,7 +432,7 @@ def merge_metric_scores(items: Iterable[ExternalMetricScores]) -> dict[str, Exte
     >>> list(merged), merged["M-refA"].levels
     (['M-refA'], ('sys', 'seg'))
     """
-    out: dict[str, ExternalMetricScores] = {}
+    out: dict[str, AttachedMetricScores] = {}
     for item in items:
         if item.name not in out:
             out[item.name] = item
@@ -480,14 +461,12 @@ def read_metric_scores(
     *,
     lower_is_better: Iterable[str] = (),
     max_bytes: int | None = None,
-) -> dict[str, ExternalMetricScores]:
+) -> dict[str, AttachedMetricScores]:
     """Read metric scores from files and folders (a folder: its ``*.score``, ``*.csv``, ``*.tsv``).
 
     Returns ``{metric name: scores}``; the levels of one metric (``X.sys.score`` and
     ``X.seg.score``) are merged.
     """
-    from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
-
     limit = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
     files: list[Path] = []
     for entry in paths:
@@ -503,10 +482,9 @@ def read_metric_scores(
             files.append(path)
         else:
             raise InputError("no such file or folder", file=str(path))
-    items: list[ExternalMetricScores] = []
+    items: list[AttachedMetricScores] = []
     for path in files:
-        check_size(path.stat().st_size, limit, str(path))
-        text = decode_text(path.read_bytes(), str(path))
+        text = read_text(path, max_bytes=limit)
         items.extend(parse_metric_scores(text, str(path), study, lower_is_better=lower_is_better))
     return merge_metric_scores(items)
 
@@ -520,7 +498,7 @@ def metric_scores_from_files(
     *,
     lower_is_better: Iterable[str] = (),
     max_bytes: int | None = None,
-) -> dict[str, ExternalMetricScores]:
+) -> dict[str, AttachedMetricScores]:
     """Metric scores from uploaded files (``(file name, bytes)`` pairs), as :func:`read_metric_scores`
     reads them from disk: each file's size checked, its text decoded and parsed (layout chosen from
     its name), the levels of one metric merged (:func:`merge_metric_scores`).
@@ -531,14 +509,12 @@ def metric_scores_from_files(
     >>> got["M-refA"].system
     {'A': 0.9, 'B': 0.1}
     """
-    from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
-
     limit = DEFAULT_MAX_BYTES if max_bytes is None else max_bytes
     lower = tuple(lower_is_better)
-    items: list[ExternalMetricScores] = []
+    items: list[AttachedMetricScores] = []
     for name, data in files:
         check_size(len(data), limit, name)
-        text = decode_text(data, name)
+        text = text_from_bytes(data, name)
         items.extend(parse_metric_scores(text, name, study, lower_is_better=lower))
     if not items:
         raise InputError("no metric score file given")
@@ -546,7 +522,7 @@ def metric_scores_from_files(
 
 
 def attach_metric_scores(
-    study: Any, scores: Iterable[ExternalMetricScores] | dict[str, ExternalMetricScores]
+    study: Any, scores: Iterable[AttachedMetricScores] | dict[str, AttachedMetricScores]
 ) -> Any:
     """A new study with ``scores`` added to ``study.metric_scores`` (same name: replaced)."""
     items = list(scores.values()) if isinstance(scores, dict) else list(scores)
@@ -557,7 +533,7 @@ def attach_metric_scores(
     return replace(study, metric_scores=merged)
 
 
-def check_metric_scores(study: Any, item: ExternalMetricScores) -> None:
+def check_metric_scores(study: Any, item: AttachedMetricScores) -> None:
     """Raise :class:`~bleu_core.errors.StudyError` when ``item`` does not fit ``study``."""
     for mapping in (item.system, item.segment, item.document):
         for system in mapping or {}:
@@ -588,7 +564,7 @@ def check_metric_scores(study: Any, item: ExternalMetricScores) -> None:
 # ------------------------------------------------------------------------------ saving
 
 
-def metric_scores_to_dict(scores: dict[str, ExternalMetricScores]) -> list[dict[str, Any]]:
+def metric_scores_to_dict(scores: dict[str, AttachedMetricScores]) -> list[dict[str, Any]]:
     """JSON-ready list (the ``metric_scores`` entry of a saved study)."""
     return [
         {
@@ -603,8 +579,8 @@ def metric_scores_to_dict(scores: dict[str, ExternalMetricScores]) -> list[dict[
     ]
 
 
-def metric_scores_from_dict(data: Any) -> dict[str, ExternalMetricScores]:
-    """Inverse of :func:`metric_scores_to_dict` (``None``/absent: no external metrics)."""
+def metric_scores_from_dict(data: Any) -> dict[str, AttachedMetricScores]:
+    """Inverse of :func:`metric_scores_to_dict` (``None``/absent: no attached metrics)."""
     out = {}
     for entry in data or []:
 
@@ -617,7 +593,7 @@ def metric_scores_from_dict(data: Any) -> dict[str, ExternalMetricScores]:
             return {k: tuple(None if x is None else float(x) for x in v) for k, v in value.items()}
 
         system = entry.get("system")
-        out[entry["name"]] = ExternalMetricScores(
+        out[entry["name"]] = AttachedMetricScores(
             str(entry["name"]),
             bool(entry.get("higher_is_better", True)),
             None if system is None else {k: float(v) for k, v in system.items()},

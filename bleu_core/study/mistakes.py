@@ -32,6 +32,7 @@ from itertools import islice
 
 import numpy as np
 
+from bleu_core.correlate import pearson_r
 from bleu_core.errors import StudyError
 from bleu_core.study.model import LoadWarning, Study
 
@@ -363,12 +364,6 @@ def detect_unrated(study: Study) -> list[LoadWarning]:
     return found
 
 
-def _pearson(x: np.ndarray, y: np.ndarray) -> float:
-    if x.size < 3 or np.std(x) == 0 or np.std(y) == 0:
-        return math.nan
-    return float(np.corrcoef(x, y)[0, 1])
-
-
 def detect_off_by_one(
     study: Study, *, min_items: int = 50, margin: float = 0.1, sample: int = 600
 ) -> list[LoadWarning]:
@@ -410,7 +405,7 @@ def detect_off_by_one(
                     cache[key] = _overlap(study.systems[name][j], reference[j])
                 xs.append(cache[key])
                 ys.append(y)
-            correlations[shift] = _pearson(np.asarray(xs), np.asarray(ys))
+            correlations[shift] = pearson_r(xs, ys)  # nan below 3 items or without spread
         base = correlations[0]
         best = max(
             (-1, 1), key=lambda s: -math.inf if math.isnan(correlations[s]) else correlations[s]

@@ -141,7 +141,7 @@ class Study:
     metadata: dict[str, Any] = field(default_factory=dict)
     #: MQM error spans (:mod:`bleu_core.study.spans`), checked by ``validate_study``.
     error_spans: tuple[ErrorSpan, ...] = ()
-    #: Scores of metrics computed elsewhere (COMET...): name -> ``ExternalMetricScores``
+    #: Scores of metrics computed elsewhere (COMET...): name -> ``AttachedMetricScores``
     #: (:mod:`bleu_core.study.metric_scores`); attach with ``attach_metric_scores``.
     metric_scores: dict[str, Any] = field(default_factory=dict)
     _index: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)

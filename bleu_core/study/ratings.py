@@ -26,16 +26,17 @@ anything else is higher-is-better with no fixed scale.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from bleu_core.errors import InputError
+from bleu_core.io.cells import number
+from bleu_core.io.first_seen import FirstSeen
 from bleu_core.study.load_progress import report
 from bleu_core.study.model import Criterion, Rating
-from bleu_core.study.tables import Row, Table, parse_score
+from bleu_core.study.tables import Row, Table
 
 __all__ = [
     "KNOWN_CRITERIA",
@@ -56,6 +57,12 @@ KNOWN_CRITERIA: dict[str, Criterion] = {
     ),
     "da": Criterion("da", True, (0.0, 100.0), "Direct assessment, raw 0-100 slider score"),
     "da_z": Criterion("da_z", True, None, "Direct assessment standardised per rater (z-score)"),
+    "esa": Criterion(
+        "esa",
+        True,
+        (0.0, 100.0),
+        "ESA (Error Span Annotation, Kocmi et al. 2024): 0-100 after marking error spans; WMT24+",
+    ),
     "mqm": Criterion(
         "mqm",
         True,
@@ -104,60 +111,59 @@ class ParsedRatings:
     lines: list[int] = field(default_factory=list)
 
 
-def _declared_criteria(table: Table) -> dict[str, tuple[Criterion, int]]:
-    """Criteria declared through ``higher_is_better`` / ``scale_min`` / ``scale_max`` (long form)."""
-    declared: dict[str, tuple[Criterion, int]] = {}
+def _declared_criteria(table: Table) -> dict[str, Criterion]:
+    """Criteria declared through ``higher_is_better`` / ``scale_min`` / ``scale_max`` (long form); every
+    row that names a criterion must declare it the same way."""
+    declared: FirstSeen[str, Criterion] = FirstSeen(
+        table.file,
+        lambda name: f"criterion {name!r} is declared differently here",
+        fix="declare each criterion the same way (direction and scale) on every row",
+    )
     if not {"higher_is_better", "scale_min", "scale_max"} & set(table.columns):
-        return declared
+        return {}
     for row in table:
         name = row["criterion"].strip()
-        if not name:
-            continue
-        base = default_criterion(name)
-        direction = row["higher_is_better"].strip().lower()
-        higher = base.higher_is_better
-        if direction in _TRUE:
-            higher = True
-        elif direction in _FALSE:
-            higher = False
-        elif direction:
+        if name:
+            declared.add(name, _declared_on_row(name, row, table.file), line=row.line)
+    return declared.as_dict()
+
+
+def _declared_on_row(name: str, row: Row, file: str) -> Criterion:
+    base = default_criterion(name)
+    direction = row["higher_is_better"].strip().lower()
+    higher = base.higher_is_better
+    if direction in _TRUE:
+        higher = True
+    elif direction in _FALSE:
+        higher = False
+    elif direction:
+        raise InputError(
+            f"higher_is_better must be true or false, not {direction!r}",
+            file=file,
+            line=row.line,
+            column="higher_is_better",
+        )
+    low_text, high_text = row["scale_min"].strip(), row["scale_max"].strip()
+    scale = base.scale
+    if low_text or high_text:
+        if not (low_text and high_text):
             raise InputError(
-                f"higher_is_better must be true or false, not {direction!r}",
-                file=table.file,
+                "give both scale_min and scale_max (or neither)",
+                file=file,
                 line=row.line,
-                column="higher_is_better",
+                column="scale_min" if not low_text else "scale_max",
             )
-        low_text, high_text = row["scale_min"].strip(), row["scale_max"].strip()
-        scale = base.scale
-        if low_text or high_text:
-            if not (low_text and high_text):
-                raise InputError(
-                    "give both scale_min and scale_max (or neither)",
-                    file=table.file,
-                    line=row.line,
-                    column="scale_min" if not low_text else "scale_max",
-                )
-            low = parse_score(low_text, file=table.file, line=row.line, column="scale_min")
-            high = parse_score(high_text, file=table.file, line=row.line, column="scale_max")
-            if not low < high:
-                raise InputError(
-                    f"scale_min {low} must be below scale_max {high}",
-                    file=table.file,
-                    line=row.line,
-                    column="scale_min",
-                )
-            scale = (low, high)
-        criterion = Criterion(name, higher, scale, base.description)
-        if name in declared and declared[name][0] != criterion:
-            first = declared[name][1]
+        low = number(low_text, file=file, line=row.line, column="scale_min")
+        high = number(high_text, file=file, line=row.line, column="scale_max")
+        if not low < high:
             raise InputError(
-                f"criterion {name!r} is declared differently here than on line {first} "
-                "(direction or scale); declare each criterion the same way on every row",
-                file=table.file,
+                f"scale_min {low} must be below scale_max {high}",
+                file=file,
                 line=row.line,
+                column="scale_min",
             )
-        declared.setdefault(name, (criterion, row.line))
-    return declared
+        scale = (low, high)
+    return Criterion(name, higher, scale, base.description)
 
 
 def _is_ascii_int(text: str) -> bool:
@@ -212,21 +218,8 @@ def ratings_from_table(
     ``aliases`` maps other names of a system to its name (``{"HUMAN-B": "ref-B"}``, see
     :func:`human_aliases`). Empty score cells are skipped and counted (``skipped_empty``).
     """
-    table.require("system", "segment_id")
-    long_form = "criterion" in table.columns or "score" in table.columns
-    if long_form:
-        table.require("system", "segment_id", "criterion", "score")
-        criterion_columns: list[str] = []
-    else:
-        criterion_columns = [c for c in table.columns if c not in KEY_COLUMNS]
-        if not criterion_columns:
-            table.require(
-                "criterion",
-                "score",
-                fix="give either 'criterion' and 'score' columns (long form) or one column per "
-                "criterion (wide form), see docs/formats.md",
-            )
-    declared = {name: crit for name, (crit, _) in _declared_criteria(table).items()}
+    long_form, criterion_columns = _form(table)
+    declared = _declared_criteria(table)
     result = ParsedRatings()
     given = dict(criteria or {})
 
@@ -235,79 +228,106 @@ def ratings_from_table(
             result.criteria[name] = given.get(name) or declared.get(name) or default_criterion(name)
         return result.criteria[name]
 
-    aliases = aliases or {}
+    known = _Known(systems, segment_ids, aliases or {})
     fast = _ratings_by_column(
         table,
         criterion_columns=None if long_form else criterion_columns,
         systems=systems,
         segment_ids=segment_ids,
         criterion_for=criterion_for,
-        aliases=aliases,
+        aliases=known.aliases,
     )
     if fast is not None:
-        ratings, lines, skipped = fast
-        result.ratings, result.lines, result.skipped_empty = ratings, lines, skipped
+        result.ratings, result.lines, result.skipped_empty = fast
         return result
-    # Something is wrong (or unusual) in the table: the row-by-row reading below finds the first problem
-    # and names its line and column.
+    # Something is wrong (or unusual) in the table: the row-by-row reading finds the first problem and
+    # names its line and column.
     result.criteria.clear()
     n_rows = len(table)
     for i, row in enumerate(table):
         if i % 25_000 == 0:
             report("reading ratings", i, n_rows)
-        system = row["system"].strip()
-        system = aliases.get(system, system)
-        segment = row["segment_id"].strip() or None
-        rater = row["rater"].strip() or None
-        group = row["group"].strip() or None
         pairs = (
             [(row["criterion"].strip(), row["score"], "score")]
             if long_form
             else [(c, row[c], c) for c in criterion_columns]
         )
-        for name, cell, column in pairs:
-            if not cell.strip():
-                result.skipped_empty += 1
-                continue
-            if not name:
-                raise InputError(
-                    "score without a criterion; fill in the criterion column",
-                    file=table.file,
-                    line=row.line,
-                    column="criterion",
-                )
-            if not system:
-                raise InputError(
-                    "score without a system; fill in the system column",
-                    file=table.file,
-                    line=row.line,
-                    column="system",
-                )
-            _check_known(system, systems, what="system", row=row, file=table.file, column="system")
-            if segment is not None:
-                _check_known(
-                    segment,
-                    segment_ids,
-                    what="segment",
-                    row=row,
-                    file=table.file,
-                    column="segment_id",
-                )
-            score = parse_score(cell, file=table.file, line=row.line, column=column)
-            criterion = criterion_for(name)
-            if not criterion.contains(score):
-                low, high = criterion.scale  # type: ignore[misc]
-                raise InputError(
-                    f"score {score:g} is outside the {name} scale [{low:g}, {high:g}]; correct it, "
-                    "or declare the scale with scale_min/scale_max columns",
-                    file=table.file,
-                    line=row.line,
-                    column=column,
-                )
-            result.ratings.append(Rating(system, segment, rater, group, name, score))
-            result.lines.append(row.line)
+        _read_row(row, pairs, table.file, known, criterion_for, result)
     check_repeated_ratings(result.ratings, result.lines, file=table.file)
     return result
+
+
+def _form(table: Table) -> tuple[bool, list[str]]:
+    """(long form?, the criterion columns of the wide form)."""
+    table.require("system", "segment_id")
+    if "criterion" in table.columns or "score" in table.columns:
+        table.require("system", "segment_id", "criterion", "score")
+        return True, []
+    criterion_columns = [c for c in table.columns if c not in KEY_COLUMNS]
+    if not criterion_columns:
+        table.require(
+            "criterion",
+            "score",
+            fix="give either 'criterion' and 'score' columns (long form) or one column per "
+            "criterion (wide form), see docs/formats.md",
+        )
+    return False, criterion_columns
+
+
+@dataclass(frozen=True)
+class _Known:
+    """The names a rating may use: the study's systems and segments, and other names of its systems."""
+
+    systems: Collection[str]
+    segment_ids: Collection[str]
+    aliases: Mapping[str, str]
+
+
+def _read_row(
+    row: Row,
+    pairs: list[tuple[str, str, str]],
+    file: str,
+    known: _Known,
+    criterion_for: Callable[[str], Criterion],
+    result: ParsedRatings,
+) -> None:
+    """Add the ratings of one row (``pairs``: criterion, score cell, column) to ``result``, or raise at the
+    first problem with its line and column."""
+    system = row["system"].strip()
+    system = known.aliases.get(system, system)
+    segment = row["segment_id"].strip() or None
+    rater = row["rater"].strip() or None
+    group = row["group"].strip() or None
+    for name, cell, column in pairs:
+        if not cell.strip():
+            result.skipped_empty += 1
+            continue
+        if not name or not system:
+            missing = "criterion" if not name else "system"
+            raise InputError(
+                f"score without a {missing}; fill in the {missing} column",
+                file=file,
+                line=row.line,
+                column=missing,
+            )
+        _check_known(system, known.systems, what="system", row=row, file=file, column="system")
+        if segment is not None:
+            _check_known(
+                segment, known.segment_ids, what="segment", row=row, file=file, column="segment_id"
+            )
+        score = number(cell, file=file, line=row.line, column=column, missing=("",))
+        criterion = criterion_for(name)
+        if not criterion.contains(score):
+            low, high = criterion.scale  # type: ignore[misc]
+            raise InputError(
+                f"score {score:g} is outside the {name} scale [{low:g}, {high:g}]; correct it, "
+                "or declare the scale with scale_min/scale_max columns",
+                file=file,
+                line=row.line,
+                column=column,
+            )
+        result.ratings.append(Rating(system, segment, rater, group, name, score))
+        result.lines.append(row.line)
 
 
 def _ratings_by_column(
@@ -344,45 +364,78 @@ def _ratings_by_column(
     else:  # wide form: one stream per criterion column
         streams = [([name] * n_rows, table.column(name), name) for name in criterion_columns]
     report("reading ratings", 1, 4)
-    kept_rows: list[np.ndarray] = []
-    kept_scores: list[np.ndarray] = []
-    for _, cells, column in streams:
-        number: dict[str, float] = {}
-        for cell in set(cells):  # each distinct cell parsed once (DA tables repeat their scores)
-            if not cell.strip():
-                number[cell] = math.nan  # an empty cell: not rated
-                continue
-            try:
-                number[cell] = parse_score(cell, file=table.file, line=0, column=column)
-            except InputError:
-                return None
-        scores = np.fromiter(map(number.__getitem__, cells), dtype=np.float64, count=n_rows)
-        rows = np.flatnonzero(~np.isnan(scores))
-        kept_rows.append(rows)
-        kept_scores.append(scores[rows])
+    scored = _scores_in_row_order(table, streams)
+    if scored is None:
+        return None
+    rows, which, values = scored
     report("reading ratings", 2, 4)
-    # every kept (row, stream) in the order of the row-by-row reading
-    n_streams = len(streams)
-    rows = np.concatenate(kept_rows)
-    which = np.concatenate([np.full(len(r), k, dtype=np.intp) for k, r in enumerate(kept_rows)])
-    values = np.concatenate(kept_scores)
-    if n_streams > 1:
-        order = np.argsort(rows * n_streams + which, kind="stable")
-        rows, which, values = rows[order], which[order], values[order]
     row_list = rows.tolist()
     names = (
         [streams[0][0][i] for i in row_list]
         if criterion_columns is None
         else [criterion_columns[k] for k in which.tolist()]
     )
-    kept_system = [system[i] for i in row_list]
-    kept_segment = [segment[i] for i in row_list]
-    if "" in names or "" in kept_system:
+    kept = (
+        [system[i] for i in row_list],
+        [segment[i] for i in row_list],
+        [rater[i] for i in row_list],
+    )
+    if not _well_formed(names, *kept, values, systems, segment_ids, criterion_for):
         return None
-    if not set(kept_system) <= set(systems):
-        return None
-    if not set(kept_segment) - {None} <= set(segment_ids):
-        return None
+    report("reading ratings", 3, 4)
+    ratings = list(
+        map(Rating, kept[0], kept[1], kept[2], [group[i] for i in row_list], names, values.tolist())
+    )
+    report("reading ratings", 4, 4)
+    lines = table.lines
+    return ratings, [lines[i] for i in row_list], len(streams) * n_rows - len(row_list)
+
+
+def _scores_in_row_order(
+    table: Table, streams: list[tuple[list[str], list[str], str]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(row, stream, score) of every non-empty score cell, in the order of the row-by-row reading; ``None``
+    when a cell is not a number."""
+    kept_rows: list[np.ndarray] = []
+    kept_scores: list[np.ndarray] = []
+    n_rows = len(table)
+    for _, cells, column in streams:
+        parsed: dict[str, float] = {}
+        for cell in set(cells):  # each distinct cell parsed once (DA tables repeat their scores)
+            try:  # an empty cell is nan: not rated
+                parsed[cell] = number(cell, file=table.file, line=0, column=column, missing=("",))
+            except InputError:
+                return None
+        scores = np.fromiter(map(parsed.__getitem__, cells), dtype=np.float64, count=n_rows)
+        rows = np.flatnonzero(~np.isnan(scores))
+        kept_rows.append(rows)
+        kept_scores.append(scores[rows])
+    rows = np.concatenate(kept_rows)
+    which = np.concatenate([np.full(len(r), k, dtype=np.intp) for k, r in enumerate(kept_rows)])
+    values = np.concatenate(kept_scores)
+    if len(streams) > 1:
+        order = np.argsort(rows * len(streams) + which, kind="stable")
+        rows, which, values = rows[order], which[order], values[order]
+    return rows, which, values
+
+
+def _well_formed(
+    names: list[str],
+    systems_of_rows: list[str],
+    segments_of_rows: list[str | None],
+    raters_of_rows: list[str | None],
+    values: np.ndarray,
+    systems: Collection[str],
+    segment_ids: Collection[str],
+    criterion_for: Callable[[str], Criterion],
+) -> bool:
+    """Whether the kept ratings need no message: names known, scores on their scales, no repeated rating."""
+    if "" in names or "" in systems_of_rows:
+        return False
+    if not set(systems_of_rows) <= set(systems):
+        return False
+    if not set(segments_of_rows) - {None} <= set(segment_ids):
+        return False
     names_array = np.asarray(names, dtype=object)
     for name in dict.fromkeys(
         names
@@ -392,32 +445,15 @@ def _ratings_by_column(
             low, high = criterion.scale
             on = values[names_array == name]
             if on.size and not (low <= on.min() and on.max() <= high):
-                return None
-    kept_rater = [rater[i] for i in row_list]
+                return False
     named = [
         key
-        for key in zip(kept_system, kept_segment, kept_rater, names, strict=True)
+        for key in zip(systems_of_rows, segments_of_rows, raters_of_rows, names, strict=True)
         if key[2] is not None
     ]
-    if len(set(named)) != len(
+    return len(set(named)) == len(
         named
-    ):  # a rater scores an item twice: the row-by-row reading says where
-        return None
-    report("reading ratings", 3, 4)
-    ratings = list(
-        map(
-            Rating,
-            kept_system,
-            kept_segment,
-            kept_rater,
-            [group[i] for i in row_list],
-            names,
-            values.tolist(),
-        )
-    )
-    report("reading ratings", 4, 4)
-    lines = table.lines
-    return ratings, [lines[i] for i in row_list], n_streams * n_rows - len(row_list)
+    )  # a rater scoring an item twice: the row-by-row reading says where
 
 
 def check_repeated_ratings(

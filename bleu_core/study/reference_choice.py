@@ -4,7 +4,8 @@ A release often has several human translations of the test set (WMT21 de-en: ref
 of them can be the reference streams; the others are *human systems*, scored and rated like machines. A
 study loaded with every reference keeps, in its metadata, the names of all human translations
 (``metadata["all_references"]``) and the human scores of those that are streams
-(``metadata["reference_ratings"]``), so :func:`choose_references` derives the study for any other choice
+(``metadata["reference_ratings"]``; their error spans in ``metadata["reference_spans"]``), so
+:func:`choose_references` derives the study for any other choice
 without reading a file again:
 
 >>> from bleu_core.study.model import Criterion, Rating, Segment, Study
@@ -38,6 +39,7 @@ from dataclasses import astuple, replace
 
 from bleu_core.errors import StudyError
 from bleu_core.study.model import LoadResult, LoadWarning, Rating, Study
+from bleu_core.study.spans import ErrorSpan
 
 __all__ = [
     "choose_references",
@@ -155,12 +157,17 @@ def choose_references(study: Study, references: str | Sequence[str]) -> LoadResu
     metadata = dict(study.metadata)
     metadata["all_references"] = pool
     metadata["reference_ratings"] = [list(astuple(r)) for r in set_aside]
+    spans = [ErrorSpan(*row) for row in study.metadata.get("reference_spans") or []]
+    spans += list(study.error_spans)
+    if study.metadata.get("reference_spans") is not None or any(s.system in chosen for s in spans):
+        metadata["reference_spans"] = [list(astuple(s)) for s in spans if s.system in chosen]
     view = replace(
         study,
         references={n: texts[n] for n in chosen},
         systems=systems,
         human_systems=frozenset(human_systems),
         ratings=tuple(others + [r for r in pooled if r.system not in chosen]),
+        error_spans=tuple(s for s in spans if s.system not in chosen),
         metadata=metadata,
     )
     warnings = []

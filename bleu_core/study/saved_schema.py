@@ -98,6 +98,13 @@ def check_saved_types(data: dict[str, Any], file: str) -> None:
                 file,
                 nullable=True,
             )
+        if "domain" in segments:  # written when some segment has a domain (WMT24+ releases)
+            _texts(
+                _list(segments, "domain", "segments.domain", file),
+                "segments.domain",
+                file,
+                nullable=True,
+            )
     for kind in ("references", "systems"):
         streams = data.get(kind)
         if isinstance(streams, dict):

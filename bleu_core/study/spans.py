@@ -17,24 +17,24 @@ marks and returns the plain text and the offsets:
 'euch'
 
 A study keeps its spans in ``study.error_spans``; :func:`check_error_spans` (run by
-:func:`bleu_core.study.validation.validate_study`) makes sure each one points inside its text.
+:func:`bleu_core.study.validation.validate_study`) makes sure each one points inside its text. This module
+sits below :mod:`bleu_core.study.model` (the model imports :class:`ErrorSpan`), so it names the study it
+checks by the few attributes it reads (:class:`SpannedStudy`), never by importing the model.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Any, Literal, Protocol
 
 from bleu_core.errors import InputError, StudyError
-
-if TYPE_CHECKING:
-    from bleu_core.study.model import Study
 
 __all__ = [
     "SIDES",
     "ErrorSpan",
+    "SpannedStudy",
     "check_error_spans",
     "spans_from_columns",
     "spans_from_marked_text",
@@ -207,7 +207,24 @@ def spans_of(
     ]
 
 
-def check_error_spans(study: Study) -> None:
+class SpannedStudy(Protocol):
+    """What :func:`check_error_spans` reads of a study (a :class:`bleu_core.study.model.Study` has it all)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def segments(self) -> Sequence[Any]:  # each with ``id`` and ``source``
+        ...
+
+    @property
+    def systems(self) -> Mapping[str, Sequence[str | None]]: ...
+
+    @property
+    def error_spans(self) -> Sequence[ErrorSpan]: ...
+
+
+def check_error_spans(study: SpannedStudy) -> None:
     """Raise :class:`~bleu_core.errors.StudyError` on the first span that does not fit ``study``.
 
     Each span must name a system and a segment of the study, a side ``"target"`` or ``"source"``, a non-empty
@@ -234,25 +251,7 @@ def check_error_spans(study: Study) -> None:
             )
         label = f"error span {number} (system {span.system!r}, segment {span.segment_id!r}"
         label += ")" if span.rater is None else f", rater {span.rater!r})"
-        if span.system not in study.systems:
-            raise StudyError(
-                f"{label} is for unknown system {span.system!r}; known systems: "
-                f"{', '.join(study.systems)}",
-                file=where,
-            )
-        if span.segment_id not in index:
-            raise StudyError(f"{label} is for unknown segment {span.segment_id!r}", file=where)
-        if span.side not in SIDES:
-            raise StudyError(
-                f"{label} has side {span.side!r}; use 'target' (the translation) or 'source'",
-                file=where,
-            )
-        if not isinstance(span.category, str) or not span.category.strip():
-            raise StudyError(f"{label} has no category; give its MQM category", file=where)
-        if not isinstance(span.severity, str) or not span.severity.strip():
-            raise StudyError(
-                f"{label} has no severity; give its MQM severity (Major, Minor...)", file=where
-            )
+        _check_names(span, label, study, index, where)
         i = index[span.segment_id]
         text = study.systems[span.system][i] if span.side == "target" else study.segments[i].source
         if text is None:
@@ -261,26 +260,56 @@ def check_error_spans(study: Study) -> None:
                 "for this segment; drop the span or add the text",
                 file=where,
             )
-        if not (isinstance(span.start, int) and isinstance(span.end, int)) or isinstance(
-            span.start, bool
-        ):
-            raise StudyError(
-                f"{label} has offsets {span.start!r}, {span.end!r}; offsets must be integers",
-                file=where,
-            )
-        if span.start < 0 or span.start > span.end:
-            raise StudyError(
-                f"{label} runs from character {span.start} to {span.end}; offsets need "
-                "0 <= start <= end",
-                file=where,
-            )
-        if span.end > len(text):
-            raise StudyError(
-                f"{label} ends at character {span.end}, but the {span.side} text has {len(text)} "
-                "characters; the offsets must lie inside the text (were they counted in bytes, or "
-                "on a different text?)",
-                file=where,
-            )
+        _check_offsets(span, label, len(text), where)
+
+
+def _check_names(
+    span: ErrorSpan, label: str, study: SpannedStudy, index: Mapping[str, int], where: str
+) -> None:
+    """The span's system, segment, side, category and severity are known and given."""
+    if span.system not in study.systems:
+        raise StudyError(
+            f"{label} is for unknown system {span.system!r}; known systems: "
+            f"{', '.join(study.systems)}",
+            file=where,
+        )
+    if span.segment_id not in index:
+        raise StudyError(f"{label} is for unknown segment {span.segment_id!r}", file=where)
+    if span.side not in SIDES:
+        raise StudyError(
+            f"{label} has side {span.side!r}; use 'target' (the translation) or 'source'",
+            file=where,
+        )
+    if not isinstance(span.category, str) or not span.category.strip():
+        raise StudyError(f"{label} has no category; give its MQM category", file=where)
+    if not isinstance(span.severity, str) or not span.severity.strip():
+        raise StudyError(
+            f"{label} has no severity; give its MQM severity (Major, Minor...)", file=where
+        )
+
+
+def _check_offsets(span: ErrorSpan, label: str, length: int, where: str) -> None:
+    """Integer offsets with ``0 <= start <= end <= length`` (the length of the text the span is in)."""
+    if not (isinstance(span.start, int) and isinstance(span.end, int)) or isinstance(
+        span.start, bool
+    ):
+        raise StudyError(
+            f"{label} has offsets {span.start!r}, {span.end!r}; offsets must be integers",
+            file=where,
+        )
+    if span.start < 0 or span.start > span.end:
+        raise StudyError(
+            f"{label} runs from character {span.start} to {span.end}; offsets need "
+            "0 <= start <= end",
+            file=where,
+        )
+    if span.end > length:
+        raise StudyError(
+            f"{label} ends at character {span.end}, but the {span.side} text has {length} "
+            "characters; the offsets must lie inside the text (were they counted in bytes, or "
+            "on a different text?)",
+            file=where,
+        )
 
 
 def _codes(values: list[str | None]) -> tuple[list[str | None], list[int]]:

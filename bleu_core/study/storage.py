@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from bleu_core.errors import StudyError
+from bleu_core.io.text import DEFAULT_MAX_BYTES, check_size, decode_text
 from bleu_core.study.model import Criterion, Rating, Segment, Study
-from bleu_core.study.reading import DEFAULT_MAX_BYTES, check_size, decode_text
 from bleu_core.study.saved_schema import check_saved_types
 from bleu_core.study.spans import spans_from_columns, spans_to_columns
 from bleu_core.study.validation import validate_study
@@ -102,7 +102,11 @@ def study_to_dict(study: Study) -> dict[str, Any]:
     }
     if study.error_spans:  # written only when present: files without spans stay as before
         saved["error_spans"] = spans_to_columns(study.error_spans, [s.id for s in study.segments])
-    if study.metric_scores:  # external metrics (COMET...), likewise only when present
+    if any(
+        s.domain is not None for s in study.segments
+    ):  # likewise: only when some segment has one
+        saved["segments"]["domain"] = [s.domain for s in study.segments]
+    if study.metric_scores:  # attached metrics (COMET...), likewise only when present
         from bleu_core.study.metric_scores import metric_scores_to_dict
 
         saved["metric_scores"] = metric_scores_to_dict(study.metric_scores)
@@ -136,9 +140,10 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
     check_saved_types(data, file)  # a number where a text belongs fails here, with its JSON path
     try:
         seg = _get(data, "segments", dict, file)
+        domains = seg.get("domain") or [None] * len(seg["id"])
         segments = tuple(
-            Segment(i, d, s)
-            for i, d, s in zip(seg["id"], seg["doc_id"], seg["source"], strict=True)
+            Segment(i, d, s, m)
+            for i, d, s, m in zip(seg["id"], seg["doc_id"], seg["source"], domains, strict=True)
         )
         r = _get(data, "ratings", dict, file)
 
@@ -196,7 +201,7 @@ def study_from_dict(data: dict[str, Any], *, file: str = "study") -> Study:
 
 
 def _metric_scores(entries: Any, study: Study, file: str) -> dict[str, Any]:
-    """The saved external metric scores, checked against the study (older files have none)."""
+    """The saved attached metric scores, checked against the study (older files have none)."""
     from bleu_core.study.metric_scores import check_metric_scores, metric_scores_from_dict
 
     try:

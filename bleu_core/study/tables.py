@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -23,7 +21,7 @@ from operator import itemgetter
 from bleu_core.errors import InputError
 from bleu_core.limits import check_text
 
-__all__ = ["Row", "Table", "is_plain_number", "parse_score", "parse_table"]
+__all__ = ["Row", "Table", "parse_table"]
 
 #: Cell values read as "no score here" (the row carries text only, or the item was not rated).
 EMPTY_SCORE = ("",)
@@ -122,9 +120,8 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
     if not text.strip():
         raise InputError("empty file; a header line and at least one row are needed", file=file)
     check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
-    first_line = text.split("\n", 1)[0]
     if delimiter is None:
-        delimiter = guess_delimiter(file, first_line)
+        delimiter = guess_delimiter(file, text.split("\n", 1)[0])
     if delimiter == "\t":
         reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
     else:
@@ -133,6 +130,27 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
         header = next(reader)
     except csv.Error as exc:
         raise InputError(f"cannot read the header: {exc}", file=file, line=1) from None
+    columns = _column_names(header, file)
+    header_end = reader.line_num
+    raw: list[list[str]] = []
+    ends: list[int] = []
+    keep, end_at = raw.append, ends.append
+    try:
+        for (
+            cells
+        ) in reader:  # a for loop over the C reader: half a million rows in well under a second
+            keep(cells)
+            end_at(reader.line_num)
+    except csv.Error as exc:
+        raise InputError(
+            f"cannot parse this row: {exc}; check the quoting", file=file, line=reader.line_num
+        ) from None
+    data, lines = _rows(raw, ends, header_end + 1, len(columns), delimiter, file)
+    return Table(file=file, columns=columns, data=data, lines=lines, delimiter=delimiter)
+
+
+def _column_names(header: list[str], file: str) -> list[str]:
+    """The header's column names, stripped and lower-cased; an empty or repeated name is an error."""
     columns = [name.strip().lower() for name in header]
     seen: set[str] = set()
     for number, name in enumerate(columns, start=1):
@@ -151,24 +169,16 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
                 column=number,
             )
         seen.add(name)
-    header_end = reader.line_num
-    raw: list[list[str]] = []
-    ends: list[int] = []
-    keep, end_at = raw.append, ends.append
-    try:
-        for (
-            cells
-        ) in reader:  # a for loop over the C reader: half a million rows in well under a second
-            keep(cells)
-            end_at(reader.line_num)
-    except csv.Error as exc:
-        raise InputError(
-            f"cannot parse this row: {exc}; check the quoting", file=file, line=reader.line_num
-        ) from None
-    width = len(columns)
+    return columns
+
+
+def _rows(
+    raw: list[list[str]], ends: list[int], start: int, width: int, delimiter: str, file: str
+) -> tuple[list[list[str]], list[int]]:
+    """The data rows and the line each starts on (a row may span lines inside quotes), blank lines
+    skipped; a row with the wrong number of cells is an error naming its line."""
     data: list[list[str]] = []
     lines: list[int] = []
-    start = header_end + 1
     for cells, end in zip(raw, ends, strict=True):
         if len(cells) != width or width == 1:
             if not cells or (len(cells) == 1 and not cells[0].strip()):
@@ -190,55 +200,4 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
         data.append(cells)
         lines.append(start)
         start = end + 1
-    return Table(file=file, columns=columns, data=data, lines=lines, delimiter=delimiter)
-
-
-#: A plain decimal number in ASCII digits: what every spreadsheet writes. Python's ``float()`` also
-#: accepts ``5_0`` (= 50), Arabic-Indic ``٣٠`` (= 30) and fullwidth ``４``; a rating file must not.
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
-_NON_FINITE_WORDS = frozenset({"nan", "inf", "infinity"})
-
-
-def is_plain_number(text: str) -> bool:
-    """True for a plain ASCII decimal number (``3``, ``-1.5``, ``.5``, ``2e-3``); False for ``5_0``,
-    ``٣٠``, ``４``, ``nan``, ``1,5`` and anything else.
-
-    >>> [is_plain_number(t) for t in ("3", "-1.5", "2e-3", "5_0", "\u0663\u0660", "\uff14", " 4")]
-    [True, True, True, False, False, False, False]
-    """
-    return _PLAIN_NUMBER.fullmatch(text) is not None
-
-
-def parse_score(value: str, *, file: str, line: int, column: str) -> float:
-    """A finite float from a cell, or an :class:`~bleu_core.errors.InputError` with the fix.
-
-    >>> parse_score(" 4.5 ", file="r.csv", line=2, column="score")
-    4.5
-    >>> parse_score("nan", file="r.csv", line=3, column="score")
-    Traceback (most recent call last):
-      ...
-    bleu_core.errors.InputError: r.csv, line 3, column score: score 'nan' is not a finite number; ...
-    """
-    text = value.strip()
-    if text.lower().lstrip("+-") in _NON_FINITE_WORDS:
-        score = math.nan
-    elif not is_plain_number(text):
-        raise InputError(
-            f"score {value!r} is not a number; write a plain decimal number with ASCII digits "
-            "such as 3, -1.5 or 2e-3 (no digit separators, no other scripts' digits; leave the "
-            "cell empty when there is no score)",
-            file=file,
-            line=line,
-            column=column,
-        )
-    else:
-        score = float(text)
-    if not math.isfinite(score):
-        raise InputError(
-            f"score {value!r} is not a finite number; leave the cell empty when the item was not "
-            "rated instead of writing NaN/inf",
-            file=file,
-            line=line,
-            column=column,
-        )
-    return score
+    return data, lines

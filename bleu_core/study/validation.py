@@ -26,7 +26,7 @@ from bleu_core.study.model import Study
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Rating
-from bleu_core.textio import check_blank_lines  # lives in textio: `score` need not load the study
+from bleu_core.io.text import check_blank_lines
 
 __all__ = [
     "check_blank_lines",

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_runs import start_app as start
 from streamlit.testing.v1 import AppTest
 
 import ui.analysis.correlation_cache as corr_cache
@@ -49,21 +50,6 @@ def small_study(name: str = "bg") -> Study:
         criteria={"adequacy": Criterion("adequacy", scale=(1.0, 5.0))},
         ratings=ratings,
     )
-
-
-def start(page: str, study: Study, **state: object) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state[K.STUDY] = study
-    at.session_state[K.STUDY_KEY] = f"test:{study.name}"
-    at.session_state[K.STUDY_LABEL] = "test"
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def progress_texts(at: AppTest) -> list[str]:

@@ -13,10 +13,11 @@ import re
 from pathlib import Path
 
 import pytest
+from app_runs import html_text
+from app_runs import start_app as start
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Segment, Study
-from bleu_core.study.demo import load_demo
 from bleu_core.study.error_agreement import (
     AgreementCounts,
     error_agreement,
@@ -36,20 +37,6 @@ COUNTS = re.compile(
 )
 
 
-def start(page: str, study: Study | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    if study is not None:
-        at.session_state[K.STUDY] = study
-        at.session_state[K.STUDY_KEY] = f"test:{study.name}"
-        at.session_state[K.STUDY_LABEL] = "test"
-        at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    at.run()
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
 def rerun(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, [e.value for e in at.exception]
@@ -59,10 +46,6 @@ def rerun(at: AppTest) -> AppTest:
 def error_tokens(body: str) -> int:
     """Tokens drawn inside an error span (not the style sheet's rule)."""
     return len(re.findall(r'class="[^"]*bs-errtok', body))
-
-
-def html_text(at: AppTest) -> str:
-    return "\n".join(h.proto.body for h in at.get("html"))
 
 
 def focus_html(at: AppTest) -> str:
@@ -87,13 +70,8 @@ def show_segment(at: AppTest, segment: str, system: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def ted() -> Study:
-    return load_demo("ted-en-de")
-
-
-@pytest.fixture(scope="module")
-def by_order(ted):
-    return error_agreement_by_order(ted, references=["ref"])
+def by_order(ted_en_de):
+    return error_agreement_by_order(ted_en_de, references=["ref"])
 
 
 @pytest.fixture(scope="module")
@@ -101,7 +79,7 @@ def agreement_1(by_order):
     return by_order[1]
 
 
-def test_explore_draws_spans_with_a_popup_and_the_counts_line(ted, agreement_1):
+def test_explore_draws_spans_with_a_popup_and_the_counts_line(ted_en_de, agreement_1):
     # segment 138 of HuaweiTSC: the most rewarded errors of the demo (error_agreement's ranking)
     top = agreement_1.segment_ranking("matched_in_error", top=1)[0]
     at = start("explore")
@@ -118,7 +96,7 @@ def test_explore_draws_spans_with_a_popup_and_the_counts_line(ted, agreement_1):
     assert unmatched == expected.unmatched_in_error + expected.unmatched_clean
     span = next(
         s
-        for s in ted.error_spans
+        for s in ted_en_de.error_spans
         if s.system == top.system and s.segment_id == top.segment_id and s.side == "target"
     )
     pop = f"{span.severity} error · {span.category} · rater {span.rater}"
@@ -130,12 +108,14 @@ def test_explore_draws_spans_with_a_popup_and_the_counts_line(ted, agreement_1):
     assert error_tokens(table) and re.search(r'bs-errtok" title="[^"]*' + re.escape(pop), table)
 
 
-def test_explore_rater_filter_and_order(ted):
+def test_explore_rater_filter_and_order(ted_en_de):
     at = start("explore")
     # segment 138 of HuaweiTSC was annotated by one rater only: another rater's filter leaves no spans
-    raters = {s.rater for s in ted.error_spans if (s.system, s.segment_id) == ("HuaweiTSC", "138")}
-    rated = {r.rater for r in ted.ratings if (r.system, r.segment_id) == ("HuaweiTSC", "138")}
-    other = sorted({s.rater for s in ted.error_spans} - raters - rated)[0]
+    raters = {
+        s.rater for s in ted_en_de.error_spans if (s.system, s.segment_id) == ("HuaweiTSC", "138")
+    }
+    rated = {r.rater for r in ted_en_de.ratings if (r.system, r.segment_id) == ("HuaweiTSC", "138")}
+    other = sorted({s.rater for s in ted_en_de.error_spans} - raters - rated)[0]
     body = show_segment(at, "138", "HuaweiTSC")
     assert error_tokens(body)
     at.multiselect(key=K.EXPLORE_SPAN_RATERS).set_value([other])
@@ -145,24 +125,24 @@ def test_explore_rater_filter_and_order(ted):
     at.multiselect(key=K.EXPLORE_SPAN_RATERS).set_value([])
     at.session_state[K.EXPLORE_ORDER] = 2
     body = html_text(rerun(at))
-    counts = error_agreement(ted, max_order=2, systems=["HuaweiTSC"]).systems["HuaweiTSC"]
-    row = counts.segment_counts[ted.segment_index("138")]
+    counts = error_agreement(ted_en_de, max_order=2, systems=["HuaweiTSC"]).systems["HuaweiTSC"]
+    row = counts.segment_counts[ted_en_de.segment_index("138")]
     found = COUNTS.search(body)
     assert found and int(found.group(1)) == 2
     assert (int(found.group(2)), int(found.group(4))) == (row[0], row[3])
 
 
-def test_explore_shows_omissions_on_the_source(ted):
-    span = next(s for s in ted.error_spans if s.side == "source")
+def test_explore_shows_omissions_on_the_source(ted_en_de):
+    span = next(s for s in ted_en_de.error_spans if s.side == "source")
     at = start("explore")
     body = show_segment(at, span.segment_id, span.system)
     assert "bs-src-err" in body and span.category in body
-    source = ted.segments[ted.segment_index(span.segment_id)].source
+    source = ted_en_de.segments[ted_en_de.segment_index(span.segment_id)].source
     assert source[span.start : span.end] in body
 
 
 @pytest.mark.parametrize("sort, count", [("rewarded errors", 0), ("penalised words", 3)])
-def test_explore_sorts_by_rewarded_errors_and_penalised_words(ted, agreement_1, sort, count):
+def test_explore_sorts_by_rewarded_errors_and_penalised_words(ted_en_de, agreement_1, sort, count):
     at = start("explore")
     at.selectbox(key=K.EXPLORE_SORT).set_value(sort)
     at.toggle(key=K.EXPLORE_DESCENDING).set_value(True)
@@ -178,7 +158,7 @@ def test_explore_sorts_by_rewarded_errors_and_penalised_words(ted, agreement_1, 
     assert label.endswith(f"sorted by {ag.BROWSE_SORTS[sort]} ↓")
 
 
-def test_error_spans_page_tables_equal_error_agreement(ted, by_order):
+def test_error_spans_page_tables_equal_error_agreement(ted_en_de, by_order):
     at = start("error_spans")
     assert at.title[0].value == "BLEU vs error spans"
     result = by_order[1]
@@ -209,7 +189,7 @@ def test_error_spans_page_tables_equal_error_agreement(ted, by_order):
     at.selectbox(key=K.SPANS_SEVERITY).set_value("Major")
     at.session_state[K.SPANS_ORDER] = 2
     rerun(at)
-    major = error_agreement(ted, references=["ref"], max_order=2, severities=["Major"])
+    major = error_agreement(ted_en_de, references=["ref"], max_order=2, severities=["Major"])
     per_system = at.dataframe[1].value.set_index("system")
     for name, a in major.systems.items():
         assert per_system.loc[name, "matched, in error"] == a.counts.matched_in_error
@@ -279,12 +259,12 @@ def test_counts_line_says_when_nobody_annotated():
     assert "<b>2</b> of 5 matched" in counts_line(AgreementCounts(2, 3, 0, 1), order=1)
 
 
-def test_browse_columns_leave_unannotated_translations_empty(ted, agreement_1):
+def test_browse_columns_leave_unannotated_translations_empty(ted_en_de, agreement_1):
     import numpy as np
     import pandas as pd
 
-    systems = list(ted.systems)
-    frame = pd.DataFrame({"system": np.repeat(systems, ted.n_segments)})
+    systems = list(ted_en_de.systems)
+    frame = pd.DataFrame({"system": np.repeat(systems, ted_en_de.n_segments)})
     out = ag.browse_columns(frame, agreement_1, systems)
     rewarded = out["rewarded errors"].to_numpy(dtype=float, na_value=np.nan)
     cells = np.stack([agreement_1.systems[s].segment_counts[:, 0] for s in systems]).ravel()
@@ -327,3 +307,19 @@ def test_study_digest_changes_with_the_error_spans():
     digests = {study_digest(s) for s in (study, fewer, moved)}
     assert len(digests) == 3
     assert study_digest(dataclasses.replace(study, error_spans=study.error_spans[::-1])) in digests
+
+
+def test_error_spans_page_scores_bleu_as_a_span_detector(ted_en_de):
+    from bleu_core.study.span_scores import span_scores
+
+    at = start("error_spans")
+    expected = span_scores(ted_en_de, references=["ref"], max_order=1)
+    frame = next(d.value for d in at.dataframe if "exact span P" in d.value.columns)
+    overall = frame.set_index("system").loc["overall"]
+    assert overall["exact span P"] == pytest.approx(expected.overall.exact.precision)
+    assert overall["characters R"] == pytest.approx(expected.overall.character.recall)
+    at.toggle(key=K.SPANS_WEIGHTED).set_value(True)
+    rerun(at)
+    frame = next(d.value for d in at.dataframe if "exact span P" in d.value.columns)
+    weighted = frame.set_index("system").loc["overall", "overlapping span F1"]
+    assert weighted == pytest.approx(expected.overall.overlap_weighted.f1)

@@ -21,8 +21,8 @@ from bleu_core.csv_safety import formula_risk
 from bleu_core.errors import InputError
 from bleu_core.limits import MAX_LINE_CHARS, MAX_RESAMPLES
 from bleu_core.study.model import Segment, Study
-from ui.app import cache
 from ui.app import state as K
+from ui.app import uploads
 from ui.app.export import frame_to_csv
 from ui.app.limits import RESAMPLES_HELP, UPLOAD_LIMITS, UPLOAD_MAX_MB
 
@@ -71,7 +71,7 @@ def test_table_csv_keeps_numbers_numbers_and_missing_values_empty():
     assert back["judge"].tolist()[0] == "'=cmd|' /C calc'!A0"
 
 
-def toy_study() -> Study:
+def cat_mat_study() -> Study:
     n = 6
     return Study(
         name="toy",
@@ -87,7 +87,7 @@ def toy_study() -> Study:
 
 def app_page(page: str, **state: object) -> AppTest:
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.session_state[K.STUDY] = toy_study()
+    at.session_state[K.STUDY] = cat_mat_study()
     at.session_state[K.STUDY_KEY] = "test:hardening-toy"
     at.session_state[K.DEFAULT_STUDY_TRIED] = True
     for key, value in state.items():
@@ -127,8 +127,8 @@ def test_uploads_are_bounded_by_size_and_line_length(monkeypatch):
     with pytest.raises(
         InputError, match=r"b\.hyp, line 1: .*over the limit of 1,000,000 characters"
     ):
-        cache.load_uploaded.__wrapped__((("a.ref", b"x y\n"), ("b.hyp", long_line + b"\n")), None)
-    monkeypatch.setattr(cache, "UPLOAD_MAX_BYTES", 64)
+        uploads.load_uploaded.__wrapped__((("a.ref", b"x y\n"), ("b.hyp", long_line + b"\n")), None)
+    monkeypatch.setattr(uploads, "UPLOAD_MAX_BYTES", 64)
     with pytest.raises(InputError, match=r"a\.ref: file is .* over the size cap"):
-        cache.load_uploaded.__wrapped__((("a.ref", b"x y\n" * 40), ("b.hyp", b"z\n" * 40)), None)
+        uploads.load_uploaded.__wrapped__((("a.ref", b"x y\n" * 40), ("b.hyp", b"z\n" * 40)), None)
     assert "200 MB per file" in UPLOAD_LIMITS

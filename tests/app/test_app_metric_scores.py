@@ -22,13 +22,6 @@ from ui.app.metric_tables import METRIC_SCORES_KEY_MARK
 
 ROOT = Path(__file__).resolve().parents[2]
 METRIC = "COMET-20-refA"
-N_SEGMENTS = 40
-
-
-@pytest.fixture(scope="module")
-def study() -> Study:
-    full = load_demo("ted-en-de")
-    return full.subset(list(full.systems)[:4], N_SEGMENTS)
 
 
 def score_files(study: Study) -> list[tuple[str, bytes]]:
@@ -74,9 +67,9 @@ def attach(at: AppTest, files: list[tuple[str, bytes]]) -> None:
 
 
 @pytest.fixture(scope="module")
-def attached(study: Study) -> AppTest:
-    at = app_with(study)
-    attach(at, score_files(study))
+def attached(ted_four_systems: Study) -> AppTest:
+    at = app_with(ted_four_systems)
+    attach(at, score_files(ted_four_systems))
     return at
 
 
@@ -100,6 +93,11 @@ def test_ranking_page_ranks_the_metric_with_bleu_and_chrf(attached: AppTest) -> 
     findings = attached.dataframe[0]
     frame = findings.value
     assert set(frame["metric"]) == {METRIC, "BLEU", "chrF"}
+    # the one set of systems every metric is ranked on is named above the tables
+    said = [
+        m.value for m in attached.markdown if m.value.startswith("**Every metric is ranked on**")
+    ]
+    assert said and "4 systems: Facebook-AI, " in said[0].replace("\\", ""), said  # md-escaped
     ranks = [c for c in frame.columns if c.endswith("· rank")]
     assert len(ranks) == 2  # system-level pairwise accuracy and segment-level acc*_eq
     seg_rank = next(c for c in ranks if "segment" in c)
@@ -119,7 +117,7 @@ def test_ranking_page_ranks_the_metric_with_bleu_and_chrf(attached: AppTest) -> 
     assert f"row{other_row}_" not in styles.replace(f"row{bleu_row}_", "")
 
 
-def test_bleu_vs_human_with_the_external_metric(attached: AppTest) -> None:
+def test_bleu_vs_human_with_the_attached_metric(attached: AppTest) -> None:
     attached.switch_page("pages/bleu_vs_human.py").run()
     attached.selectbox(key=K.BVH_METRIC).set_value(METRIC).run()
     assert not attached.exception, [e.value for e in attached.exception]
@@ -129,7 +127,7 @@ def test_bleu_vs_human_with_the_external_metric(attached: AppTest) -> None:
     human = opened.system_scores("mqm")
     expected = np.corrcoef([metric[s] for s in systems], [human[s] for s in systems])[0, 1]
     shown = next(m for m in attached.metric if m.label.startswith("Pearson r · mqm"))
-    assert shown.value == f"{expected:.3f}"  # the system-level fit is the external metric's
+    assert shown.value == f"{expected:.3f}"  # the system-level fit is the attached metric's
     assert abs(expected - bleu_r(opened)) > 1e-3  # ...and not BLEU's
     subheaders = " ".join(h.value for h in attached.subheader)
     assert "Segment level" in subheaders
@@ -143,8 +141,8 @@ def bleu_r(study: Study) -> float:
     return float(np.corrcoef([bleu[s] for s in bleu], [human[s] for s in bleu])[0, 1])
 
 
-def test_a_bad_score_file_shows_a_clear_error(study: Study) -> None:
-    at = app_with(study)
+def test_a_bad_score_file_shows_a_clear_error(ted_four_systems: Study) -> None:
+    at = app_with(ted_four_systems)
     bad = b"Facebook-AI\t0.5\nNoSuchSystem\t0.4\n"
     attach(at, [("BAD-refA.sys.score", bad)])
     message = " ".join(e.value.replace("\\", "") for e in at.error)  # shown md-escaped
@@ -168,13 +166,12 @@ def test_study_digest_follows_attached_metric_scores():
     """The Export zip's content digest changes with attached metric scores (and only then)."""
     import dataclasses
 
-    from bleu_core.study.demo import load_demo
-    from bleu_core.study.metric_scores import ExternalMetricScores
+    from bleu_core.study.metric_scores import AttachedMetricScores
     from ui.app.export import study_digest
 
     study = load_demo("paper-examples")
     systems = list(study.systems)
-    one = ExternalMetricScores("COMET", system={s: 0.5 + i for i, s in enumerate(systems)})
+    one = AttachedMetricScores("COMET", system={s: 0.5 + i for i, s in enumerate(systems)})
     other = dataclasses.replace(one, system={s: 0.1 for s in systems})
     with_one = dataclasses.replace(study, metric_scores={"COMET": one})
     with_other = dataclasses.replace(study, metric_scores={"COMET": other})

@@ -13,33 +13,19 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from app_runs import captions, html_text, plain
+from app_runs import start_app as start
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.options import BleuOptions
 from bleu_core.signature import make_signature
 from bleu_core.study import Criterion, Rating, Segment, Study
-from bleu_core.study.demo import load_demo
 from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[2]
 XSS_SCRIPT = "<script>alert(1)</script>"
 XSS_IMG = "<img src=x onerror=alert(2)>"
-
-
-def start(page: str | None = None, study: Study | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    if study is not None:
-        at.session_state[K.STUDY] = study
-        at.session_state[K.STUDY_KEY] = f"test:{study.name}"
-        at.session_state[K.STUDY_LABEL] = "test"
-        at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    at.run()
-    if page is not None:
-        at.switch_page(f"pages/{page}.py")
-        at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
 
 
 def set_option(at: AppTest, key: str, value: object) -> None:
@@ -55,25 +41,12 @@ def set_option(at: AppTest, key: str, value: object) -> None:
     assert not at.exception, [e.value for e in at.exception]
 
 
-def plain(label: str) -> str:
-    """A metric label without the backslashes that markdown-escape user text in it."""
-    return label.replace(chr(92), "")
-
-
-def html_text(at: AppTest) -> str:
-    return "\n".join(h.proto.body for h in at.get("html"))
-
-
-def captions(at: AppTest) -> str:
-    return "\n".join(c.value for c in at.caption)
-
-
 def sidebar_signature(at: AppTest) -> str:
     """The signature shown in the sidebar (inline code in a caption, between backticks)."""
     prefix = "Signature: `nrefs:"
     shown = [c.value for c in at.sidebar.caption if c.value.startswith(prefix)]
     assert len(shown) == 1, [c.value for c in at.sidebar.caption]
-    return shown[0].removeprefix("Signature: ").strip("`")
+    return shown[0].split("`")[1]  # the corpus signature; the segment-level one follows it
 
 
 def xss_study() -> Study:
@@ -95,28 +68,23 @@ def xss_study() -> Study:
     )
 
 
-@pytest.fixture(scope="module")
-def ted():
-    return load_demo("ted-en-de")
-
-
-def test_study_page_shows_the_demo_and_opens_another(ted):
+def test_study_page_shows_the_demo_and_opens_another(ted_en_de):
     at = start()
     assert at.title[0].value == "Study"
     metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Segments"] == "529" and metrics["Systems"] == str(len(ted.systems))
-    assert "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp" in sidebar_signature(at)
+    assert metrics["Segments"] == "529" and metrics["Systems"] == str(len(ted_en_de.systems))
+    assert "nrefs:1|refs:ref|case:mixed|eff:no|tok:13a|smooth:exp" in sidebar_signature(at)
     at.selectbox(key=K.STUDY_DEMO_CHOICE).set_value("paper-examples")
     at.button[0].click().run()
     assert not at.exception
     assert {m.label: m.value for m in at.metric}["Segments"] == "4"
 
 
-def test_corpus_page_matches_sacrebleu_and_follows_the_sidebar(ted):
+def test_corpus_page_matches_sacrebleu_and_follows_the_sidebar(ted_en_de):
     at = start("corpus")
     frame = at.dataframe[0].value.set_index("system")
-    refs = [ted.references["ref"]]
-    for system, texts in ted.systems.items():
+    refs = [ted_en_de.references["ref"]]
+    for system, texts in ted_en_de.systems.items():
         # sacrebleu 2.x corpus_bleu, default settings (13a, mixed case, exp smoothing, closest ref length)
         expected = sacrebleu.corpus_bleu(texts, refs).score
         assert frame.loc[system, "BLEU"] == pytest.approx(expected, abs=1e-9), system
@@ -124,7 +92,7 @@ def test_corpus_page_matches_sacrebleu_and_follows_the_sidebar(ted):
     set_option(at, K.OPT_MAX_ORDER, 2)
     frame2 = at.dataframe[0].value
     assert "p2" in frame2.columns and "p3" not in frame2.columns
-    assert make_signature(BleuOptions(max_order=2), 1) in captions(at)
+    assert make_signature(BleuOptions(max_order=2), ["ref"]) in captions(at)
 
 
 def test_explore_page_highlights_and_changes_order():
@@ -190,12 +158,12 @@ def test_learn_page_reproduces_the_papers_fractions():
     assert any("BLEU" in m.label for m in at.metric)
 
 
-def test_bleu_vs_human_page_reports_scipys_correlation(ted):
+def test_bleu_vs_human_page_reports_scipys_correlation(ted_en_de):
     at = start("bleu_vs_human")
-    refs = [ted.references["ref"]]
-    systems = list(ted.systems)  # no human translations among the en-de systems
-    bleu = [sacrebleu.corpus_bleu(ted.systems[s], refs).score for s in systems]
-    mqm = ted.system_scores("mqm")
+    refs = [ted_en_de.references["ref"]]
+    systems = list(ted_en_de.systems)  # no human translations among the en-de systems
+    bleu = [sacrebleu.corpus_bleu(ted_en_de.systems[s], refs).score for s in systems]
+    mqm = ted_en_de.system_scores("mqm")
     expected = stats.pearsonr(bleu, [mqm[s] for s in systems]).statistic
     metric = next(m for m in at.metric if plain(m.label).startswith("Pearson r · mqm"))
     assert float(metric.value) == pytest.approx(expected, abs=5e-4)
@@ -226,7 +194,7 @@ def test_sidebar_settings_apply_on_every_page():
         K.OPT_LOWERCASE: True,
     }
     expected = make_signature(
-        BleuOptions(max_order=3, weights=(0.5, 0.25, 0.25), smooth="floor", lowercase=True), 1
+        BleuOptions(max_order=3, weights=(0.5, 0.25, 0.25), smooth="floor", lowercase=True), ["ref"]
     )
     # Persistence across page switches is checked in the browser (tests/browser): AppTest does not
     # report the values of sidebar widgets it no longer has in its element tree after a switch.
@@ -245,21 +213,21 @@ def test_bad_weights_show_a_warning_and_fall_back():
     at.run()
     warnings = [w.value for w in at.sidebar.warning]
     assert any("Weights ignored: weights must be 4 numbers" in w for w in warnings), warnings
-    assert make_signature(BleuOptions(), 1) == sidebar_signature(at)
+    assert make_signature(BleuOptions(), ["ref"]) == sidebar_signature(at)
 
 
 def test_settings_change_rescores_without_recounting(monkeypatch):
-    import ui.app.cache
+    import ui.app.statistics_store
 
     calls = []
-    real = ui.app.cache.compute_system_statistics
+    real = ui.app.statistics_store.compute_system_statistics
 
     def counting(*args, **kwargs):
         calls.append(kwargs.get("max_order"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(ui.app.cache, "compute_system_statistics", counting)
-    ui.app.cache.STATISTICS.clear()
+    monkeypatch.setattr(ui.app.statistics_store, "compute_system_statistics", counting)
+    ui.app.statistics_store.STATISTICS.clear()
     at = start("corpus")
     assert calls == [
         10
@@ -282,13 +250,15 @@ def test_no_background_work_under_apptest(monkeypatch):
     ``st.get_option("global.appTest")`` answers False under AppTest (it patches ``streamlit.config``
     only): app.py used to start the warm-up in test processes.
     """
-    import ui.app.cache
+    import ui.app.statistics_store
     from ui.app import warmup
 
     started = []
     monkeypatch.setattr(warmup, "start", lambda *a, **k: started.append("warm-up"))
-    monkeypatch.setattr(ui.app.cache, "count_ahead", lambda *a, **k: started.append("ahead"))
-    ui.app.cache.STATISTICS.clear()
+    monkeypatch.setattr(
+        ui.app.statistics_store, "count_ahead", lambda *a, **k: started.append("ahead")
+    )
+    ui.app.statistics_store.STATISTICS.clear()
     at = start()
     at.switch_page("pages/corpus.py")
     at.run()

@@ -1,4 +1,4 @@
-"""The statistics store and counting ahead (ui.app.prefetch, ui.app.cache.count_ahead): computed once, shared, read-only."""
+"""The statistics store and counting ahead (ui.app.prefetch, ui.app.statistics_store.count_ahead): computed once, shared, read-only."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from ui.app import cache, prefetch
+from ui.app import prefetch, statistics_store
 from ui.app.prefetch import Prefetcher, ResultStore
 
 
@@ -132,7 +132,7 @@ def test_switch_turns_counting_ahead_off(monkeypatch):
 
     study = load_demo("ted-en-de")
     monkeypatch.setenv(prefetch.SWITCH, "1")
-    assert cache.count_ahead("test:off", study, ("ref",), False, 10) is None
+    assert statistics_store.count_ahead("test:off", study, ("ref",), False, 10) is None
     monkeypatch.setenv(prefetch.SWITCH, "0")
     assert not prefetch.disabled()
 
@@ -142,8 +142,13 @@ def test_large_studies_are_not_counted_ahead(monkeypatch):
 
     study = load_demo("ted-en-de")
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(cache, "COUNT_AHEAD_MAX_CHARACTERS", cache.study_characters(study) - 1)
-    assert cache.count_ahead("test:large", study, tuple(study.references), False, 10) is None
+    monkeypatch.setattr(
+        statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", statistics_store.study_characters(study) - 1
+    )
+    assert (
+        statistics_store.count_ahead("test:large", study, tuple(study.references), False, 10)
+        is None
+    )
 
 
 def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypatch):
@@ -153,13 +158,15 @@ def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypa
     study = load_demo("ted-en-de")
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(cache, "COUNT_AHEAD_TOKENIZERS", ("intl", "char", "no-such-tokenizer"))
-    idle = cache.count_ahead("test:ahead", study, refs, True, 5)
+    monkeypatch.setattr(
+        statistics_store, "COUNT_AHEAD_TOKENIZERS", ("intl", "char", "no-such-tokenizer")
+    )
+    idle = statistics_store.count_ahead("test:ahead", study, refs, True, 5)
     assert idle is not None and idle.wait(60)
-    assert cache.statistics_ready("test:ahead", refs, "char", True, 5)
-    assert not cache.statistics_ready("test:ahead", refs, "13a", True, 5)
-    ahead = cache.system_statistics("test:ahead", study, refs, "char", True, 5)
-    fresh = cache._count_statistics(study, refs, "char", True, 5)
+    assert statistics_store.statistics_ready("test:ahead", refs, "char", True, 5)
+    assert not statistics_store.statistics_ready("test:ahead", refs, "13a", True, 5)
+    ahead = statistics_store.system_statistics("test:ahead", study, refs, "char", True, 5)
+    fresh = statistics_store._count_statistics(study, refs, "char", True, 5)
     assert ahead.systems == tuple(study.systems) and ahead.max_order == 5
     np.testing.assert_array_equal(ahead.array, fresh.array)
     with pytest.raises(ValueError, match="read-only"):
@@ -197,5 +204,10 @@ def test_weight_bound_keeps_the_newest_and_spares_computations_under_way():
 
 
 def test_statistics_store_is_bounded_by_bytes():
-    assert cache.STATISTICS.max_bytes == cache.STATISTICS_MAX_BYTES
-    assert cache.STATISTICS._weigh(cache.SystemStatistics((), np.zeros((2, 3, 24)), (), 10)) == 1152
+    assert statistics_store.STATISTICS.max_bytes == statistics_store.STATISTICS_MAX_BYTES
+    assert (
+        statistics_store.STATISTICS._weigh(
+            statistics_store.SystemStatistics((), np.zeros((2, 3, 24)), (), 10)
+        )
+        == 1152
+    )

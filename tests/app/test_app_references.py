@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
+from app_runs import captions
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study.loading import load_files
@@ -50,10 +51,6 @@ def corpus_bleu(at: AppTest) -> dict[str, float]:
     return at.dataframe[0].value.set_index("system")["BLEU"].to_dict()
 
 
-def captions(at: AppTest) -> str:
-    return "\n".join(c.value for c in at.caption)
-
-
 def test_reference_picker_changes_bleu_and_the_signature_everywhere():
     at = study_page()
     upload(at, [("wmt22 release.zip", release_zip())])
@@ -73,7 +70,7 @@ def test_reference_picker_changes_bleu_and_the_signature_everywhere():
     bleu = corpus_bleu(at)
     for system, lines in SYSTEMS.items():  # sacrebleu 2.x, default settings, reference B only
         assert bleu[system] == pytest.approx(sacrebleu.corpus_bleu(lines, [REF_B]).score, abs=1e-9)
-    assert "ref-C" in bleu  # the other human translation is a system
+    assert "HUMAN-C (ref-C)" in bleu  # the other human translation is a system, shown by both names
     assert "nrefs:1|" in captions(at)
 
     # both references: multi-reference BLEU, two streams in the signature, no human systems left.
@@ -91,8 +88,9 @@ def test_reference_picker_changes_bleu_and_the_signature_everywhere():
     at.session_state[K.OPT_REFERENCES] = ["ref-C"]
     c_only = corpus_bleu(at)
     frame = at.dataframe[0].value.set_index("system")
-    assert frame.loc["ref-B", "da"] == pytest.approx(92.0) and bool(frame.loc["ref-B", "human"])
-    assert c_only["ref-B"] == pytest.approx(sacrebleu.corpus_bleu(REF_B, [REF_C]).score, abs=1e-9)
+    human_b = "HUMAN-B (ref-B)"
+    assert frame.loc[human_b, "da"] == pytest.approx(92.0) and bool(frame.loc[human_b, "human"])
+    assert c_only[human_b] == pytest.approx(sacrebleu.corpus_bleu(REF_B, [REF_C]).score, abs=1e-9)
     assert "nrefs:1|" in captions(at)
     at.switch_page("pages/study.py")
     at.run()
@@ -165,3 +163,26 @@ def test_a_release_of_several_pairs_offers_its_pairs():
     study = at.session_state[K.STUDY]
     assert (study.source_lang, study.target_lang) == ("cs", "en")
     assert list(study.references) == ["ref-B"] and "ref-C" not in study.systems
+
+
+def test_reset_to_defaults_also_resets_the_references_and_the_criterion():
+    from ui.app.settings import reset_settings
+
+    study = load_files([("wmt22.zip", release_zip())]).study
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.session_state[K.STUDY] = study
+    at.session_state[K.STUDY_KEY] = "test:wmt22"
+    at.session_state[K.DEFAULT_STUDY_TRIED] = True
+    at.run()
+    assert [b.label for b in at.sidebar.button] == ["Reset to defaults"]
+    at.session_state[K.OPT_REFERENCES] = ["ref-B", "ref-C"]
+    at.session_state[K.CRITERION] = "da"
+    at.run()
+    assert at.session_state[K.STUDY_KEY] == "test:wmt22|references=ref-B,ref-C"
+    # the button's callback (AppTest has the sidebar in its tree on the first run only)
+    reset_settings(at.session_state)
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.session_state[K.STUDY_KEY] == "test:wmt22"  # the loader's references again
+    assert at.session_state[K.STUDY] is study
+    assert K.CRITERION not in at.session_state  # pages open on the headline criterion again

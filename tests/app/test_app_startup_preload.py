@@ -10,11 +10,8 @@ import pytest
 from bleu_core.errors import BleuStudyError
 from ui.app import serve, startup
 
-
-@pytest.fixture(autouse=True)
-def fresh_startup(monkeypatch):
-    monkeypatch.setattr(startup, "_loaded", {})
-    monkeypatch.setattr(startup, "_preloads", {})
+# every test starts with no study loaded or preloaded (tests/app/conftest.py)
+pytestmark = pytest.mark.usefixtures("fresh_startup")
 
 
 def test_a_session_waits_for_the_preload_and_sees_its_progress(monkeypatch):
@@ -97,23 +94,25 @@ def test_serve_hands_over_to_streamlit_with_the_same_arguments(monkeypatch):
 
 def test_the_first_statistics_are_counted_after_the_preload_under_the_sidebar_key(monkeypatch):
     from bleu_core.options import BleuOptions
-    from ui.app import cache
+    from ui.app import statistics_store
     from ui.app.context import STATISTICS_ORDER
 
     monkeypatch.delenv("BLEU_STUDY_NO_PREFETCH", raising=False)
-    cache.STATISTICS.clear()
+    statistics_store.STATISTICS.clear()
     request = startup.StartupStudy("demo:ted-zh-en")
     startup.preload(request, then=serve.count_first).join(60)
     loaded = startup.load_startup(request)
     options = BleuOptions()
-    key = cache._statistics_key(
+    key = statistics_store._statistics_key(
         loaded.key, tuple(loaded.study.references), options.tokenize, options.lowercase,
         max(options.statistics_order, STATISTICS_ORDER),
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while not cache.STATISTICS.ready(key) and time.monotonic() < deadline:
+    while not statistics_store.STATISTICS.ready(key) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert cache.STATISTICS.ready(key)  # what the first BLEU page asks for (ui.app.context)
+    assert statistics_store.STATISTICS.ready(
+        key
+    )  # what the first BLEU page asks for (ui.app.context)
 
 
 def test_the_preload_waits_for_the_server_to_answer():

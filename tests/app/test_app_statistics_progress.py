@@ -13,18 +13,17 @@ import pytest
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
-import ui.app.cache as cache
 from bleu_core.study.demo import load_demo
-from ui.app import prefetch
+from ui.app import prefetch, statistics_store
 from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def slow_counting(monkeypatch, pause_s: float) -> list[int]:
-    """Make ``cache.compute_system_statistics`` report every system, ``pause_s`` apart, then count for
+    """Make ``statistics_store.compute_system_statistics`` report every system, ``pause_s`` apart, then count for
     real; returns the list of counts started."""
-    real = cache.compute_system_statistics
+    real = statistics_store.compute_system_statistics
     started: list[int] = []
 
     def counting(systems, references, *, progress=None, **kwargs):
@@ -39,7 +38,7 @@ def slow_counting(monkeypatch, pause_s: float) -> list[int]:
             progress(len(names), len(names), f"Counting n-grams: {len(names)} systems done")
         return out
 
-    monkeypatch.setattr(cache, "compute_system_statistics", counting)
+    monkeypatch.setattr(statistics_store, "compute_system_statistics", counting)
     return started
 
 
@@ -48,7 +47,7 @@ def test_waiting_caller_sees_the_counts_progress_in_its_own_thread(monkeypatch):
     refs = tuple(study.references)
     started = slow_counting(monkeypatch, 0.05)
     seen: list[tuple[int, int, str, int]] = []
-    stats = cache.system_statistics(
+    stats = statistics_store.system_statistics(
         "test:progress-thread",
         study,
         refs,
@@ -63,10 +62,10 @@ def test_waiting_caller_sees_the_counts_progress_in_its_own_thread(monkeypatch):
     done = [d for d, *_ in seen]
     assert done == sorted(done) and {t for _, t, _, _ in seen} == {len(study.systems)}
     assert any(m.startswith("Counting n-grams: system ") for _, _, m, _ in seen)
-    fresh = cache._count_statistics(study, refs, "none", False, 4)
+    fresh = statistics_store._count_statistics(study, refs, "none", False, 4)
     np.testing.assert_array_equal(stats.array, fresh.array)
     assert (
-        cache.COUNTING.get(("test:progress-thread", refs, "none", False, 4)) is None
+        statistics_store.COUNTING.get(("test:progress-thread", refs, "none", False, 4)) is None
     )  # cleaned up
 
 
@@ -86,8 +85,8 @@ def test_a_page_stopped_while_waiting_leaves_the_count_running(monkeypatch):
 
     args = ("test:progress-stop", study, refs, "none", True, 4)
     with pytest.raises(Stopped):
-        cache.system_statistics(*args, progress=stop, poll_s=0.01)
-    again = cache.system_statistics(*args, progress=lambda *r: None, poll_s=0.01)
+        statistics_store.system_statistics(*args, progress=stop, poll_s=0.01)
+    again = statistics_store.system_statistics(*args, progress=lambda *r: None, poll_s=0.01)
     assert len(started) == 1
     assert again.array.shape[:2] == (len(study.systems), study.n_segments)
 
@@ -102,7 +101,7 @@ def test_corpus_page_draws_a_moving_bar_while_counting(monkeypatch):
 
     monkeypatch.setattr(DeltaGenerator, "progress", progress)
     started = slow_counting(monkeypatch, 0.12)
-    cache.STATISTICS.clear()
+    statistics_store.STATISTICS.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
     at.switch_page("pages/corpus.py")
@@ -139,7 +138,7 @@ def test_scores_are_stored_once_per_settings_and_read_only(monkeypatch):
         return real(array, options)
 
     monkeypatch.setattr(context, "bleu_from_stats", scoring)
-    cache.SCORES.clear()
+    statistics_store.SCORES.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
     at.switch_page("pages/corpus.py")
@@ -153,8 +152,8 @@ def test_scores_are_stored_once_per_settings_and_read_only(monkeypatch):
     at.run()
     assert calls == [(13, 12), (13, 529, 12)], "a re-run scored again"
     assert not at.exception, [e.value for e in at.exception]
-    stored = [key for key in cache.SCORES._entries if key[0] == "sentence"]
-    sentence = cache.SCORES.get(stored[0], lambda: None)
+    stored = [key for key in statistics_store.SCORES._entries if key[0] == "sentence"]
+    sentence = statistics_store.SCORES.get(stored[0], lambda: None)
     with pytest.raises(ValueError, match="read-only"):
         sentence.score[0, 0] = 1.0
 
@@ -163,22 +162,22 @@ def test_the_study_page_counts_the_current_settings_then_the_others_ahead(monkey
     study = load_demo("ted-en-de")
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(cache, "COUNT_AHEAD_TOKENIZERS", ("13a", "none"))
-    idle = cache.count_current("test:current", study, refs, "intl", False, 4)
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("13a", "none"))
+    idle = statistics_store.count_current("test:current", study, refs, "intl", False, 4)
     assert idle is not None and idle.wait(60)
     for name in ("intl", "13a", "none"):
-        assert cache.statistics_ready("test:current", refs, name, False, 4), name
-    assert cache.count_current("test:current", study, refs, "intl", False, 4) is None
+        assert statistics_store.statistics_ready("test:current", refs, name, False, 4), name
+    assert statistics_store.count_current("test:current", study, refs, "intl", False, 4) is None
 
 
 def test_count_ahead_leaves_out_what_a_large_study_cannot_afford(monkeypatch):
     study = load_demo("ted-en-de")
-    chars = cache.study_characters(study)
+    chars = statistics_store.study_characters(study)
     # a budget for 13a, intl and none (cost 1) but not char (3) or the line-by-line paper and zh (12)
-    monkeypatch.setattr(cache, "COUNT_AHEAD_MAX_CHARACTERS", 2 * chars)
-    assert cache.ahead_tokenizers(chars) == ["13a", "intl", "none"]
-    monkeypatch.setattr(cache, "COUNT_AHEAD_MAX_CHARACTERS", 20 * chars)
-    assert cache.ahead_tokenizers(chars) == list(cache.COUNT_AHEAD_TOKENIZERS)
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", 2 * chars)
+    assert statistics_store.ahead_tokenizers(chars) == ["13a", "intl", "none"]
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", 20 * chars)
+    assert statistics_store.ahead_tokenizers(chars) == list(statistics_store.COUNT_AHEAD_TOKENIZERS)
 
 
 def test_a_page_waiting_for_the_warm_up_sees_which_library_loads(monkeypatch):

@@ -4,12 +4,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
 import sacrebleu
+from app_runs import captions, plain, start_app
 from scipy import stats
-from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
@@ -18,25 +19,7 @@ from ui.app import state as K
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def start(page: str, study: Study) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state[K.STUDY] = study
-    at.session_state[K.STUDY_KEY] = f"test:{study.name}"
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    at.run()
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def captions(at: AppTest) -> str:
-    return "\n".join(c.value for c in at.caption)
-
-
-def plain(label: str) -> str:
-    """A metric label without the backslashes that markdown-escape user text in it."""
-    return label.replace(chr(92), "")
+start = partial(start_app, label=None)
 
 
 def test_bleu_vs_human_toggle_drops_human_translations():

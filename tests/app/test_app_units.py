@@ -21,7 +21,7 @@ from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
 from ui.analysis.frames import corpus_frame, normalised_frame
 from ui.analysis.relate import linear_fit, segment_correlation
-from ui.app import cache, state
+from ui.app import cache, chart_images, state, uploads
 from ui.app.context import truncate_order
 from ui.app.export import build_zip, frame_to_latex, reproducible_zip, settings_record, study_digest
 from ui.app.frames import system_human_scores
@@ -324,8 +324,8 @@ def test_chart_images_render_with_vl_convert():
     import altair as alt
 
     spec = alt.Chart(pd.DataFrame({"x": [1, 2]})).mark_point().encode(x="x:Q").to_json()
-    assert cache.chart_png(spec).startswith(b"\x89PNG")
-    assert "<svg" in cache.chart_svg(spec)
+    assert chart_images.chart_png(spec).startswith(b"\x89PNG")
+    assert "<svg" in chart_images.chart_svg(spec)
 
 
 # ------------------------------------------------------------------ uploads
@@ -339,7 +339,7 @@ LONG_TABLE = (
 
 
 def test_upload_of_a_long_table_opens_a_study():
-    result = cache.load_uploaded((("study.csv", LONG_TABLE.encode()),), None)
+    result = uploads.load_uploaded((("study.csv", LONG_TABLE.encode()),), None)
     assert result.study.n_segments == 2 and list(result.study.systems) == ["A"]
     assert result.inputs[0][0] == "study.csv" and len(result.inputs[0][2]) == 64
     assert result.key.startswith("upload:")
@@ -351,9 +351,11 @@ def test_upload_of_plain_text_files_uses_the_chosen_roles():
         ("google.txt", b"The dog is barking.\nA cat sleeps.\n"),
     )
     roles = (("ref-A.txt", "reference"), ("google.txt", "system"))
-    result = cache.load_uploaded(files, None, roles)
+    result = uploads.load_uploaded(files, None, roles)
     assert list(result.study.references) == ["ref-A"] and list(result.study.systems) == ["google"]
-    other = cache.load_uploaded(files, None, (("ref-A.txt", "system"), ("google.txt", "reference")))
+    other = uploads.load_uploaded(
+        files, None, (("ref-A.txt", "system"), ("google.txt", "reference"))
+    )
     assert list(other.study.references) == ["google"] and other.key != result.key
 
 
@@ -362,7 +364,7 @@ def test_broken_upload_raises_a_clear_error():
     with pytest.raises(
         BleuStudyError, match=r"^broken\.csv, line 1: missing required columns 'segment_id'"
     ) as err:
-        cache.load_uploaded((("broken.csv", broken),), None)
+        uploads.load_uploaded((("broken.csv", broken),), None)
     assert "bleu-study-upload" not in str(
         err.value
     )  # the user's file name, not our temporary folder
@@ -420,10 +422,10 @@ def test_match_provenance_of_all_systems_at_once_equals_one_by_one():
 
 def test_cached_human_scores_equal_the_frames():
     study = _tiny_study()
-    assert cache.system_human_scores("tiny", study, "adequacy") == system_human_scores(
+    assert cache.cached_system_human_scores("tiny", study, "adequacy") == system_human_scores(
         study, "adequacy"
     )
-    assert cache.rater_groups("tiny", study, "adequacy") == sorted(
+    assert cache.cached_rater_groups("tiny", study, "adequacy") == sorted(
         {r.group for r in study.ratings if r.criterion == "adequacy" and r.group}
     )
 

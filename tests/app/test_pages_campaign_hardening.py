@@ -45,7 +45,7 @@ def assert_no_link_markdown(at: AppTest) -> None:
         assert not MARKDOWN_LINK.search(text), text
 
 
-def toy_study() -> Study:
+def four_segment_study() -> Study:
     return Study(
         name="toy",
         segments=tuple(Segment(f"s{i}", source=f"source {i}") for i in range(4)),
@@ -55,9 +55,9 @@ def toy_study() -> Study:
 
 
 @pytest.fixture
-def store(tmp_path, monkeypatch):
-    monkeypatch.setenv("BLEU_STUDY_DB", str(tmp_path / "hardening.sqlite"))
-    return CampaignStore.shared(tmp_path / "hardening.sqlite")
+def shared_store(db):
+    """The app's shared store on the test's campaign database (``db``: tests/app/conftest.py)."""
+    return CampaignStore.shared(db)
 
 
 @pytest.fixture
@@ -80,7 +80,7 @@ def rate_page(query: dict[str, str] | None = None) -> AppTest:
 
 
 @pytest.mark.parametrize("payload", [LINK, "[a](http://e)"])  # too long for a code / looked up
-def test_campaign_code_in_the_address_is_escaped(store, limiter, payload):
+def test_campaign_code_in_the_address_is_escaped(shared_store, limiter, payload):
     at = rate_page({"campaign": payload})
     shown = "\n".join(texts(at))
     assert "http" in shown.lower()  # echoed (as text), so the check below is not vacuous
@@ -88,7 +88,7 @@ def test_campaign_code_in_the_address_is_escaped(store, limiter, payload):
 
 
 @pytest.mark.parametrize("payload", [IMAGE])
-def test_resume_code_in_the_address_is_escaped_and_removed(store, limiter, payload):
+def test_resume_code_in_the_address_is_escaped_and_removed(shared_store, limiter, payload):
     at = rate_page({"resume": payload})
     assert "does not work" in at.warning[0].value
     assert_no_link_markdown(at)
@@ -97,11 +97,11 @@ def test_resume_code_in_the_address_is_escaped_and_removed(store, limiter, paylo
     assert limiter.remaining(client) == 2  # the failure was counted
 
 
-def test_a_working_resume_link_signs_in_and_leaves_the_address(store, limiter):
-    created = store.create_campaign(
-        plan_from_study(toy_study(), systems=["A", "B"], n_segments=2, seed=1)
+def test_a_working_resume_link_signs_in_and_leaves_the_address(shared_store, limiter):
+    created = shared_store.create_campaign(
+        plan_from_study(four_segment_study(), systems=["A", "B"], n_segments=2, seed=1)
     )
-    access = store.join(created.campaign.code, "Bo", "monolingual")
+    access = shared_store.join(created.campaign.code, "Bo", "monolingual")
     at = rate_page({"resume": f"{created.campaign.code}-{access.token}"})
     assert at.session_state[K.RATE_TOKEN] == access.token
     assert "resume" not in at.query_params
@@ -110,12 +110,12 @@ def test_a_working_resume_link_signs_in_and_leaves_the_address(store, limiter):
     assert at.subheader[0].value == "Item 1 of 4" and not at.exception
 
 
-def test_organiser_texts_reach_judges_as_plain_text(store, limiter):
+def test_organiser_texts_reach_judges_as_plain_text(shared_store, limiter):
     criteria = criteria_from_choices(
         ["fluency"], [LINK, IMAGE, "fine"], extra_name="overall", extra_question=IMAGE
     )
     plan = plan_from_study(
-        toy_study(),
+        four_segment_study(),
         systems=["A", "B"],
         n_segments=2,
         seed=3,
@@ -123,7 +123,7 @@ def test_organiser_texts_reach_judges_as_plain_text(store, limiter):
         groups=[LINK, "![g](http://evil/g.png)"],
         name=IMAGE,
     )
-    code = store.create_campaign(plan).campaign.code
+    code = shared_store.create_campaign(plan).campaign.code
     at = rate_page({"campaign": code})
     group_radio = at.radio(key=K.RATE_JOIN_GROUP)
     assert len(group_radio.options) == 2 and "evil" in group_radio.options[0]
@@ -141,12 +141,12 @@ def test_organiser_texts_reach_judges_as_plain_text(store, limiter):
     score_radios[1].set_value(3)
     next(b for b in at.button if b.label == "Save and next").click().run()
     token = at.session_state[K.RATE_TOKEN]
-    assert store.my_ratings(code, token) == {0: {"fluency": 1, "overall": 3}}
+    assert shared_store.my_ratings(code, token) == {0: {"fluency": 1, "overall": 3}}
 
 
-def test_wrong_codes_are_bounded_per_client_and_say_when_to_retry(store, limiter):
-    code = store.create_campaign(
-        plan_from_study(toy_study(), systems=["A", "B"], n_segments=2, seed=1)
+def test_wrong_codes_are_bounded_per_client_and_say_when_to_retry(shared_store, limiter):
+    code = shared_store.create_campaign(
+        plan_from_study(four_segment_study(), systems=["A", "B"], n_segments=2, seed=1)
     ).campaign.code
     at = rate_page()
     box = at.text_input(key=K.RATE_JOIN_CODE)
@@ -166,10 +166,10 @@ def test_wrong_codes_are_bounded_per_client_and_say_when_to_retry(store, limiter
     assert "Too many wrong codes" in at.error[-1].value and not at.session_state[K.RATE_TOKEN]
 
 
-def test_successful_joins_are_not_counted(store, limiter):
+def test_successful_joins_are_not_counted(shared_store, limiter):
     """A class behind one router joins together: only failures count."""
-    code = store.create_campaign(
-        plan_from_study(toy_study(), systems=["A", "B"], n_segments=2, seed=1)
+    code = shared_store.create_campaign(
+        plan_from_study(four_segment_study(), systems=["A", "B"], n_segments=2, seed=1)
     ).campaign.code
     for name in ("Ann", "Bo", "Cy", "Di"):  # more joins than the limit allows failures
         at = rate_page({"campaign": code})

@@ -5,9 +5,12 @@ The campaign database is a file under ``tmp_path`` (``BLEU_STUDY_DB``), never th
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 
 import pytest
+from app_runs import markdown_text as html_of
+from app_runs import start_app
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.campaigns import CampaignError, CampaignStore, plan_from_study
@@ -18,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = "<script>alert('x')</script>"
 
 
-def toy_study() -> Study:
+def markup_study() -> Study:
     return Study(
         name="toy",
         segments=tuple(Segment(f"s{i}", source=f"source <{i}>") for i in range(8)),
@@ -31,17 +34,10 @@ def toy_study() -> Study:
 
 
 @pytest.fixture
-def db(tmp_path, monkeypatch):
-    path = tmp_path / "pages.sqlite"
-    monkeypatch.setenv("BLEU_STUDY_DB", str(path))
-    return path
-
-
-@pytest.fixture
 def campaign(db):
     store = CampaignStore.shared(db)
     plan = plan_from_study(
-        toy_study(), systems=["A", "B"], n_segments=3, seed=4, display="source", name=HOSTILE
+        markup_study(), systems=["A", "B"], n_segments=3, seed=4, display="source", name=HOSTILE
     )
     return store, store.create_campaign(plan)
 
@@ -50,26 +46,8 @@ def buttons(at, label):
     return [b for b in at.button if b.label == label]
 
 
-def html_of(at) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
-def start(
-    page: str, study: Study | None = None, query: dict[str, str] | None = None, **state
-) -> AppTest:
-    """The whole app (app.py and its navigation) switched to ``pages/<page>.py``, like a browser would."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.session_state[K.STUDY] = study
-    at.session_state[K.STUDY_KEY] = "test:toy" if study is not None else None
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True  # do not open the demo study
-    for key, value in state.items():
-        at.session_state[key] = value
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+# The whole app on a page, as a deep link opens it (no first run), without the demo study.
+start = partial(start_app, key="test:toy", label=None, open_demo=False, first_run=False, timeout=60)
 
 
 def test_rate_page_join_rate_back_skip(campaign):
@@ -163,7 +141,7 @@ def campaigns_app(study: Study | None) -> AppTest:
 
 
 def test_campaigns_page_create_then_manage(db):
-    at = campaigns_app(toy_study())
+    at = campaigns_app(markup_study())
     assert at.title[0].value == "Rating campaigns"
     segments = [n for n in at.number_input if n.label.startswith("Number of source segments")]
     segments[0].set_value(4)
@@ -228,13 +206,13 @@ def test_campaigns_page_wrong_key_and_no_study(db, campaign):
 
 def test_visiting_the_pages_does_not_create_the_database(db):
     start("rate")
-    at = campaigns_app(toy_study())
+    at = campaigns_app(markup_study())
     assert str(db) in at.caption[0].value  # where campaigns will be kept is shown
     assert not db.exists()  # nothing is written until someone creates or joins a campaign
 
 
 def test_campaigns_page_bad_choices_give_a_message(db):
-    at = campaigns_app(toy_study())
+    at = campaigns_app(markup_study())
     [labels] = [t for t in at.text_input if t.label.startswith("Scale labels")]
     labels.input("only one")
     buttons(at, "Create campaign")[0].click().run()

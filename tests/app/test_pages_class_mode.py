@@ -6,54 +6,27 @@ follows new ratings; a student can join without a name. The campaign database is
 from __future__ import annotations
 
 import re
+from functools import partial
 from pathlib import Path
 
 import numpy as np
-import pytest
-from streamlit.testing.v1 import AppTest
+from app_runs import markdown_text as markdown
+from app_runs import start_app
 
 from bleu_core.campaigns import CampaignStore, JudgeSession
 from bleu_core.campaigns.lesson import lesson_plan
-from bleu_core.study.demo import load_demo
 from ui.app import state as K
 from ui.campaigns import class_mode
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture
-def db(tmp_path, monkeypatch):
-    path = tmp_path / "class.sqlite"
-    monkeypatch.setenv("BLEU_STUDY_DB", str(path))
-    return path
+# The whole app on a page, as a deep link opens it (no first run), without the demo study.
+start = partial(start_app, key="demo:ted-zh-en", label=None, open_demo=False, first_run=False)
 
 
-@pytest.fixture(scope="module")
-def ted():
-    return load_demo("ted-zh-en")
-
-
-def start(page: str, study=None, query=None, **state) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state[K.STUDY] = study
-    at.session_state[K.STUDY_KEY] = "demo:ted-zh-en" if study is not None else None
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    for key, value in state.items():
-        at.session_state[key] = value
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-def markdown(at) -> str:
-    return "\n".join(m.value for m in at.markdown)
-
-
-def test_one_click_makes_a_lesson_with_a_qr_code(db, ted):
-    at = start("campaigns", ted)
+def test_one_click_makes_a_lesson_with_a_qr_code(db, ted_zh_en):
+    at = start("campaigns", ted_zh_en)
     assert at.tabs[0].label == "Class mode"
     [button] = [b for b in at.button if b.label == "Start a class"]
     button.click().run()
@@ -62,7 +35,7 @@ def test_one_click_makes_a_lesson_with_a_qr_code(db, ted):
     code = at.session_state[K.CAMP_CODE]
     campaign = store.get_campaign(code)
     assert len(campaign.systems) == 5 and campaign.n_items == 50
-    assert campaign.metadata["bleu_signature"].startswith("nrefs:1|case:mixed")
+    assert campaign.metadata["bleu_signature"].startswith("nrefs:1|refs:refB|case:mixed")
     text = markdown(at)
     link = f"/rate?campaign={code}"
     assert link in text
@@ -74,10 +47,10 @@ def test_one_click_makes_a_lesson_with_a_qr_code(db, ted):
     assert any("projector?lesson=" in b.proto.url for b in at.get("link_button"))
 
 
-def test_projector_takes_the_key_out_of_the_address_and_follows_ratings(db, ted):
+def test_projector_takes_the_key_out_of_the_address_and_follows_ratings(db, ted_zh_en):
     store = CampaignStore.shared(db)
-    bleu = {s: float(i * 5) for i, s in enumerate(ted.systems)}
-    created = store.create_campaign(lesson_plan(ted, bleu, seed=2, n_segments=3))
+    bleu = {s: float(i * 5) for i, s in enumerate(ted_zh_en.systems)}
+    created = store.create_campaign(lesson_plan(ted_zh_en, bleu, seed=2, n_segments=3))
     code, key = created.campaign.code, created.organiser_key
     at = start("projector", query={"lesson": code, "key": key})
     assert "key" not in at.query_params
@@ -97,20 +70,24 @@ def test_projector_takes_the_key_out_of_the_address_and_follows_ratings(db, ted)
     assert len(at.get("vega_lite_chart")) >= 3
 
 
-def test_projector_refuses_a_wrong_key(db, ted):
+def test_projector_refuses_a_wrong_key(db, ted_zh_en):
     store = CampaignStore.shared(db)
     created = store.create_campaign(
-        lesson_plan(ted, {s: 1.0 * i for i, s in enumerate(ted.systems)}, seed=1, n_segments=2)
+        lesson_plan(
+            ted_zh_en, {s: 1.0 * i for i, s in enumerate(ted_zh_en.systems)}, seed=1, n_segments=2
+        )
     )
     at = start("projector", query={"lesson": created.campaign.code, "key": "wrong"})
     assert any("organiser key" in e.value.lower() for e in at.error)
     assert at.session_state[K.PROJ_CODE] is None
 
 
-def test_freeze_stops_the_refresh(db, ted):
+def test_freeze_stops_the_refresh(db, ted_zh_en):
     store = CampaignStore.shared(db)
     created = store.create_campaign(
-        lesson_plan(ted, {s: 1.0 * i for i, s in enumerate(ted.systems)}, seed=1, n_segments=2)
+        lesson_plan(
+            ted_zh_en, {s: 1.0 * i for i, s in enumerate(ted_zh_en.systems)}, seed=1, n_segments=2
+        )
     )
     at = start(
         "projector", **{K.PROJ_CODE: created.campaign.code, K.PROJ_KEY: created.organiser_key}
@@ -122,10 +99,12 @@ def test_freeze_stops_the_refresh(db, ted):
     assert any("frozen for discussion" in c.value for c in at.caption)
 
 
-def test_student_joins_without_a_name(db, ted):
+def test_student_joins_without_a_name(db, ted_zh_en):
     store = CampaignStore.shared(db)
     created = store.create_campaign(
-        lesson_plan(ted, {s: 1.0 * i for i, s in enumerate(ted.systems)}, seed=1, n_segments=2)
+        lesson_plan(
+            ted_zh_en, {s: 1.0 * i for i, s in enumerate(ted_zh_en.systems)}, seed=1, n_segments=2
+        )
     )
     at = start("rate", query={"campaign": created.campaign.code})
     at.checkbox(key=K.RATE_ANONYMOUS).check()
@@ -136,6 +115,6 @@ def test_student_joins_without_a_name(db, ted):
     assert re.fullmatch(r"student [0-9a-f]{4}", judge.judge)
 
 
-def test_learn_links_to_class_mode(ted):
-    at = start("learn", ted)
+def test_learn_links_to_class_mode(ted_zh_en):
+    at = start("learn", ted_zh_en)
     assert any("class" in str(link.proto.label).lower() for link in at.get("page_link"))

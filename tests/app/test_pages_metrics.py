@@ -6,38 +6,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_runs import page_alone
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Study
-from bleu_core.study.demo import load_demo
 from ui.app import state as K
 from ui.app.analysis_cache import PAGE_DEFAULT_METRICS
 
 PAGE = str(Path(__file__).resolve().parents[2] / "pages" / "metrics.py")
-N_SEGMENTS = 40
-
-
-def small_study() -> Study:
-    """4 MT systems × N_SEGMENTS segments of the TED en-de demo with their MQM ratings."""
-    full = load_demo("ted-en-de")
-    return full.subset(list(full.systems)[:4], N_SEGMENTS)
-
-
-@pytest.fixture(scope="module")
-def study() -> Study:
-    return small_study()
 
 
 def run_page(study: Study, **extra: object) -> AppTest:
-    at = AppTest.from_file(PAGE, default_timeout=120)
-    state: dict[str, object] = {}
-    K.init_state(state)
-    state.update(
-        {K.STUDY: study, K.STUDY_KEY: "test:ted-slice-40", K.N_RESAMPLES: 50, K.SEED: 7}, **extra
-    )
-    for k, v in state.items():
-        at.session_state[k] = v
-    return at.run()
+    state = {K.STUDY: study, K.STUDY_KEY: "test:ted-slice-40", K.N_RESAMPLES: 50, K.SEED: 7}
+    return page_alone(PAGE, {**state, **extra}, check=False)
 
 
 def find_frame(at: AppTest, column: str):  # noqa: ANN201 - a pandas DataFrame
@@ -48,8 +29,8 @@ def find_frame(at: AppTest, column: str):  # noqa: ANN201 - a pandas DataFrame
     raise AssertionError(f"no dataframe with column {column!r}")
 
 
-def test_page_renders_every_section(study: Study) -> None:
-    at = run_page(study)
+def test_page_renders_every_section(ted_four_systems: Study) -> None:
+    at = run_page(ted_four_systems)
     assert not at.exception, at.exception
     # the first view: the quick metrics; Babych & Hartley's tables wait for their toggle
     first = find_frame(at, "oriented r")
@@ -81,17 +62,17 @@ def test_page_renders_every_section(study: Study) -> None:
     assert system_rows["n"].eq(4).all()
     # the many-BLEUs table: one row per system, one column per implementation
     pivot = find_frame(at, "NLTK corpus_bleu")
-    assert list(pivot.index) == list(study.systems)
+    assert list(pivot.index) == list(ted_four_systems.systems)
     assert pivot.shape[1] == 4
     assert len(at.error) == 0
     # the system score table and the Babych tables are there too
-    assert list(find_frame(at, "PER")["system"]) == list(study.systems)
+    assert list(find_frame(at, "PER")["system"]) == list(ted_four_systems.systems)
     babych = find_frame(at, "BLEU (all refs)")
     assert "recall (tf.idf) [ref]" in babych.columns
 
 
-def test_explorer_reports_best_variant_and_errors(study: Study) -> None:
-    at = run_page(study)
+def test_explorer_reports_best_variant_and_errors(ted_four_systems: Study) -> None:
+    at = run_page(ted_four_systems)
     at.multiselect(key=f"{K.MET_EXPLORER_CHOICES}_sm").set_value(["exp", "floor", "add-k"]).run()
     assert not at.exception
     assert any("Best segment-level agreement with mqm" in s.value for s in at.success)
@@ -99,8 +80,8 @@ def test_explorer_reports_best_variant_and_errors(study: Study) -> None:
     assert any("tick at least one value for smooth" in e.value for e in at.error)
 
 
-def test_williams_test_and_metric_choice(study: Study) -> None:
-    at = run_page(study, **{K.MET_METRICS: ["BLEU", "chrF"]})
+def test_williams_test_and_metric_choice(ted_four_systems: Study) -> None:
+    at = run_page(ted_four_systems, **{K.MET_METRICS: ["BLEU", "chrF"]})
     assert not at.exception
     williams = find_frame(at, "r between")
     assert list(williams["level"]) == ["segment", "system"]
@@ -109,13 +90,13 @@ def test_williams_test_and_metric_choice(study: Study) -> None:
     assert any("Pick at least one metric" in i.value for i in at.info)
 
 
-def test_williams_frame_orients_error_metrics(study: Study) -> None:
+def test_williams_frame_orients_error_metrics(ted_four_systems: Study) -> None:
     from bleu_core.metrics.registry import score_study
     from ui.metrics.charts import williams_frame
 
-    scores = score_study(study, ["BLEU", "PER"])
-    human_seg = study.segment_scores("mqm")
-    human_sys = list(study.system_scores("mqm").values())
+    scores = score_study(ted_four_systems, ["BLEU", "PER"])
+    human_seg = ted_four_systems.segment_scores("mqm")
+    human_sys = list(ted_four_systems.system_scores("mqm").values())
     frame = williams_frame(scores, "BLEU", "PER", human_seg, human_sys, True)
     seg = frame[frame["level"] == "segment"].iloc[0]
     raw_per = np.corrcoef(*_pairs(scores["PER"].segment, human_seg))[0, 1]

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 import pytest
+from app_runs import page_alone
 from scipy import stats as sps
 from streamlit.testing.v1 import AppTest
 
@@ -24,12 +25,7 @@ SEED_002 = glob.glob("/work/shared/seeds/002_*.txt")
 
 
 def run_page() -> AppTest:
-    at = AppTest.from_file(str(PAGE), default_timeout=60)
-    state: dict[str, object] = {}
-    K.init_state(state)
-    for k, v in state.items():
-        at.session_state[k] = v
-    return at.run()
+    return page_alone(PAGE, {}, check=False, timeout=60)
 
 
 def upload(at: AppTest, name: str, text: str) -> AppTest:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_runs import page_alone
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
@@ -26,7 +27,7 @@ N_SEGMENTS = 50
 
 
 @pytest.fixture(scope="module")
-def ted() -> Study:
+def ted_with_gap() -> Study:
     """4 MT systems × 50 segments of the TED en-de demo (MQM ratings), one translation taken out."""
     full = load_demo("ted-en-de")
     names = list(full.systems)[:4]
@@ -39,16 +40,8 @@ def ted() -> Study:
 
 
 def run_page(name: str, study: Study, key: str, **extra: object) -> AppTest:
-    at = AppTest.from_file(str(PAGES / name), default_timeout=120)
-    state: dict[str, object] = {}
-    K.init_state(state)
-    state.update({K.STUDY: study, K.STUDY_KEY: key, K.N_RESAMPLES: 30, K.SEED: 3})
-    state.update(extra)
-    for k, v in state.items():
-        at.session_state[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    state = {K.STUDY: study, K.STUDY_KEY: key, K.N_RESAMPLES: 30, K.SEED: 3}
+    return page_alone(name, {**state, **extra})
 
 
 def frame_with(at: AppTest, column: str):  # noqa: ANN201 - a pandas DataFrame
@@ -93,21 +86,22 @@ def segment_r_on_pages(study: Study, key: str, settings: dict[str, object]) -> d
     ],
     ids=["floor-eff", "exp-no-eff"],
 )
-def test_segment_level_r_is_one_number_on_every_page(ted, settings):
-    found = segment_r_on_pages(ted, f"test:i15-ted-{len(settings)}", settings)
-    # the independent figure: scipy's Pearson r of the sidebar's sentence BLEU (bleu_from_stats with the
-    # same options) against the MQM segment scores, the missing translation left out
+def test_segment_level_r_is_one_number_on_every_page(ted_with_gap, settings):
+    found = segment_r_on_pages(ted_with_gap, f"test:i15-ted-{len(settings)}", settings)
+    # the independent figure: scipy's Pearson r of sentence BLEU as sacrebleu's sentence_bleu computes it
+    # (the sidebar's options with effective order on, whatever the corpus-level checkbox says) against
+    # the MQM segment scores, the missing translation left out
     from ui.app.settings import options_from_state
 
     state: dict[str, object] = {}
     K.init_state(state)
     state.update(settings)
     options = options_from_state(state)[0]
-    refs = [ted.references[r] for r in ted.references]
-    human = ted.segment_scores("mqm")
+    refs = [ted_with_gap.references[r] for r in ted_with_gap.references]
+    human = ted_with_gap.segment_scores("mqm")
     xs, ys = [], []
-    for k, name in enumerate(ted.systems):
-        texts = ted.systems[name]
+    for k, name in enumerate(ted_with_gap.systems):
+        texts = ted_with_gap.systems[name]
         keep = [i for i, t in enumerate(texts) if t is not None and not np.isnan(human[k, i])]
         array = compute_statistics(
             [texts[i] for i in keep],
@@ -116,7 +110,7 @@ def test_segment_level_r_is_one_number_on_every_page(ted, settings):
             tokenize=options.tokenize,
             lowercase=options.lowercase,
         ).array
-        xs.extend(bleu_from_stats(array, options).score.tolist())
+        xs.extend(bleu_from_stats(array, options.with_(effective_order=True)).score.tolist())
         ys.extend(human[k, keep].tolist())
     expected = stats.pearsonr(xs, ys).statistic
     assert found["bleu_vs_human"] == pytest.approx(expected, abs=6e-4)  # shown to 3 decimals
@@ -124,20 +118,20 @@ def test_segment_level_r_is_one_number_on_every_page(ted, settings):
     assert found["metrics"] == pytest.approx(expected, abs=1e-9)
 
 
-def test_the_sidebar_smoothing_moves_the_segment_level_r_on_every_page(ted):
+def test_the_sidebar_smoothing_moves_the_segment_level_r_on_every_page(ted_with_gap):
     # the cross-page test above could pass with a constant: the sidebar's settings must move the number
-    a = segment_r_on_pages(ted, "test:i15-smooth", {K.OPT_SMOOTH: "none"})
-    b = segment_r_on_pages(ted, "test:i15-smooth", {K.OPT_SMOOTH: "add-k"})
+    a = segment_r_on_pages(ted_with_gap, "test:i15-smooth", {K.OPT_SMOOTH: "none"})
+    b = segment_r_on_pages(ted_with_gap, "test:i15-smooth", {K.OPT_SMOOTH: "add-k"})
     for page in a:
         assert abs(a[page] - b[page]) > 1e-3, page
 
 
-def test_explore_marks_missing_translations_and_keeps_the_segment(ted):
-    name = list(ted.systems)[1]
-    seg = ted.segment_ids[2]
+def test_explore_marks_missing_translations_and_keeps_the_segment(ted_with_gap):
+    name = list(ted_with_gap.systems)[1]
+    seg = ted_with_gap.segment_ids[2]
     at = run_page(
         "explore.py",
-        ted,
+        ted_with_gap,
         "test:i15-explore",
         **{
             K.EXPLORE_SYSTEMS: [name],
@@ -163,8 +157,8 @@ def test_explore_marks_missing_translations_and_keeps_the_segment(ted):
     assert at.subheader[0].value.startswith(f"Segment {seg}")
 
 
-def test_significance_blocks_use_every_segment_by_default(ted):
-    at = run_page("significance.py", ted, "test:i15-sig", **{K.SIG_TRIALS: 100})
+def test_significance_blocks_use_every_segment_by_default(ted_with_gap):
+    at = run_page("significance.py", ted_with_gap, "test:i15-sig", **{K.SIG_TRIALS: 100})
     captions = [c.value for c in at.caption]
     # 50 segments in 20 blocks: 10 of 3 and 10 of 2, none left over
     assert any(
@@ -175,9 +169,10 @@ def test_significance_blocks_use_every_segment_by_default(ted):
     assert all(isinstance(p, str) and p != "None" for p in p_values)
 
 
-def test_judges_page_says_when_ratings_have_no_rater_ids(ted):
+def test_judges_page_says_when_ratings_have_no_rater_ids(ted_with_gap):
     anonymous = dataclasses.replace(
-        ted, ratings=tuple(dataclasses.replace(r, rater=None) for r in ted.ratings)
+        ted_with_gap,
+        ratings=tuple(dataclasses.replace(r, rater=None) for r in ted_with_gap.ratings),
     )
     at = run_page("judges.py", anonymous, "test:i15-judges")
     assert any("carry no rater ids" in i.value for i in at.info)

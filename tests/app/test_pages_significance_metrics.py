@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_runs import page_alone
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Study
@@ -67,26 +68,17 @@ def scored() -> tuple[Study, np.ndarray]:
 
 
 def run(study: Study, metric: str) -> AppTest:
-    at = AppTest.from_file(str(PAGE), default_timeout=120)
-    state: dict[str, object] = {}
-    K.init_state(state)
     key = study_key_with_metric_scores("test:ted-slice-sig", metric_scores_digest(study))
-    state.update(
-        {
-            K.STUDY: study,
-            K.STUDY_KEY: key,
-            K.N_RESAMPLES: RESAMPLES,
-            K.SEED: SEED,
-            K.SIG_TRIALS: TRIALS,
-            K.SIG_BLOCKS: 4,
-            K.SIG_METRIC: metric,
-        }
-    )
-    for k, v in state.items():
-        at.session_state[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    state = {
+        K.STUDY: study,
+        K.STUDY_KEY: key,
+        K.N_RESAMPLES: RESAMPLES,
+        K.SEED: SEED,
+        K.SIG_TRIALS: TRIALS,
+        K.SIG_BLOCKS: 4,
+        K.SIG_METRIC: metric,
+    }
+    return page_alone(PAGE, state)
 
 
 def frame_with(at: AppTest, *columns: str, without: str | None = None):
@@ -139,6 +131,8 @@ def test_an_attached_metric_is_resampled_as_the_mean_of_its_segment_scores(score
         p = (np.sum(magnitude - magnitude.mean() > abs(observed)) + 1) / (RESAMPLES + 1)
         assert row.difference == pytest.approx(observed, abs=1e-12)
         assert row.p == pytest.approx(p, abs=1e-12)
+        # the verdict is read from that p-value at the page's alpha (0.05), never from an interval
+        assert row.verdict == ("~" if p >= 0.05 else ">" if observed > 0 else "<")
 
     # approximate randomisation: every segment's two scores swapped with probability 1/2
     swaps = np.random.default_rng(SEED).integers(2, size=(TRIALS, N_SEGMENTS), dtype=bool)
@@ -152,6 +146,8 @@ def test_an_attached_metric_is_resampled_as_the_mean_of_its_segment_scores(score
         p = (np.sum(np.abs(null) > abs(observed)) + 1) / (TRIALS + 1)
         assert row.difference == pytest.approx(observed, abs=1e-12)
         assert row.p == pytest.approx(p, abs=1e-12)
+        # the verdict is read from that p-value at the page's alpha (0.05), never from an interval
+        assert row.verdict == ("~" if p >= 0.05 else ">" if observed > 0 else "<")
 
 
 def test_a_metric_computed_here_and_back_to_bleu(scored):

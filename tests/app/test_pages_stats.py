@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_runs import page_alone
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Criterion, Rating, Segment, Study
@@ -16,6 +17,7 @@ PAGES = Path(__file__).resolve().parents[2] / "pages"
 N_SEGMENTS = 60
 
 
+@pytest.fixture(scope="module")
 def ted_slice() -> Study:
     """5 MT systems × N_SEGMENTS segments of the TED en-de demo with their MQM ratings."""
     full = load_demo("ted-en-de")
@@ -57,26 +59,13 @@ def judged_study() -> Study:
 
 
 def run_page(name: str, study: Study, key: str, **extra: object) -> AppTest:
-    at = AppTest.from_file(str(PAGES / name), default_timeout=120)
-    state: dict[str, object] = {}
-    K.init_state(state)
-    state.update(
-        {K.STUDY: study, K.STUDY_KEY: key, K.N_RESAMPLES: 60, K.SEED: 7, K.SIG_TRIALS: 300}
-    )
-    state.update(extra)
-    for k, v in state.items():
-        at.session_state[k] = v
-    return at.run()
+    state = {K.STUDY: study, K.STUDY_KEY: key, K.N_RESAMPLES: 60, K.SEED: 7, K.SIG_TRIALS: 300}
+    return page_alone(name, {**state, **extra}, check=False)
 
 
-@pytest.fixture(scope="module")
-def ted() -> Study:
-    return ted_slice()
-
-
-def test_significance_page_shows_blocks_intervals_and_matrices(ted):
+def test_significance_page_shows_blocks_intervals_and_matrices(ted_slice):
     at = run_page(
-        "significance.py", ted, "test:ted-slice", **{K.SIG_BLOCK_SIZE: 0, K.SIG_BLOCKS: 6}
+        "significance.py", ted_slice, "test:ted-slice", **{K.SIG_BLOCK_SIZE: 0, K.SIG_BLOCKS: 6}
     )
     assert not at.exception, at.exception
     assert at.title[0].value == "How sure are we?"
@@ -117,8 +106,8 @@ def test_judges_page_pairs_adjacent_systems_per_group():
     assert not at.dataframe[0].value["pair"].str.contains("H1").any()
 
 
-def test_judges_page_explains_when_no_judge_rated_two_systems(ted):
-    at = run_page("judges.py", ted, "test:ted-slice")
+def test_judges_page_explains_when_no_judge_rated_two_systems(ted_slice):
+    at = run_page("judges.py", ted_slice, "test:ted-slice")
     assert not at.exception, at.exception
     # TED: one rater per (system, segment); pairs exist only where one rater happened to rate both systems
     if at.warning:

@@ -1,5 +1,9 @@
-"""The app side in rooms (issue 12): every page imports from its own area of ``ui`` and from the shared
-app room only, and every room imports ``bleu_core``, the app room and itself.
+"""The app side in rooms: every page imports from its own area of ``ui`` and from the shared app room only,
+and every room imports ``bleu_core``, the app room and itself.
+
+Inside its room a page talks to one module (its facade ``ui/<room>/<page>_page.py`` when it needs several
+modules' names), and no function or class name is defined in two modules of one room, so a name found in
+a traceback or a grep points at one definition.
 
 The rooms mirror the navigation:
 
@@ -13,8 +17,7 @@ The rooms mirror the navigation:
 
 ``ui.app`` (state, settings, caches, context, export, markup) is shared by all and imports no other room.
 Declared exceptions: ``ui.metrics`` draws the shared scatter and correlation rows of ``ui.analysis``, so does
-``ui.campaigns`` for the projector (the paper's Figures 5-7 from a class's live ratings), and the Correlation
-page shows metric tables of ``ui.metrics`` (it compares BLEU with other metrics).
+``ui.campaigns`` for the projector (the paper's Figures 5-7 from a class's live ratings).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ PAGE_ROOMS = {
     "bleu_vs_human": {"analysis"},
     "significance": {"analysis"},
     "judges": {"analysis"},
-    "correlation": {"analysis", "metrics"},
+    "correlation": {"analysis"},
     "metric_ranking": {"analysis"},
     "export": {"analysis"},
     "metrics": {"metrics"},
@@ -74,6 +77,39 @@ def ui_rooms_imported(path: Path) -> set[str]:
     return rooms
 
 
+def room_modules_imported(path: Path, room: str) -> set[str]:
+    """The modules of ``ui.<room>`` a file imports (``from ui.<room> import m`` counts ``m``)."""
+    prefix = f"ui.{room}"
+    modules: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            if node.module == prefix:
+                modules.update(alias.name for alias in node.names)
+            elif node.module.startswith(prefix + "."):
+                modules.add(node.module.split(".")[2])
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(prefix + "."):
+                    modules.add(alias.name.split(".")[2])
+    return modules
+
+
+def defined_names(path: Path) -> set[str]:
+    """Names of the functions and classes a module defines at its top level."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    return {node.name for node in tree.body if isinstance(node, kinds)}
+
+
+def names_defined_twice(folder: Path) -> dict[str, list[str]]:
+    """Each function or class name defined in more than one module of ``folder``, with those modules."""
+    where: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("*.py")):
+        for name in defined_names(path):
+            where.setdefault(name, []).append(path.name)
+    return {name: paths for name, paths in where.items() if len(paths) > 1}
+
+
 def test_every_page_has_a_room():
     pages = {p.stem for p in (ROOT / "pages").glob("*.py")}
     assert pages == set(PAGE_ROOMS), (
@@ -85,6 +121,23 @@ def test_every_page_has_a_room():
 def test_page_imports_its_room_and_the_app_room_only(page):
     rooms = ui_rooms_imported(ROOT / "pages" / f"{page}.py")
     assert rooms <= PAGE_ROOMS[page] | {"app"}, f"pages/{page}.py imports ui rooms {sorted(rooms)}"
+
+
+@pytest.mark.parametrize("page", sorted(PAGE_ROOMS))
+def test_each_page_has_one_room_and_talks_to_one_module_of_it(page):
+    assert len(PAGE_ROOMS[page]) == 1, f"pages/{page}.py belongs to one room"
+    (room,) = PAGE_ROOMS[page]
+    modules = room_modules_imported(ROOT / "pages" / f"{page}.py", room)
+    assert len(modules) <= 1, (
+        f"pages/{page}.py imports {sorted(modules)} of ui.{room}: give it one facade "
+        f"(ui/{room}/{page}_page.py) that re-exports what it uses"
+    )
+
+
+@pytest.mark.parametrize("room", sorted(ROOM_IMPORTS))
+def test_no_function_name_is_defined_in_two_modules_of_a_room(room):
+    twice = names_defined_twice(ROOT / "ui" / room)
+    assert not twice, f"ui/{room}: names defined in several modules (rename one): {twice}"
 
 
 @pytest.mark.parametrize("room", sorted(ROOM_IMPORTS))
@@ -108,3 +161,16 @@ def test_the_rule_can_fail(tmp_path):
     bad = tmp_path / "bad.py"
     bad.write_text("from ui.campaigns.views import x\nfrom ui import cache\n", encoding="utf-8")
     assert ui_rooms_imported(bad) == {"campaigns", "app"}
+
+
+def test_the_page_and_name_rules_can_fail(tmp_path):
+    page = tmp_path / "page.py"
+    page.write_text(
+        "from ui.analysis import charts as c\nimport ui.analysis.frames\n"
+        "from ui.analysis.relate import fit\nfrom ui.app import state\n",
+        encoding="utf-8",
+    )
+    assert room_modules_imported(page, "analysis") == {"charts", "frames", "relate"}
+    (tmp_path / "a.py").write_text("def shared():\n    pass\n\n\nclass Alone:\n    pass\n", "utf-8")
+    (tmp_path / "b.py").write_text("def shared():\n    pass\n\n\ndef other():\n    pass\n", "utf-8")
+    assert names_defined_twice(tmp_path) == {"shared": ["a.py", "b.py"]}

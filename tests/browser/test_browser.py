@@ -246,7 +246,7 @@ def test_export_zip_downloads_with_tables_charts_and_settings(server, page):
     settings = json.loads(zf.read("settings.json"))
     assert settings["input_files"][0]["name"] == "ted-en-de.study.json.gz"
     assert len(settings["input_files"][0]["sha256"]) == 64
-    assert settings["signature"].startswith("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp")
+    assert settings["signature"].startswith("nrefs:1|refs:ref|case:mixed|eff:no|tok:13a|smooth:exp")
 
 
 def test_deep_link_as_the_first_request_of_a_fresh_server(browser):

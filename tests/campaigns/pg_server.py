@@ -242,9 +242,10 @@ class PostgresServer:
         """The SQLAlchemy URL of *database* on this server."""
         return f"postgresql+{driver}://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
 
-    def create_database(self, *, timezone: str | None = None) -> str:
+    def create_database(self, *, timezone: str | None = None, template: str | None = None) -> str:
         """A new empty database (``test_1``, ``test_2``, ...) and its SQLAlchemy URL. *timezone* sets the
-        session time zone of every connection to it (the server's default is UTC)."""
+        session time zone of every connection to it (the server's default is UTC). With *template* (the URL
+        of a database of this server that nobody is connected to) the new database is a copy of it."""
         import psycopg  # the test module skips before calling this if psycopg is missing
         from psycopg import sql
 
@@ -253,7 +254,11 @@ class PostgresServer:
         with psycopg.connect(
             host="127.0.0.1", port=self.port, user=SUPERUSER, dbname="postgres", autocommit=True
         ) as conn:
-            conn.execute(sql.SQL("CREATE DATABASE {}").format(name))
+            if template is None:
+                conn.execute(sql.SQL("CREATE DATABASE {}").format(name))
+            else:
+                source = sql.Identifier(template.rsplit("/", 1)[1])
+                conn.execute(sql.SQL("CREATE DATABASE {} TEMPLATE {}").format(name, source))
             if timezone is not None:
                 conn.execute(
                     sql.SQL("ALTER DATABASE {} SET timezone TO {}").format(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import event, inspect, select
 
-from bleu_core.campaigns import AccessDenied, CampaignStore, plan_campaign
+from bleu_core.campaigns import AccessDenied, plan_campaign
 from bleu_core.campaigns.storage import campaigns_table, judges_table
 
 HOSTILE = [
@@ -36,13 +36,6 @@ def make_plan(groups=("monolingual", "bilingual"), name="access test"):
         seed=5,
         groups=groups,
     )
-
-
-@pytest.fixture
-def store(tmp_path):
-    s = CampaignStore(tmp_path / "access.sqlite")
-    yield s
-    s.close()
 
 
 def test_organiser_actions_need_the_key(store):
@@ -179,3 +172,21 @@ def test_hostile_strings_are_stored_verbatim_via_bound_parameters(store):
         for text in HOSTILE:
             assert text not in statement
         assert code not in statement and key not in statement
+
+
+def test_a_projector_view_token_reads_the_class_and_grants_nothing_else(store):
+    created = store.create_campaign(make_plan())
+    code, key = created.campaign.code, created.organiser_key
+    view = store.viewer_token(code, key)
+    assert view != key and key not in view
+    store.join(code, "ana", "monolingual")
+    campaign, ratings, progress = store.class_view(code, view)
+    assert campaign.code == code and ratings == [] and [p.judge for p in progress] == ["ana"]
+    with pytest.raises(AccessDenied, match="organiser key"):
+        store.ratings(code, view)  # the view token is no organiser key
+    with pytest.raises(AccessDenied, match="organiser key"):
+        store.set_open(code, view, False)
+    with pytest.raises(AccessDenied, match="projector link is not valid"):
+        store.class_view(code, key)
+    with pytest.raises(AccessDenied, match="organiser key"):
+        store.viewer_token(code, "guess")

@@ -10,7 +10,6 @@ import pytest
 
 from bleu_core.campaigns import (
     CampaignError,
-    CampaignStore,
     apply_to_study,
     plan_from_study,
     ratings_digest,
@@ -22,7 +21,7 @@ from bleu_core.campaigns.integration import CSV_COLUMNS, FORMULA_TRIGGERS
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 
 
-def toy_study() -> Study:
+def study_with_a_human_system() -> Study:
     return Study(
         name="toy",
         segments=tuple(Segment(f"s{i}", source=f"src {i}") for i in range(6)),
@@ -41,15 +40,8 @@ def toy_study() -> Study:
     )
 
 
-@pytest.fixture
-def store(tmp_path):
-    s = CampaignStore(tmp_path / "integration.sqlite")
-    yield s
-    s.close()
-
-
 def test_plan_from_study_uses_the_chosen_reference_stream():
-    study = toy_study()
+    study = study_with_a_human_system()
     plan = plan_from_study(
         study, systems=["A", "H"], n_segments=3, seed=2, display="both", reference_stream="ref2"
     )
@@ -81,7 +73,7 @@ def rate_everything(store, created, judges):
 
 
 def test_campaign_ratings_become_study_criteria(store):
-    study = toy_study()
+    study = study_with_a_human_system()
     created = store.create_campaign(
         plan_from_study(study, systems=["A", "B"], n_segments=4, seed=1)
     )
@@ -116,7 +108,7 @@ def test_campaign_ratings_become_study_criteria(store):
 
 
 def test_applying_to_the_wrong_study_names_the_fix(store):
-    study = toy_study()
+    study = study_with_a_human_system()
     created = store.create_campaign(
         plan_from_study(study, systems=["A", "B"], n_segments=2, seed=1)
     )
@@ -131,7 +123,7 @@ def test_applying_to_the_wrong_study_names_the_fix(store):
 
 
 def test_csv_export_round_trips_verbatim_without_the_formula_guard(store):
-    study = toy_study()
+    study = study_with_a_human_system()
     created = store.create_campaign(plan_from_study(study, systems=["A"], n_segments=2, seed=1))
     hostile = '=HYPERLINK("http://x"), "quoted", <b>bold</b>'
     ratings = rate_everything(
@@ -190,7 +182,7 @@ def test_spreadsheet_safe_prefixes_every_trigger_and_nothing_else(trigger):
 
 def test_ratings_digest_follows_the_ratings(store):
     created = store.create_campaign(
-        plan_from_study(toy_study(), systems=["A"], n_segments=2, seed=1)
+        plan_from_study(study_with_a_human_system(), systems=["A"], n_segments=2, seed=1)
     )
     code, key = created.campaign.code, created.organiser_key
     assert ratings_digest([]) == ratings_digest(store.ratings(code, key))
@@ -206,7 +198,7 @@ def test_campaign_ratings_feed_the_papers_judge_comparisons(store):
     """Campaign → study → bleu_core.stats.judges (paper §4): per group, systems ordered by the judges' scores."""
     from bleu_core.stats.judges import judge_comparisons
 
-    study = toy_study()
+    study = study_with_a_human_system()
     created = store.create_campaign(
         plan_from_study(study, systems=["A", "B", "H"], n_segments=6, seed=3, criteria=None)
     )

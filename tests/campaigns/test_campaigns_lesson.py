@@ -26,42 +26,38 @@ from bleu_core.campaigns.lesson import (
     is_lesson,
     lesson_plan,
 )
-from bleu_core.study.demo import load_demo
 
 
 @pytest.fixture(scope="module")
-def ted():
-    return load_demo("ted-zh-en")
+def ted_bleu(ted_zh_en):
+    refs = [ted_zh_en.references[r] for r in ted_zh_en.references]
+    return {s: corpus_bleu(ted_zh_en.systems[s], refs).score for s in ted_zh_en.systems}
 
 
-@pytest.fixture(scope="module")
-def ted_bleu(ted):
-    refs = [ted.references[r] for r in ted.references]
-    return {s: corpus_bleu(ted.systems[s], refs).score for s in ted.systems}
-
-
-def test_lesson_plan_on_the_ted_demo(ted, ted_bleu):
-    plan = lesson_plan(ted, ted_bleu, seed=7, bleu_signature="nrefs:1|tok:13a")
+def test_lesson_plan_on_the_ted_demo(ted_zh_en, ted_bleu):
+    plan = lesson_plan(ted_zh_en, ted_bleu, seed=7, bleu_signature="nrefs:1|tok:13a")
     assert len(plan.systems) == 5 and len(set(plan.systems)) == 5
-    human = [s for s in plan.systems if s in ted.human_systems]
+    human = [s for s in plan.systems if s in ted_zh_en.human_systems]
     assert human == plan.metadata["human_systems"] and len(human) == 1  # the paper rated humans too
-    machines = sorted((s for s in ted.systems if s not in ted.human_systems), key=ted_bleu.get)
+    machines = sorted(
+        (s for s in ted_zh_en.systems if s not in ted_zh_en.human_systems), key=ted_bleu.get
+    )
     assert machines[0] in plan.systems and machines[-1] in plan.systems  # the whole BLEU range
     assert len(plan.segment_ids) == 10 and len(plan.items) == 50
-    index = {seg.id: i for i, seg in enumerate(ted.segments)}
+    index = {seg.id: i for i, seg in enumerate(ted_zh_en.segments)}
     for seg_id in plan.segment_ids:  # short enough for a phone
         i = index[seg_id]
         for s in plan.systems:
-            assert len(ted.systems[s][i].split()) <= LESSON_MAX_WORDS
+            assert len(ted_zh_en.systems[s][i].split()) <= LESSON_MAX_WORDS
     assert plan.metadata["bleu"] == {s: ted_bleu[s] for s in plan.systems}
     assert plan.metadata["bleu_signature"] == "nrefs:1|tok:13a"
     assert [c.name for c in plan.criteria] == ["adequacy", "fluency"]
     experts = plan.metadata["experts"]
-    assert experts["mqm"]["higher_is_better"] is ted.criteria["mqm"].higher_is_better
-    mqm = ted.system_scores("mqm")
+    assert experts["mqm"]["higher_is_better"] is ted_zh_en.criteria["mqm"].higher_is_better
+    mqm = ted_zh_en.system_scores("mqm")
     assert experts["mqm"]["scores"] == {s: mqm[s] for s in plan.systems}
     # the same seed gives the same lesson
-    again = lesson_plan(ted, ted_bleu, seed=7, bleu_signature="nrefs:1|tok:13a")
+    again = lesson_plan(ted_zh_en, ted_bleu, seed=7, bleu_signature="nrefs:1|tok:13a")
     assert again.items == plan.items
 
 
@@ -108,9 +104,9 @@ def _class_ratings(store, code, n_students, rng):
     return campaign
 
 
-def test_snapshot_of_a_stored_lesson_matches_scipy(tmp_path, ted, ted_bleu):
+def test_snapshot_of_a_stored_lesson_matches_scipy(tmp_path, ted_zh_en, ted_bleu):
     store = CampaignStore(tmp_path / "c.sqlite")
-    created = store.create_campaign(lesson_plan(ted, ted_bleu, seed=3, n_segments=4))
+    created = store.create_campaign(lesson_plan(ted_zh_en, ted_bleu, seed=3, n_segments=4))
     code, key = created.campaign.code, created.organiser_key
     campaign = _class_ratings(store, code, 3, np.random.default_rng(0))
     assert is_lesson(campaign)
@@ -145,18 +141,18 @@ def test_snapshot_of_a_stored_lesson_matches_scipy(tmp_path, ted, ted_bleu):
     assert last["adequacy"] == pytest.approx(snap.alpha["adequacy"].statistic)
 
 
-def test_snapshot_before_anyone_rated(tmp_path, ted, ted_bleu):
+def test_snapshot_before_anyone_rated(tmp_path, ted_zh_en, ted_bleu):
     store = CampaignStore(tmp_path / "c.sqlite")
-    created = store.create_campaign(lesson_plan(ted, ted_bleu, seed=3, n_segments=2))
+    created = store.create_campaign(lesson_plan(ted_zh_en, ted_bleu, seed=3, n_segments=2))
     snap = class_snapshot(created.campaign, [], n_joined=0)
     assert (snap.n_ratings, snap.progress, snap.alpha_history) == (0, 0.0, ())
     assert all(a is None for a in snap.alpha.values())
     assert all(math.isnan(f.statistic) for f in snap.fits.values())
 
 
-def test_alpha_history_follows_arrival_order(tmp_path, ted, ted_bleu):
+def test_alpha_history_follows_arrival_order(tmp_path, ted_zh_en, ted_bleu):
     store = CampaignStore(tmp_path / "c.sqlite")
-    created = store.create_campaign(lesson_plan(ted, ted_bleu, seed=3, n_segments=2))
+    created = store.create_campaign(lesson_plan(ted_zh_en, ted_bleu, seed=3, n_segments=2))
     campaign = _class_ratings(store, created.campaign.code, 2, np.random.default_rng(1))
     ratings = store.ratings(campaign.code, created.organiser_key)
     shifted = [

@@ -70,6 +70,7 @@ access_tests = _load("_bleu_pg_access_tests", HERE / "test_campaigns_access.py")
 integration_tests = _load("_bleu_pg_integration_tests", HERE / "test_campaigns_integration.py")
 load_tests = _load("_bleu_pg_load_tests", HERE / "test_campaigns_load.py")
 durability_tests = _load("_bleu_pg_durability_tests", HERE / "test_campaigns_durability.py")
+migration_tests = _load("_bleu_pg_migration_tests", HERE / "test_campaigns_migrations.py")
 
 #: Session time zone of every test database: far from UTC, with a half-hour offset.
 DB_TIMEZONE = "Asia/Kolkata"
@@ -162,6 +163,26 @@ REUSED = {
         "test_campaign_ratings_feed_the_papers_judge_comparisons",
     ],
 }
+REUSED[migration_tests] = [
+    "test_every_row_survives_and_old_campaigns_still_open",
+    "test_the_schema_after_migrating_is_the_schema_of_the_code",
+    "test_migrating_twice_changes_nothing",
+]
+
+
+@pytest.fixture(scope="module")
+def legacy_pg_template(pg) -> str:
+    """A PostgreSQL database holding the rows of the SQLite file written before migrations, in the schema
+    of then, copied once (``legacy_url`` copies it again per test: CREATE DATABASE ... TEMPLATE)."""
+    return migration_tests.copy_legacy_rows(pg.create_database(timezone=DB_TIMEZONE))
+
+
+@pytest.fixture
+def legacy_url(pg, legacy_pg_template) -> str:
+    """The fixture the migration tests ask for: a fresh copy of the pre-migration database, on PostgreSQL."""
+    return pg.create_database(timezone=DB_TIMEZONE, template=legacy_pg_template)
+
+
 for _module, _names in REUSED.items():
     for _name in _names:
         globals()[_name] = getattr(

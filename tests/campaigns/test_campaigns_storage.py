@@ -51,13 +51,6 @@ def make_plan(display: str = "both", **kwargs):
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = CampaignStore(tmp_path / "campaigns.sqlite")
-    yield s
-    s.close()
-
-
-@pytest.fixture
 def created(store):
     return store.create_campaign(make_plan())
 

@@ -219,3 +219,15 @@ def test_console_entry_point_no_traceback(files):
     )
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and "lines but" in proc.stderr
+
+
+def test_all_blank_hypotheses_are_scored_zero_with_a_warning(files, capsys):
+    blank = files["write"]("blank.txt", ["", " ", "\t"])
+    code, out, err = run(["score", "-r", files["r1"], "-i", blank, "--format", "json"], capsys)
+    assert code == 0, err
+    [row] = json.loads(out)
+    # sacrebleu 2.x scores an all-blank hypothesis file 0 (corpus_bleu(["", " ", "\t"], [REF1]))
+    expected = sacrebleu.corpus_bleu(["", " ", "\t"], [REF1]).score
+    assert row["score"] == pytest.approx(expected) == 0.0
+    assert "blank.txt: all 3 lines are blank: BLEU is 0 (as sacrebleu scores it)" in err
+    assert "error" not in err

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bleu_core import BleuOptionError, BleuOptions, InputError, compute_statistics, corpus_bleu
-from bleu_core.textio import read_lines
+from bleu_core.io.text import read_lines
 
 
 @pytest.mark.parametrize(
@@ -84,7 +84,9 @@ def test_undecodable_bytes_name_file_line_and_offset(tmp_path):
 def test_file_over_size_cap(tmp_path):
     p = tmp_path / "big.txt"
     p.write_text("x" * 2000)
-    with pytest.raises(InputError, match=r"big.txt: file is 0.0 MB, over the 0 MB limit"):
+    with pytest.raises(
+        InputError, match=r"big\.txt: file is 0\.0 MiB, over the size cap of 0\.0 MiB"
+    ):
         read_lines(p, max_bytes=1000)
 
 

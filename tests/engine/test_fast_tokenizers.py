@@ -86,7 +86,7 @@ def txt_lines() -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def ted() -> list[str]:
+def ted_mqm_texts() -> list[str]:
     lines = ted_lines()
     if not lines:
         pytest.skip(f"TED MQM data not found under {DATA}")
@@ -94,8 +94,10 @@ def ted() -> list[str]:
 
 
 @pytest.mark.parametrize(("name", "lowercase"), CONFIGS)
-def test_identical_to_sacrebleu_on_ted(ted: list[str], name: str, lowercase: bool) -> None:
-    assert_same_tokens(name, lowercase, ted)
+def test_identical_to_sacrebleu_on_ted(
+    ted_mqm_texts: list[str], name: str, lowercase: bool
+) -> None:
+    assert_same_tokens(name, lowercase, ted_mqm_texts)
 
 
 @pytest.mark.slow
@@ -291,3 +293,38 @@ def test_lone_surrogates_are_kept(name: str, lowercase: bool) -> None:
     lines = ["caf\udce9 au lait, 3.5 \udcff.", "ok", "\udcc3\udca9t\udcc3\udca9 -- fin"]
     assert_same_tokens(name, lowercase, lines)
     assert_same_tokens(name, lowercase, lines + lines)  # repeated lines too
+
+
+# ------------------------------------------------------------------------------------------------ 13a in C
+
+RULES_13A_TEXT = st.lists(
+    st.one_of(st.sampled_from(FRAGMENTS), st.sampled_from(WHITESPACE), WORDS), max_size=20
+).map("".join)
+
+
+@SETTINGS
+@given(text=RULES_13A_TEXT)
+def test_compiled_13a_rules_are_sacrebleus_regular_expressions(text: str) -> None:
+    """``rules_13a`` (C, on UTF-8 bytes) against sacrebleu's own four ``re.sub`` calls, character for
+    character, on text with every kind of character next to periods, commas, digits and dashes."""
+    from bleu_core.fast import compiled, native
+
+    if not compiled.available():
+        pytest.skip("the compiled kernels are not built (or switched off)")
+    expected = text
+    for rule, replacement in Tokenizer13a()._post_tokenizer._re:
+        expected = rule.sub(replacement, expected)
+    assert native.rules_13a(text.encode("utf-8")).decode("utf-8") == expected
+
+
+def test_compiled_13a_rules_on_the_tricky_cases() -> None:
+    """Overlapping candidates: re.sub never lets a match start inside the previous one."""
+    from bleu_core.fast import compiled, native
+
+    if not compiled.available():
+        pytest.skip("the compiled kernels are not built (or switched off)")
+    for text in ["a..", "..5", ".,.,", "1-2-3", "9--", "x.5", "5.x", "é.,", ",,", "- -", ".", ""]:
+        expected = text
+        for rule, replacement in Tokenizer13a()._post_tokenizer._re:
+            expected = rule.sub(replacement, expected)
+        assert native.rules_13a(text.encode()).decode() == expected, text

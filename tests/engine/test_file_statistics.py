@@ -14,8 +14,8 @@ from bleu_core import file_statistics
 from bleu_core.cli import main
 from bleu_core.errors import InputError
 from bleu_core.file_statistics import stream_statistics
+from bleu_core.io.text import read_lines
 from bleu_core.statistics import compute_statistics
-from bleu_core.textio import read_lines
 
 WORDS = st.sampled_from(["the", "cat", "sat", "mat", "a", ".", ",", "é", "\ufeffx", "dog's"])
 LINE = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)
@@ -81,14 +81,20 @@ def test_errors_name_the_line_in_the_file(
         streamed([str(tmp_path / "ref.txt")], hyp, 2)
 
 
-def test_all_blank_hypotheses_and_missing_file(tmp_path: Path) -> None:
+def test_all_blank_hypotheses_and_missing_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ref = write(tmp_path / "ref.txt", ["a", "b"])
     hyp = write(tmp_path / "hyp.txt", ["", " "])
-    with pytest.raises(InputError, match=r"hyp\.txt: all 2 lines are blank"):
-        streamed([ref], hyp, 1)
+    # scored as the whole-file path scores it (sacrebleu gives such a file BLEU 0), with a warning
+    expected = compute_statistics(["", " "], [["a", "b"]]).array
+    np.testing.assert_array_equal(streamed([ref], hyp, 1), expected)
+    assert "hyp.txt: all 2 lines are blank: BLEU is 0" in capsys.readouterr().err
     with pytest.raises(InputError, match=r"nope\.txt: file not found"):
         streamed([ref], str(tmp_path / "nope.txt"), 1)
-    with pytest.raises(InputError, match=r"hyp\.txt: file is 0\.0 MB, over the 0 MB limit"):
+    with pytest.raises(
+        InputError, match=r"hyp\.txt: file is 0\.0 MiB, over the size cap of 0\.0 MiB"
+    ):
         list(stream_statistics([ref], [hyp], max_bytes=1))
 
 

@@ -3,7 +3,10 @@
 The import graph is read from the source (``tests/house/import_graph.py``, :mod:`ast`; nothing is imported): every
 import counts, at module level or inside a function (a lazy import hides a cycle, it does not remove it), with
 relative imports resolved and ``from pkg import name`` followed to the module ``pkg/__init__.py`` re-exports
-``name`` from. Imports under ``if TYPE_CHECKING:`` never run and do not count.
+``name`` from. Imports under ``if TYPE_CHECKING:`` never run, so the graph leaves them out; but a type hint
+still ties two modules together for a reader, so :func:`test_no_cycle_even_through_type_hints` adds them back
+and refuses those cycles too (a module that needs a type from a module above it names what it reads with a
+``Protocol`` instead).
 
 A cycle is a strongly connected component of more than one module. Allowed, and not drawn as an edge: a
 package's ``__init__.py`` importing its own submodules (that is how a package publishes its names; the
@@ -16,6 +19,7 @@ hiding the import inside a function.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -87,3 +91,54 @@ def test_the_walker_finds_lazy_relative_and_reexported_cycles(tmp_path: Path) ->
     assert graph["toy"] == [] and graph["toy.sub"] == []
     # TYPE_CHECKING imports do not run: toy.typed -> toy.hint is not an edge
     assert graph["toy.typed"] == []
+
+
+def type_hint_edges(package: str = "bleu_core", root: Path | None = None) -> dict[str, list]:
+    """``{module: its imports under if TYPE_CHECKING:}``, resolved as the runtime imports are."""
+    files = import_graph.module_files(package, *([root] if root else []))
+    out: dict[str, list] = {module: [] for module in files}
+    for module, path in files.items():
+        for node in ast.walk(import_graph._tree(path)):
+            if not (isinstance(node, ast.If) and import_graph._is_type_checking(node.test)):
+                continue
+            for inner in (n for stmt in node.body for n in ast.walk(stmt)):
+                targets: list[str] = []
+                if isinstance(inner, ast.Import):
+                    targets = [alias.name for alias in inner.names]
+                elif isinstance(inner, ast.ImportFrom):
+                    base = import_graph._absolute(module, inner, files)
+                    targets = [import_graph.resolve(base, a.name, files) for a in inner.names]
+                out[module] += [
+                    import_graph.Import(module, t, inner.lineno, False)
+                    for t in targets
+                    if t in files and t != module
+                ]
+    return out
+
+
+def with_type_hints(graph: dict, hints: dict) -> dict:
+    return {module: [*edges, *hints.get(module, [])] for module, edges in graph.items()}
+
+
+def test_no_cycle_even_through_type_hints() -> None:
+    graph = with_type_hints(import_graph.import_graph("bleu_core"), type_hint_edges("bleu_core"))
+    found = import_graph.cycles(graph)
+    assert found == [], "import cycles in bleu_core (type-hint imports included):\n" + "\n".join(
+        describe(graph, cycle) for cycle in found
+    )
+
+
+def test_the_type_hint_walker_finds_a_type_hint_cycle(tmp_path: Path) -> None:
+    _package(
+        tmp_path,
+        {
+            "toy/__init__.py": "",
+            "toy/typed.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from toy.hint import H\n",
+            "toy/hint.py": "import toy.typed\nclass H: ...\n",
+            "toy/plain.py": "import toy.hint\n",
+        },
+    )
+    runtime = import_graph.import_graph("toy", tmp_path)
+    assert import_graph.cycles(runtime) == []  # the runtime graph alone does not see it
+    graph = with_type_hints(runtime, type_hint_edges("toy", tmp_path))
+    assert import_graph.cycles(graph) == [["toy.hint", "toy.typed"]]

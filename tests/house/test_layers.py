@@ -88,7 +88,7 @@ def test_session_state_keys_are_spelled_only_in_ui_state():
 #                  only as SUBPACKAGE_IMPORTS allows (today: not at all)
 #   bleu_core      the package __init__ (public API): engine and fast only, so `import bleu_core` stays light
 #   engine         the other top-level modules (bleu, statistics, score, matches, options, smoothing,
-#                  brevity_penalty, signature, tokenizers, textio, errors, limits...): engine and fast only
+#                  brevity_penalty, signature, tokenizers, io, errors, limits...): engine and fast only
 #   fast           bleu_core.fast.*: itself and the engine's base modules FAST_MAY_IMPORT only (tokenizers and
 #                  line_tokenizers - whose batched twins live in fast - segment_counts, errors, options,
 #                  limits); never statistics, score, bleu...
@@ -216,4 +216,19 @@ def test_pages_ui_bleu_core_import_downwards_only() -> None:
         for line, name in _top_level_imports(path)
         if name in banned
     ]
+    assert offenders == []
+
+
+def test_the_input_boundary_imports_only_errors_and_limits() -> None:
+    # bleu_core.io is what every format and command reads through: it must stay at the bottom of the engine
+    graph = _import_graph_module().import_graph("bleu_core")
+    allowed = {"bleu_core.errors", "bleu_core.limits"}
+    offenders = [
+        f"{edge.source}:{edge.line} imports {edge.target}"
+        for module, edges in graph.items()
+        if module == "bleu_core.io" or module.startswith("bleu_core.io.")
+        for edge in edges
+        if edge.target not in allowed and not edge.target.startswith("bleu_core.io.")
+    ]
+    assert any(module.startswith("bleu_core.io.") for module in graph)  # the check sees the package
     assert offenders == []

@@ -1,4 +1,4 @@
-"""External metric scores (issue 17): loaders, validation messages, saving, the unified metric view."""
+"""Attached metric scores (issue 17): loaders, validation messages, saving, the unified metric view."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleu_core.errors import InputError
+from bleu_core.errors import BleuOptionError, InputError
 from bleu_core.metrics.study_scores import study_metric_scores
 from bleu_core.study.metric_scores import (
     attach_metric_scores,
@@ -44,11 +44,11 @@ def test_mtme_seg_file(study: Study) -> None:
     "text, name, message",
     [
         ("A\t0.9\nZ\t0.1\n", "M.sys.score", r"M.sys.score, line 2: unknown system 'Z'"),
-        ("A\t0.9\nB\tnan\n", "M.sys.score", r"line 2: score 'nan' is not a finite number; NaN/inf"),
+        ("A\t0.9\nB\tnan\n", "M.sys.score", r"line 2: 'nan' is not a finite number; NaN/inf"),
         (
             "A\t０.９\n",
             "M.sys.score",
-            r"line 1: score '０.９' is not a finite number; write it with ASCII",
+            r"line 1: '０.９' is not a number; write a plain decimal number with ASCII digits",
         ),
         ("A\t0.9 1\n", "M.sys.score", r"line 1: expected 'SYSTEM<TAB>SCORE', found 3 fields"),
         ("A\t1\nB\t2\n", "M.sys.score", r"no scores for system\(s\) 'C'"),
@@ -95,7 +95,7 @@ def test_long_table(study: Study) -> None:
         ("A,s9,COMET,1\n", r"line 13, column segment_id: unknown segment id 's9'"),
         ("A,s1,COMET,1\n", r"line 13: second score of metric 'COMET' for system 'A'"),
         ("A,s1,,1\n", r"line 13, column metric: empty metric name"),
-        ("A,s1,X,inf\n", r"line 13, column score: score 'inf' is not a finite number"),
+        ("A,s1,X,inf\n", r"line 13, column score: 'inf' is not a finite number"),
     ],
 )
 def test_long_table_errors(study: Study, extra: str, message: str) -> None:
@@ -156,14 +156,27 @@ def test_unified_view_and_subset(study: Study) -> None:
     [b] = parse_metric_scores("A\t1\nB\t2\nC\t3\n", "BLEU.sys.score", study)
     s = attach_metric_scores(study, [m, b])
     tables = study_metric_scores(s, ["BLEU", "TER"])
-    assert list(tables) == ["BLEU", "TER", "BLEU-refA", "BLEU (external)"]
+    assert list(tables) == ["BLEU", "TER", "BLEU-refA", "BLEU (attached)"]
     assert tables["BLEU-refA"].segment.shape == (3, 3) and np.isnan(
         tables["BLEU-refA"].segment[2, 1]
     )
-    assert tables["BLEU (external)"].segment is None
+    assert tables["BLEU (attached)"].segment is None
     assert tables["TER"].oriented_system()[0] == -tables["TER"].system[0]
     small = s.subset(["A", "B"], 2)
     assert small.metric_scores["BLEU-refA"].segment == {"A": (0.9, 0.8), "B": (0.1, 0.7)}
+
+
+def test_choosing_attached_metrics(study: Study) -> None:
+    [b] = parse_metric_scores("A\t1\nB\t2\nC\t3\n", "BLEU.sys.score", study)
+    s = attach_metric_scores(study, [b])
+    assert list(study_metric_scores(s, None, attached=["BLEU"])) == ["BLEU"]  # no clash: own name
+    assert list(study_metric_scores(s, ["TER"], attached=False)) == ["TER"]
+    with pytest.raises(BleuOptionError, match=r"no attached metric 'COMET'; the study has: BLEU$"):
+        study_metric_scores(s, None, attached=["COMET"])
+    with pytest.raises(
+        BleuOptionError, match=r"the study has: none \(load them with --metric-scores\)"
+    ):
+        study_metric_scores(study, None, attached=["COMET"])
 
 
 def test_cli_study_and_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -191,7 +204,7 @@ def test_cli_study_and_meta(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         )
         == 0
     )
-    assert "external metric Noisy-ref: levels seg" in capsys.readouterr().out
+    assert "attached metric Noisy-ref: levels seg" in capsys.readouterr().out
     code = main(
         [
             "meta",

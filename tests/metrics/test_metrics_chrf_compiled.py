@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import bleu_core.metrics.chrf as chrf_module
+import bleu_core.metrics.chrf_units as chrf_units
 from bleu_core.fast import native
 from bleu_core.fast.compiled import available
 from bleu_core.metrics.chrf import ChrfOptions, chrf_statistics_table
@@ -214,7 +215,7 @@ def test_kernel_skips_marked_units_and_reports_lengths() -> None:
 
 def test_whitespace_table_covers_every_code_point() -> None:
     # str.split() splits at exactly the characters str.isspace() is true of; the table must hold them all
-    table = chrf_module._SPACE
+    table = chrf_units.SPACE
     assert table.tolist() == [chr(c).isspace() for c in range(table.size)]
     assert not any(chr(c).isspace() for c in range(table.size, sys.maxunicode + 1))
 
@@ -226,8 +227,8 @@ def test_words_without_a_free_separator(compiled: bool, monkeypatch: pytest.Monk
     expected = chrf_statistics_table(
         texts[:1], texts[1:], ChrfOptions(word_order=2), compiled=compiled
     )
-    monkeypatch.setattr(chrf_module, "_SEPARATORS", ("§",))
-    words = chrf_module._Words(texts, compiled)
+    monkeypatch.setattr(chrf_units, "SEPARATORS", ("§",))
+    words = chrf_units.WordUnits(texts, compiled)
     assert words.sep == ""
     got = chrf_statistics_table(texts[:1], texts[1:], ChrfOptions(word_order=2), compiled=compiled)
     np.testing.assert_array_equal(got.stats, expected.stats)

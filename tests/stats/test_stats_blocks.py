@@ -9,28 +9,19 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core.statistics import compute_statistics
 from bleu_core.stats import StatsInputError, block_bleu
 from bleu_core.stats.blocks import block_layout, block_sizes
 
-
-def make_corpus(n_segments: int, noise=(0.5, 0.2, 0.35), seed: int = 2):
-    rng = np.random.default_rng(seed)
-    vocab = [f"w{i}" for i in range(150)]
-    refs = [" ".join(rng.choice(vocab, size=int(rng.integers(5, 18)))) for _ in range(n_segments)]
-    systems = {}
-    for k, p in enumerate(noise):
-        systems[f"S{k + 1}"] = [
-            " ".join(t if rng.random() > p else str(rng.choice(vocab)) for t in r.split())
-            for r in refs
-        ]
-    return refs, systems
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    refs, systems = make_corpus(510)
-    return refs, systems, {n: compute_statistics(h, [refs]) for n, h in systems.items()}
+# The synthetic corpus of the ``corpus`` fixture (tests/stats/conftest.py).
+CORPUS = {
+    "n_segments": 510,
+    "noise": (0.5, 0.2, 0.35),
+    "seed": 2,
+    "vocab_size": 150,
+    "lengths": (5, 18),
+    "names": "S{k}",
+    "first": 1,
+}
 
 
 def test_block_scores_are_sacrebleu_on_each_block(corpus):

@@ -11,33 +11,14 @@ from sacrebleu.significance import PairedTest
 
 from bleu_core.options import BleuOptions
 from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_statistics
 from bleu_core.stats import StatsInputError, bootstrap, paired_bootstrap
 from bleu_core.stats.bootstrap import resampled_bleu
 from bleu_core.stats.resampling import bootstrap_counts, make_rng
 from bleu_core.stats.systems import stack_systems
 
-
-def make_corpus(n_segments: int = 300, noise=(0.30, 0.33, 0.50), seed: int = 0):
-    """Synthetic reference + systems that copy the reference with a share of words replaced."""
-    rng = np.random.default_rng(seed)
-    vocab = [f"w{i}" for i in range(200)]
-    refs = [" ".join(rng.choice(vocab, size=int(rng.integers(4, 20)))) for _ in range(n_segments)]
-    systems = {}
-    for k, p in enumerate(noise):
-        out = []
-        for r in refs:
-            toks = [t if rng.random() > p else str(rng.choice(vocab)) for t in r.split()]
-            out.append(" ".join(toks))
-        systems[f"sys{k}"] = out
-    return refs, systems
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    refs, systems = make_corpus()
-    stats = {name: compute_statistics(h, [refs]) for name, h in systems.items()}
-    return refs, systems, stats
+# The synthetic corpus of the ``corpus`` fixture (tests/stats/conftest.py): systems that copy the reference
+# with a share of words replaced.
+CORPUS = {"n_segments": 300, "noise": (0.30, 0.33, 0.50), "seed": 0}
 
 
 def sacrebleu_paired(systems, refs, test_type, n_samples, monkeypatch, seed):
@@ -108,13 +89,12 @@ def test_intervals_contain_the_score_and_are_ordered(corpus):
     assert res.seed == 1 and res.n_resamples == 500
 
 
-def test_verdicts_follow_the_interval_of_the_difference(corpus):
+def test_verdicts_follow_the_p_value_of_the_same_test(corpus):
     _, _, stats = corpus
     test = bootstrap(stats, n_resamples=500, seed=3).paired()
     assert len(test.comparisons) == 3
     for c in test.comparisons:
-        low, high = c.confidence_interval
-        expected = ">" if low > 0 else "<" if high < 0 else "~"
+        expected = "~" if c.pvalue >= 0.05 else ">" if c.statistic > 0 else "<"
         assert c.verdict == expected
     # sys2 (50 % noise) is clearly worse than sys0 (30 %)
     assert test.get("sys2", "sys0").verdict == "<"
@@ -205,7 +185,7 @@ def loop_paired(result, alpha: float, baseline: str | None = None) -> list[tuple
         low, high = percentile_interval(diffs, 1.0 - alpha)
         magnitude = np.abs(diffs)
         pvalue = exceedance_pvalue(magnitude - magnitude.mean(), abs(observed))
-        verdict = ">" if low > 0 else "<" if high < 0 else "~"
+        verdict = "~" if pvalue >= alpha or observed == 0 else ">" if observed > 0 else "<"
         out.append((result.systems[i], result.systems[j], observed, pvalue, (low, high), verdict))
     return out
 
@@ -289,3 +269,31 @@ def test_a_score_function_replaces_bleu(corpus):
     np.testing.assert_array_equal(default.samples, explicit.samples)
     halved = bootstrap(stats, n_resamples=50, seed=2, score=lambda t: bleu_scorer(None)(t) / 2)
     np.testing.assert_allclose(halved.samples, default.samples / 2, rtol=0, atol=1e-12)
+
+
+def test_a_p_value_below_alpha_is_never_marked_not_significant():
+    # Two systems whose paired-bootstrap p-value falls below alpha while the percentile interval of the
+    # difference still touches 0 (the disagreement users saw); the verdict follows the p-value.
+    from bleu_core.stats.bootstrap import BootstrapResult
+    from bleu_core.stats.results import with_alpha
+
+    rng = np.random.default_rng(5)
+    # B − A ~ N(1.8, 1): the 95 % interval (about -0.16 to 3.76) holds 0; sacrebleu's p-value is
+    # P(|d| − mean|d| > 1.8), about P(Z > 1.83) = 0.034
+    samples = np.stack([np.zeros(2000), 1.8 + rng.normal(0, 1.0, 2000)])
+    result = BootstrapResult(
+        systems=("A", "B"),
+        observed=np.array([0.0, 1.8]),
+        samples=samples,
+        intervals=(),
+        n_resamples=2000,
+        seed=5,
+        confidence_level=0.95,
+    )
+    test = result.paired(alpha=0.05)
+    [c] = test.comparisons
+    low, high = c.confidence_interval
+    assert low < 0 < high and c.pvalue < 0.05  # the interval says "~", the p-value says significant
+    assert c.verdict == ">"
+    reread = with_alpha(test, c.pvalue / 2)  # the same p-value at a stricter alpha
+    assert reread.comparisons[0].verdict == "~" and reread.alpha == c.pvalue / 2

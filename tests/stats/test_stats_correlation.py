@@ -78,20 +78,46 @@ def test_row_functions_match_scipy():
 
 
 def test_wmt_tau_like_by_hand():
-    # 3 systems × 2 segments. Segment 1: humans 1<2<3, metric agrees on all 3 pairs (C=3).
-    # Segment 2: humans 5>4 (metric tie: Discordant), 5>3 and 4>3 (metric agrees: C=2); human tie excluded below.
+    # 3 systems × 2 segments on a 1-5 scale, threshold 1 (a pair counts when |Δhuman| >= 1).
+    # Segment 1: humans 1<2<3, metric agrees on all 3 pairs (C=3).
+    # Segment 2: humans 5>4 (metric tie: Discordant), 5>3 and 4>3 (metric agrees: C=2).
     human = np.array([[1.0, 5.0], [2.0, 4.0], [3.0, 3.0]])
     metric = np.array([[0.1, 0.9], [0.2, 0.9], [0.3, 0.1]])
-    c, d = wmt_pair_counts(metric, human)
+    c, d = wmt_pair_counts(metric, human, threshold=1)
     assert c.tolist() == [3.0, 2.0] and d.tolist() == [0.0, 1.0]
-    assert kendall_wmt(metric, human).statistic == pytest.approx(4 / 6)
-    # a threshold of 1.5 keeps only pairs whose human scores differ by more than 1.5: (1,3) and (5,3)
-    assert kendall_wmt(metric, human, threshold=1.5).n == 2
+    assert kendall_wmt(metric, human, threshold=1).statistic == pytest.approx(4 / 6)
+    # "at least" the threshold (WMT, MTME KendallLike): the pairs exactly 2 apart, (1,3) and (5,3), count
+    assert kendall_wmt(metric, human, threshold=2).n == 2
+    assert kendall_wmt(metric, human, threshold=2.5).n == 0
+    # WMT's DA threshold (25 points) is the default: no pair of this 1-5 data is that far apart
+    res = kendall_wmt(metric, human)
+    assert res.n == 0 and np.isnan(res.statistic) and "≥ 25" in res.note
     # leaving metric ties out instead of penalising them: C=5, D=0
-    assert kendall_wmt(metric, human, penalise_ties=False).statistic == pytest.approx(1.0)
+    assert kendall_wmt(metric, human, 1, penalise_ties=False).statistic == pytest.approx(1.0)
     # missing scores drop the pairs they are in
     human[0, 0] = np.nan
-    assert wmt_pair_counts(metric, human)[0].tolist() == [1.0, 2.0]
+    assert wmt_pair_counts(metric, human, 1)[0].tolist() == [1.0, 2.0]
+
+
+def test_wmt_tau_like_equals_mtme_kendall_like():
+    # MTME stats_test CorrelationFunctionsTest.testKendallLike (commit 38882cc): gold [10, 11, 100, 150],
+    # metric [2, 1, 4, 3], one item of 4 systems: thresh 25 -> 3/5 (5 pairs), thresh 1 -> 2/6 (6 pairs)
+    gold, metric = np.array([[10.0], [11], [100], [150]]), np.array([[2.0], [1], [4], [3]])
+    r25, r1 = kendall_wmt(metric, gold), kendall_wmt(metric, gold, 1)
+    assert (r25.statistic, r25.n) == (pytest.approx(3 / 5), 5)
+    assert (r1.statistic, r1.n) == (pytest.approx(2 / 6), 6)
+
+
+def test_by_item_groups_of_two_follow_mtme():
+    # MTME CorrelationTest.testPearson / testKendall (commit 38882cc): Correlation(2, [1..6],
+    # [2, 1, 4, 3, 3, 7]) averaged by item = 1.0: every item is a group of two systems (±1 each)
+    human, metric = np.array([[1.0, 2, 3], [4, 5, 6]]), np.array([[2.0, 1, 4], [3, 3, 7]])
+    for method in ("pearson", "kendall"):
+        res = segment_correlation(metric, human, method, grouping="item")
+        assert (res.statistic, res.n) == (1.0, 3)
+    # a group of two with a tie on one side has no value, as scipy's (and so MTME's) NaN
+    tied = np.array([[2.0, 1, 4], [2, 3, 7]])
+    assert segment_correlation(tied, human, "pearson", grouping="item").n == 2
 
 
 def test_segment_level_variants():
@@ -125,8 +151,8 @@ def test_segment_level_variants():
 
 def test_segment_bootstrap_intervals_cover_the_estimate():
     rng = np.random.default_rng(5)
-    human = rng.normal(size=(6, 80))
-    metric = human + rng.normal(size=(6, 80))
+    human = 50 + 30 * rng.normal(size=(6, 80))  # DA-like: many pairs 25 points apart (kendall-wmt)
+    metric = human + 30 * rng.normal(size=(6, 80))
     results = segment_correlations(
         metric,
         human,
@@ -165,7 +191,11 @@ def test_system_bootstrap_interval_resamples_both_sides():
     fixed = system_correlations(
         SegmentMeanSource(names, metric), None, human_scores=np.nanmean(human, 1)
     )
-    assert fixed["pearson"].confidence_interval is None and "system-level" in fixed["pearson"].note
+    # nothing to resample: Pearson's r gets scipy's Fisher z interval, said in the note
+    expected = sps.pearsonr(metric.mean(1), np.nanmean(human, 1)).confidence_interval(0.95)
+    assert fixed["pearson"].confidence_interval == pytest.approx((expected.low, expected.high))
+    assert fixed["pearson"].note == "human scores are system-level only: Fisher z interval"
+    assert fixed["kendall"].confidence_interval is None
 
 
 def test_williams_matches_psych_r_test():
@@ -221,8 +251,8 @@ def test_permutation_test_of_a_correlation_matches_scipy(xy):
 def test_permuting_segments_leaves_segment_statistics_unchanged(order, seed):
     # Hypothesis: shuffling the order of segments changes no block-free statistic.
     rng = np.random.default_rng(seed)
-    human = rng.normal(size=(4, 12))
-    metric = human + rng.normal(size=(4, 12))
+    human = 50 + 30 * rng.normal(size=(4, 12))  # DA-like: pairs 25 points apart (kendall-wmt)
+    metric = human + 30 * rng.normal(size=(4, 12))
     perm = np.array(order)
     for method, grouping in (
         ("pearson", "none"),

@@ -8,11 +8,13 @@ drawn once and passed in against drawn inside."""
 from __future__ import annotations
 
 import importlib
+import warnings
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats as sps
 
 from bleu_core.stats.correlation import (
     correlation,
@@ -39,6 +41,21 @@ def loop(metric: np.ndarray, human: np.ndarray, method: str) -> np.ndarray:
     return np.array(
         [correlation(metric[:, s], human[:, s], method).statistic for s in range(metric.shape[1])]
     )
+
+
+def mtme_loop(metric: np.ndarray, human: np.ndarray, method: str) -> np.ndarray:
+    """MTME's ``AverageCorrelation`` per item: scipy on each segment's kept pairs when there are 2 or more
+    (two systems give ±1), NaN for a constant side (google-research/mt-metrics-eval stats.py, 38882cc)."""
+    fn = {"pearson": sps.pearsonr, "kendall": sps.kendalltau}[method]
+    out = np.full(metric.shape[1], np.nan)
+    for s in range(metric.shape[1]):
+        keep = ~(np.isnan(metric[:, s]) | np.isnan(human[:, s]))
+        x, y = metric[keep, s], human[keep, s]
+        if keep.sum() >= 2 and np.ptp(x) > 0 and np.ptp(y) > 0:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                out[s] = fn(x, y)[0]
+    return out
 
 
 @st.composite
@@ -84,7 +101,7 @@ def test_item_correlations_equal_the_loop(data, method):
     metric, human = data
     np.testing.assert_allclose(
         item_correlations(metric, human, method),
-        loop(metric, human, method),
+        mtme_loop(metric, human, method),
         rtol=1e-12,
         atol=1e-12,
     )
@@ -115,14 +132,17 @@ def test_a_sparse_campaign_gives_the_loops_segment_level_results():
     human[~rated] = np.nan
     for method in ("pearson", "kendall"):
         got = item_correlations(metric, human, method)
-        expected = loop(metric, human, method)
-        assert np.isnan(got).sum() == np.isnan(expected).sum() > 0  # 2 raters: undefined
+        expected = mtme_loop(metric, human, method)
+        assert np.isnan(got).sum() == np.isnan(expected).sum()  # a constant side: undefined
+        two = got[rated.sum(axis=0) == 2]  # 2 raters: ±1 (MTME), NaN only for a tie
+        unit = np.isclose(np.abs(two), 1.0)
+        assert unit.any() and (unit | np.isnan(two)).all()
         np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
     results = segment_correlations(
         metric, human, methods=(("pearson", "item"), ("kendall", "item")), n_resamples=50, seed=3
     )
     for res, method in zip(results, ("pearson", "kendall"), strict=True):
-        per_item = loop(metric, human, method)
+        per_item = mtme_loop(metric, human, method)
         assert res.statistic == pytest.approx(np.nanmean(per_item), rel=1e-12)
         assert res.n == int((~np.isnan(per_item)).sum())
         assert res.confidence_interval is not None
@@ -136,7 +156,8 @@ def previous_wmt_pair_counts(
     iu, ju = np.triu_indices(k, k=1)
     dh = human[iu] - human[ju]
     dm = metric[iu] - metric[ju]
-    valid = ~(np.isnan(dh) | np.isnan(dm)) & (np.abs(np.nan_to_num(dh)) > threshold)
+    # WMT's rule as MTME's KendallLike writes it: |Δhuman| >= threshold
+    valid = ~(np.isnan(dh) | np.isnan(dm)) & (np.abs(np.nan_to_num(dh)) >= threshold)
     if not penalise_ties:
         valid &= np.nan_to_num(dm) != 0
     agree = np.sign(np.nan_to_num(dh)) * np.sign(np.nan_to_num(dm)) > 0
@@ -210,8 +231,9 @@ def test_counts_drawn_once_give_the_same_results():
     assert drawn["pearson"].confidence_interval is not None
     assert drawn == given_counts
     methods = (("pearson", "none"), ("kendall", "item"), ("kendall-wmt", "item"))
-    assert segment_correlations(metric, human, methods=methods, n_resamples=40, seed=9) == (
-        segment_correlations(metric, human, methods=methods, n_resamples=40, seed=9, counts=counts)
+    kw = {"methods": methods, "n_resamples": 40, "seed": 9, "threshold": 0.5}
+    assert segment_correlations(metric, human, **kw) == (
+        segment_correlations(metric, human, counts=counts, **kw)
     )
     with pytest.raises(
         StatsInputError, match=r"bootstrap counts of shape \(40, 80\) for 30 resamples"

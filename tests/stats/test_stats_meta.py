@@ -65,7 +65,7 @@ def test_table_columns_rule_and_criteria_option():
     [
         (
             "system,ade,BLEU\nA,1,x\nB,2,3\nC,3,4\n",
-            r"t.csv, line 2, column BLEU: 'x' is not a number; write a number",
+            r"t.csv, line 2, column BLEU: 'x' is not a number; write a plain decimal number",
         ),
         (
             "system,ade,BLEU\nA,1,2\nB,2\nC,3,4\n",
@@ -289,8 +289,8 @@ def test_meta_command_on_the_demo_study(capsys):
 
 
 def test_meta_evaluate_with_system_level_ratings_only(study):
-    # A published table of system scores (segment_id None): correlations without bootstrap intervals,
-    # and no segment-level rows.
+    # A published table of system scores (segment_id None): nothing to resample, so Pearson's r gets
+    # scipy's Fisher z interval (said in the note), the others none; no segment-level rows.
     scores = {"sys0": 4.0, "sys1": 3.5, "sys2": 3.6, "sys3": 2.0, "sys4": 1.0}
     fixed = Study(
         name="table",
@@ -307,4 +307,47 @@ def test_meta_evaluate_with_system_level_ratings_only(study):
         sacrebleu.corpus_bleu(study.systems[s], [study.references["ref"]]).score for s in scores
     ]
     assert pearson.statistic == pytest.approx(sps.pearsonr(bleu, list(scores.values())).statistic)
-    assert pearson.confidence_interval is None and "system-level" in pearson.note
+    expected = sps.pearsonr(bleu, list(scores.values())).confidence_interval(
+        0.95
+    )  # scipy: Fisher z
+    assert pearson.confidence_interval == pytest.approx((expected.low, expected.high))
+    assert pearson.interval_method == "Fisher z"
+    assert pearson.note == "human scores are system-level only: Fisher z interval"
+    kendall = next(r.result for r in res.rows if r.result.method == "kendall")
+    assert kendall.confidence_interval is None
+    assert kendall.note == "human scores are system-level only: no interval"
+
+
+def test_official_system_scores_with_segment_scores_get_a_segment_bootstrap_interval(study):
+    # Both system-level ratings (the official scores) and segment ratings: r uses the official scores
+    # and its interval resamples the segments on both sides, the human side shifted to the official
+    # score (SegmentMeanSource's ``given``); never "no interval".
+    base = meta_evaluate(study, n_resamples=0, criteria=["adequacy"])
+    seg_means = study.system_scores("adequacy")
+    official = {s: v + (0.3 if k % 2 else -0.2) for k, (s, v) in enumerate(seg_means.items())}
+    both = Study(
+        name="both",
+        segments=study.segments,
+        references=study.references,
+        systems=study.systems,
+        criteria=study.criteria,
+        ratings=study.ratings
+        + tuple(Rating(s, None, None, None, "adequacy", v) for s, v in official.items()),
+    )
+    res = meta_evaluate(both, n_resamples=200, criteria=["adequacy"], seed=4)
+    pearson = next(
+        r.result for r in res.rows if r.result.level == "system" and r.result.method == "pearson"
+    )
+    names = list(res.systems)
+    bleu = [sacrebleu.corpus_bleu(study.systems[s], [study.references["ref"]]).score for s in names]
+    assert pearson.statistic == pytest.approx(
+        sps.pearsonr(bleu, [official[s] for s in names]).statistic
+    )
+    assert pearson.interval_method == "bootstrap percentile" and pearson.n_resamples == 200
+    low, high = pearson.confidence_interval
+    assert low <= high
+    # the segment-mean r of the study without official scores is another number
+    plain = next(
+        r.result for r in base.rows if r.result.level == "system" and r.result.method == "pearson"
+    )
+    assert plain.statistic != pytest.approx(pearson.statistic)

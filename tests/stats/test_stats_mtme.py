@@ -44,7 +44,7 @@ from bleu_core.stats.pairwise import (
 )
 from bleu_core.stats.permutation_both import pairs_permutation, perm_both
 from bleu_core.stats.ties import (
-    _VALUE,
+    OUTCOME_VALUES,
     average_correlation,
     groups,
     kendall_like,
@@ -95,9 +95,9 @@ def test_kendall_like_cases() -> None:
     r25, r1 = kendall_like(metric, gold), kendall_like(metric, gold, 1)
     assert (r25.statistic, r25.n_groups) == (3 / 5, 5)
     assert (r1.statistic, r1.n_groups) == (2 / 6, 6)
-    # our own convention (> threshold, by item) is kept beside MTME's
-    # our own convention (> threshold) leaves out the pair 10 vs 11: 4 C, 1 D
-    assert kendall_like(metric, gold, 1, convention="bleu-study").statistic == pytest.approx(3 / 5)
+    # kendall-wmt (bleu_core.stats.correlation) follows the same rule: |Δhuman| >= threshold
+    assert kendall_like(metric, gold, 1, convention="bleu-study").statistic == pytest.approx(2 / 6)
+    assert kendall_like(metric, gold, convention="bleu-study").statistic == pytest.approx(3 / 5)
 
 
 # MTME CorrelationTest.testKendallVariants: Correlation(1, [1, 2, 2, 3, 4], [2, 1, 1.5, 5, 3])
@@ -234,8 +234,8 @@ def test_pairs_permutation_acc23() -> None:
     t1, t2 = (tie_calibrated(m, gold, "acc23", average_by="item") for m in (m1, m2))
     o = pair_outcomes(m1, gold, "item")
     w = 1.0 / (o.group_sizes[o.group] * 2)
-    v1 = _VALUE["acc23"][o.outcomes_at(t1.threshold)]
-    v2 = _VALUE["acc23"][pair_outcomes(m2, gold, "item").outcomes_at(t2.threshold)]
+    v1 = OUTCOME_VALUES["acc23"][o.outcomes_at(t1.threshold)]
+    v2 = OUTCOME_VALUES["acc23"][pair_outcomes(m2, gold, "item").outcomes_at(t2.threshold)]
     r = pairs_permutation(v1, v2, w, n_resamples=10, seed=1)
     assert r.statistic == pytest.approx(t2.statistic - t1.statistic)
     assert r.pvalue > 0 and r.n_resamples == 10
@@ -280,7 +280,7 @@ def test_rank_metrics_clusters() -> None:
     human = rng.normal(size=12)
     names = tuple(f"s{i}" for i in range(12))
     tables = {
-        n: MetricTable(n, names, human + rng.normal(0, s, 12), None, True, "external")
+        n: MetricTable(n, names, human + rng.normal(0, s, 12), None, True, "attached")
         for n, s in (("good", 0.01), ("bad", 5.0), ("twin", 0.01))
     }
     r = rank_metrics(tables, human, None, "pairwise-accuracy", n_resamples=300, seed=1)

@@ -9,27 +9,10 @@ from sacrebleu.significance import PairedTest
 
 from bleu_core.options import BleuOptions
 from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_statistics
 from bleu_core.stats import StatsInputError, approximate_randomization
 
-
-def make_corpus(n_segments: int = 250, noise=(0.30, 0.34, 0.45), seed: int = 1):
-    rng = np.random.default_rng(seed)
-    vocab = [f"w{i}" for i in range(200)]
-    refs = [" ".join(rng.choice(vocab, size=int(rng.integers(4, 20)))) for _ in range(n_segments)]
-    systems = {}
-    for k, p in enumerate(noise):
-        systems[f"sys{k}"] = [
-            " ".join(t if rng.random() > p else str(rng.choice(vocab)) for t in r.split())
-            for r in refs
-        ]
-    return refs, systems
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    refs, systems = make_corpus()
-    return refs, systems, {n: compute_statistics(h, [refs]) for n, h in systems.items()}
+# The synthetic corpus of the ``corpus`` fixture (tests/stats/conftest.py).
+CORPUS = {"n_segments": 250, "noise": (0.30, 0.34, 0.45), "seed": 1}
 
 
 def sacrebleu_ar(systems, refs, n, monkeypatch, seed):

@@ -36,7 +36,7 @@ def _segment_tables(seed: int = 5, k: int = 6, s: int = 40):
         "twin": human + rng.normal(0, 0.2, (k, s)),
         "bad": rng.normal(size=(k, s)),
     }
-    tables = {n: MetricTable(n, names, m.mean(1), m, True, "external") for n, m in metrics.items()}
+    tables = {n: MetricTable(n, names, m.mean(1), m, True, "attached") for n, m in metrics.items()}
     return tables, human
 
 

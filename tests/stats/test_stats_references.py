@@ -10,7 +10,7 @@ from bleu_core.stats import StatsInputError, random_reference_per_document, refe
 
 
 @pytest.fixture(scope="module")
-def corpus():
+def references_corpus():
     rng = np.random.default_rng(21)
     vocab = [f"w{i}" for i in range(80)]
     n = 40
@@ -28,9 +28,9 @@ def corpus():
     return systems, references, docs
 
 
-def test_every_subset_matches_sacrebleu(corpus):
+def test_every_subset_matches_sacrebleu(references_corpus):
     # sacrebleu 2.6 corpus_bleu (defaults) with the same reference streams.
-    systems, references, _ = corpus
+    systems, references, _ = references_corpus
     res = reference_subsets(systems, references)
     assert len(res.subsets) == 7 and res.full.references == ("A", "B", "C")
     for sub in res.subsets:
@@ -48,8 +48,8 @@ def test_every_subset_matches_sacrebleu(corpus):
     assert res.to_dict()["by_size"]["2"]["n_subsets"] == 3
 
 
-def test_random_reference_per_document_equals_scoring_the_mixed_stream(corpus):
-    systems, references, docs = corpus
+def test_random_reference_per_document_equals_scoring_the_mixed_stream(references_corpus):
+    systems, references, docs = references_corpus
     res = random_reference_per_document(systems, references, docs, n_draws=5, seed=7)
     assert res.seed == 7 and res.draws.shape == (5, 3) and res.documents == ("d0", "d1", "d2", "d3")
     names = list(references)
@@ -64,14 +64,14 @@ def test_random_reference_per_document_equals_scoring_the_mixed_stream(corpus):
     assert 0.0 <= res.same_order_share <= 1.0 and res.kendall.shape == (5,)
 
 
-def test_segments_without_document_are_their_own_document(corpus):
-    systems, references, _ = corpus
+def test_segments_without_document_are_their_own_document(references_corpus):
+    systems, references, _ = references_corpus
     res = random_reference_per_document(systems, references, None, n_draws=2, seed=1)
     assert len(res.documents) == 40 and res.choices.shape == (2, 40)
 
 
-def test_errors_are_explained(corpus):
-    systems, references, docs = corpus
+def test_errors_are_explained(references_corpus):
+    systems, references, docs = references_corpus
     with pytest.raises(StatsInputError, match="at least 2 reference streams"):
         random_reference_per_document(systems, {"A": references["A"]}, docs)
     with pytest.raises(StatsInputError, match="at least 2 systems, got 1"):

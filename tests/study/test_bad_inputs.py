@@ -14,6 +14,7 @@ import gzip
 import io
 import json
 import re
+import stat
 import tempfile
 import zipfile
 from collections.abc import Callable
@@ -34,15 +35,17 @@ from bleu_core.errors import (
     StudyError,
     WrongTypeError,
 )
+from bleu_core.io.cells import number
+from bleu_core.io.text import read_lines
 from bleu_core.limits import check_resamples, check_text, max_bytes_from_mb, parse_max_mb
 from bleu_core.stats.errors import StatsInputError
 from bleu_core.stats.system_table import parse_system_table
 from bleu_core.study import load_study, plain_text_study, read_saved_study, study_from_texts
+from bleu_core.study.loading import load_files
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 from bleu_core.study.storage import study_from_dict
-from bleu_core.study.tables import parse_score, parse_table
+from bleu_core.study.tables import parse_table
 from bleu_core.study.validation import validate_study
-from bleu_core.textio import read_lines
 
 # ------------------------------------------------------------------------------------ building blocks
 
@@ -77,6 +80,20 @@ def zip_bytes(members: dict[str, bytes | str], compression: int = zipfile.ZIP_ST
 
 def plain_zip(**files: str | bytes | None) -> bytes:
     return zip_bytes(plain("study", **files))
+
+
+def symlink_zip(link: str, target: str) -> bytes:
+    """A plain-text study zip whose member ``link`` is stored as a symbolic link to ``target`` (as
+    ``zip -y`` stores links: Unix mode S_IFLNK in the external attributes, the target path as the data)."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in plain("study", **{link: None}).items():
+            archive.writestr(name, data)
+        info = zipfile.ZipInfo(f"study/{link.replace('__txt', '.txt').replace('__', '/')}")
+        info.create_system = 3  # Unix
+        info.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(info, target)
+    return buffer.getvalue()
 
 
 def crc_corrupt_zip() -> bytes:
@@ -248,12 +265,6 @@ CLI_CASES = [
         score_files(ref="the cat\na dog\n\u00a0\u3000\n"),
     ),
     Cli(
-        "score-blank-only-hyp",
-        SCORE,
-        r"hyp\.txt: all 3 lines are blank: nothing to score",
-        score_files(hyp="\n \n\t\n"),
-    ),
-    Cli(
         "score-nul-in-hyp",
         SCORE,
         r"hyp\.txt, line 2, column 3: NUL byte \(\\x00\) in the text",
@@ -299,7 +310,7 @@ CLI_CASES = [
     Cli(
         "score-file-over-max-mb",
         SCORE + " --max-mb 0.00001",
-        r"ref\.txt: file is 0\.0 MB, over the 0 MB limit; raise the limit",
+        r"ref\.txt: file is 0\.0 MiB, over the size cap of 0\.0 MiB; split it, or raise the cap",
         GOOD,
     ),
     # --- score: options
@@ -431,9 +442,9 @@ CLI_CASES = [
     ),
     Cli("significance-nothing", "significance", r"give reference files with -r", GOOD),
     Cli(
-        "significance-blank-only-hyp",
+        "significance-same-file-twice",
         "significance -r {d}/ref.txt -i {d}/hyp.txt {d}/hyp.txt",
-        r"hyp\.txt: all 3 lines are blank",
+        r"significance tests need at least 2 systems, got 1",
         score_files(hyp="\n\n\n"),
     ),
     Cli(
@@ -552,7 +563,7 @@ CLI_CASES = [
     Cli(
         "study-ratings-5_0",
         "study {d}/s",
-        r"ratings\.csv, line 2, column score: score '5_0' is not a number; write a plain decimal",
+        r"ratings\.csv, line 2, column score: '5_0' is not a number; write a plain decimal",
         plain(ratings__csv=None, **{"ratings.csv": ratings("A,1,r1,da,5_0")}),
     ),
 ]
@@ -627,6 +638,51 @@ API_CASES = [
     Api("load-bytearray", lambda d: load_study(bytearray(b"x")), WrongTypeError, r"not bytearray"),
     Api("load-list", lambda d: load_study(["a.json"]), WrongTypeError, r"not list"),
     Api("load-none-is-a-typeerror-too", lambda d: load_study(None), TypeError, r"takes a path"),
+    Api(
+        "load-reference-int",
+        load("w", reference=3),
+        WrongTypeError,
+        r"load_study\(reference=\.\.\.\) takes a reference name \('A', 'refB'\), a list of names or "
+        r"'all', not int 3",
+        wmt(),
+    ),
+    Api(
+        "load-reference-int-is-a-typeerror", load("w", reference=3), TypeError, r"not int 3", wmt()
+    ),
+    Api(
+        "load-reference-list-with-int",
+        load("w", reference=["A", 3]),
+        WrongTypeError,
+        r"takes a reference name .* not int 3",
+        wmt(),
+    ),
+    Api(
+        "load-reference-bytes",
+        load("w", reference=b"A"),
+        WrongTypeError,
+        r"takes a reference name .* not bytes b'A'",
+        wmt(),
+    ),
+    Api(
+        "load-pair-int",
+        load("w", pair=3),
+        WrongTypeError,
+        r"load_study\(pair=\.\.\.\) takes a language pair such as 'en-de', not int 3",
+        wmt(),
+    ),
+    Api(
+        "load-name-int",
+        load("w", name=7),
+        WrongTypeError,
+        r"load_study\(name=\.\.\.\) takes the study's name as text, not int 7",
+        wmt(),
+    ),
+    Api(
+        "load-files-reference-int",
+        lambda d: load_files([("a.ref", b"x\n"), ("b.hyp", b"y\n")], reference=3),
+        WrongTypeError,
+        r"takes a reference name .* not int 3",
+    ),
     Api(
         "load-nul-in-path",
         lambda d: load_study(str(d) + "/a\x00b.json"),
@@ -789,7 +845,7 @@ API_CASES = [
             f"rating-value-{label}",
             load("s"),
             InputError,
-            r"ratings\.csv, line 2, column score: score " + expected,
+            r"ratings\.csv, line 2, column score: " + expected,
             rated(f"A,1,r1,da,{value}"),
         )
         for label, value, expected in [
@@ -1009,7 +1065,7 @@ API_CASES = [
         "ratings-fullwidth-scale",
         load("s"),
         InputError,
-        r"column scale_max: score '\uff15' is not a number",
+        r"column scale_max: '\uff15' is not a number",
         rated(
             "A,1,r1,q,4,1,\uff15",
             header="system,segment_id,rater,criterion,score,scale_min,scale_max",
@@ -1093,6 +1149,20 @@ API_CASES = [
         {"s.zip": zip_bytes({"/etc/passwd": "x"})},
     ),
     Api(
+        "zip-symlink-member",
+        load("s.zip"),
+        StudyError,
+        r"s\.zip: archive member 'study/references/ref\.txt' is a symbolic link, not a file",
+        {"s.zip": symlink_zip("references__ref__txt", "/etc/passwd")},
+    ),
+    Api(
+        "zip-symlink-member-is-not-followed-in-an-upload",
+        lambda d: load_files([("up.zip", (d / "s.zip").read_bytes())]),
+        StudyError,
+        r"up\.zip: archive member 'study/systems/A\.txt' is a symbolic link",
+        {"s.zip": symlink_zip("systems__A__txt", "../../../../etc/hostname")},
+    ),
+    Api(
         "zip-drive-path",
         load("s.zip"),
         StudyError,
@@ -1103,7 +1173,7 @@ API_CASES = [
         "zip-bomb",
         load("s.zip", max_bytes=5_000),
         StudyError,
-        r"archive decompresses to more than 0\.0 MB .*zip bomb",
+        r"archive decompresses to more than 0\.0 MiB .*zip bomb",
         {"s.zip": zip_bytes({"big.txt": "0" * 100_000}, zipfile.ZIP_DEFLATED)},
     ),
     Api(
@@ -1125,14 +1195,14 @@ API_CASES = [
         "wmt-da-underscore",
         load("w"),
         InputError,
-        r"ad-seg-scores-de-en\.csv, line 2, column RAW\.SCR: score '7_0' is not a number",
+        r"ad-seg-scores-de-en\.csv, line 2, column RAW\.SCR: '7_0' is not a number",
         wmt(DA_HEADER + "Sys-1.4 1 7_0 0.5 2\n"),
     ),
     Api(
         "wmt-da-arabic-indic",
         load("w"),
         InputError,
-        r"line 2, column Z\.SCR: score '\u0660\.5' is not a number",
+        r"line 2, column Z\.SCR: '\u0660\.5' is not a number",
         wmt(DA_HEADER + "Sys-1.4 1 70 \u0660.5 2\n"),
     ),
     Api(
@@ -1356,7 +1426,7 @@ API_CASES = [
         "saved-gzip-bomb",
         load("s.json.gz", max_bytes=20_000),
         InputError,
-        r"s\.json\.gz \(decompressed\): file is 0\.0 MB, over the size cap",
+        r"s\.json\.gz \(decompressed\): file is 0\.0 MiB, over the size cap",
         {"s.json.gz": gzip.compress(b" " * 200_000)},
     ),
     Api(
@@ -1387,6 +1457,67 @@ API_CASES = [
         InputError,
         r"t\.csv, line 2, column 3: NUL byte",
         {"t.csv": "segment_id,system,text\n1,\x00A,hello\n"},
+    ),
+    # --- one key, one value: a fact repeated differently names both lines (bleu_core.io.FirstSeen)
+    Api(
+        "long-table-role-differs",
+        load("t.csv"),
+        InputError,
+        r"t\.csv, line 3, column role: 'A' has a different role than on line 2; a name is either a "
+        r"reference or a system$",
+        {"t.csv": "segment_id,system,role,text\n1,A,system,x\n2,A,reference,y\n"},
+    ),
+    Api(
+        "long-table-doc-differs",
+        load("t.csv"),
+        InputError,
+        r"t\.csv, line 4, column doc_id: segment '1' has a different doc_id than on line 2; a segment "
+        r"has one doc_id$",
+        {
+            "t.csv": "segment_id,doc_id,system,role,text\n1,d1,R,reference,x\n1,d1,A,system,y\n1,d2,B,system,z\n"
+        },
+    ),
+    Api(
+        "long-table-source-differs",
+        load("t.csv"),
+        InputError,
+        r"t\.csv, line 3, column source: segment '1' has a different source than on line 2",
+        {"t.csv": "segment_id,source,system,role,text\n1,Hund,R,reference,x\n1,Katze,A,system,y\n"},
+    ),
+    Api(
+        "long-table-criterion-declared-differently",
+        load("t.csv"),
+        InputError,
+        r"t\.csv, line 4: criterion 'q' is declared differently here than on line 3; declare each "
+        r"criterion the same way \(direction and scale\) on every row$",
+        {
+            "t.csv": "segment_id,system,role,text,criterion,score,higher_is_better\n"
+            "1,R,reference,x,,,\n1,A,system,y,q,1,true\n1,B,system,z,q,2,false\n"
+        },
+    ),
+    Api(
+        "mqm-source-differs",
+        load("mqm_x_ende.tsv"),
+        InputError,
+        r"mqm_x_ende\.tsv, line 3, column source: segment 1 has a different source text than on "
+        r"line 2; a segment has one source$",
+        {
+            "mqm_x_ende.tsv": "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+            "A\td\t1\t1\tr1\tHund\tdog\tNo-error\tNo-error\n"
+            "refA\td\t1\t1\tr1\tKatze\tthe dog\tNo-error\tNo-error\n"
+        },
+    ),
+    Api(
+        "mqm-target-differs",
+        load("mqm_x_ende.tsv"),
+        InputError,
+        r"mqm_x_ende\.tsv, line 3, column target: A has a different target text for segment 1 than on "
+        r"line 2; the texts are compared after removing the <v></v> marks",
+        {
+            "mqm_x_ende.tsv": "system\tdoc\tdoc_id\tseg_id\trater\tsource\ttarget\tcategory\tseverity\n"
+            "A\td\t1\t1\tr1\tHund\t<v>dog</v>\tAccuracy/Mistranslation\tMajor\n"
+            "A\td\t1\t1\tr2\tHund\ta <v>dog</v>\tAccuracy/Mistranslation\tMinor\n"
+        },
     ),
     Api(
         "table-parse-direct-nul",
@@ -1619,10 +1750,10 @@ API_CASES = [
         r"max_mb must be a number of megabytes, got '5'",
     ),
     Api(
-        "parse-score-underscore",
-        lambda d: parse_score("1_0", file="f", line=1, column="c"),
+        "number-underscore",
+        lambda d: number("1_0", file="f", line=1, column="c"),
         InputError,
-        r"f, line 1, column c: score '1_0' is not a number",
+        r"f, line 1, column c: '1_0' is not a number",
     ),
     Api(
         "check-text-nul",

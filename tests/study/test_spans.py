@@ -21,15 +21,13 @@ from bleu_core.study.demo import load_demo
 from bleu_core.study.error_agreement import (
     COUNT_NAMES,
     AgreementCounts,
-    _matched_mask,
-    _max_reference_counts,
     error_agreement,
     error_agreement_by_order,
     segment_token_records,
     token_records,
 )
+from bleu_core.study.formats.mqm import load_mqm_tsv
 from bleu_core.study.model import Segment, Study
-from bleu_core.study.mqm import load_mqm_tsv
 from bleu_core.study.spans import (
     ErrorSpan,
     check_error_spans,
@@ -38,6 +36,7 @@ from bleu_core.study.spans import (
     spans_to_columns,
 )
 from bleu_core.study.storage import read_saved_study, save_study, study_from_dict, study_to_dict
+from bleu_core.study.token_masks import matched_mask, max_reference_counts
 from bleu_core.token_offsets import _fold, token_offsets, tokens_overlapping
 from bleu_core.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
@@ -478,8 +477,8 @@ words = st.lists(st.sampled_from("a b c d the".split()), min_size=0, max_size=12
 @given(hyp=words, refs=st.lists(words, min_size=1, max_size=3), n=st.integers(1, 4))
 def test_fast_matched_mask_equals_match_provenance(hyp: str, refs: list[str], n: int) -> None:
     provenance = match_provenance(hyp, refs, max_order=n, tokenize="13a")
-    clip = _max_reference_counts([r.split() for r in refs], n)
-    mask = _matched_mask(tuple(hyp.split()), clip, n)
+    clip = max_reference_counts([r.split() for r in refs], n)
+    mask = matched_mask(tuple(hyp.split()), clip, n)
     assert [bool(mask >> t & 1) for t in range(len(hyp.split()))] == [
         s == "matched" for s in provenance.token_status(n)
     ]

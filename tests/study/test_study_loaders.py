@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from bleu_core.errors import BleuStudyError, InputError, StudyError
+from bleu_core.io import ZipTree
 from bleu_core.study import load_study, plain_text_study
-from bleu_core.study.reading import ZipTree
 
 REFS = ["The cat sat on the mat.", "A dog barked at the postman.", "It rained all day."]
 SYS_A = ["The cat sat on the mat.", "A dog barked at the mailman.", "It rained the whole day."]
@@ -263,9 +263,9 @@ def test_rating_for_unknown_segment_suggests_zero_based_ids(tmp_path: Path) -> N
 @pytest.mark.parametrize(
     ("score", "message"),
     [
-        ("good", r"line 2, column score: score 'good' is not a number"),
-        ("nan", r"line 2, column score: score 'nan' is not a finite number"),
-        ("inf", r"score 'inf' is not a finite number"),
+        ("good", r"line 2, column score: 'good' is not a number"),
+        ("nan", r"line 2, column score: 'nan' is not a finite number"),
+        ("inf", r"'inf' is not a finite number"),
         ("7", r"line 2, column score: score 7 is outside the adequacy scale \[1, 5\]"),
     ],
 )
@@ -279,7 +279,7 @@ def test_bad_scores(tmp_path: Path, score: str, message: str) -> None:
 
 def test_bad_score_in_wide_form_names_the_criterion_column(tmp_path: Path) -> None:
     folder = write_folder(tmp_path / "s", ratings="system,segment_id,fluency\nA,1,n/a\n")
-    with pytest.raises(InputError, match=r"line 2, column fluency: score 'n/a' is not a number"):
+    with pytest.raises(InputError, match=r"line 2, column fluency: 'n/a' is not a number"):
         load_study(folder)
 
 
@@ -353,7 +353,7 @@ def test_long_table_rating_of_a_reference(tmp_path: Path) -> None:
 def test_file_over_size_cap(tmp_path: Path) -> None:
     folder = write_folder(tmp_path / "s")
     with pytest.raises(
-        InputError, match=r"over the size cap of 0\.0 MB.*raise the cap with max_bytes"
+        InputError, match=r"over the size cap of 0\.0 MiB.*raise the cap with max_bytes"
     ):
         load_study(folder, max_bytes=20)
 
@@ -395,7 +395,7 @@ def test_zip_bomb_is_refused_before_reading(tmp_path: Path) -> None:
         _zip_bytes({"systems/a.txt": b"0" * 5_000_000})
     )  # 5 MB, compresses to ~5 KB
     assert archive.stat().st_size < 20_000
-    with pytest.raises(StudyError, match=r"archive decompresses to more than 1\.0 MB.*zip bomb"):
+    with pytest.raises(StudyError, match=r"archive decompresses to more than 1\.0 MiB.*zip bomb"):
         load_study(archive, max_bytes=1024 * 1024)
 
 

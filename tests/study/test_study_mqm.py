@@ -9,7 +9,7 @@ import pytest
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.study import load_study
-from bleu_core.study.mqm import load_mqm_tsv, weighted_penalty_tenths
+from bleu_core.study.formats.mqm import load_mqm_tsv, weighted_penalty_tenths
 
 TED = Path("/work/shared/data/google-mqm-ted2021/ted")
 needs_shared = pytest.mark.skipif(not TED.is_dir(), reason="/work/shared TED MQM data not present")

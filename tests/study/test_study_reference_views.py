@@ -12,8 +12,8 @@ import pytest
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.study import load_study
+from bleu_core.study.formats.mqm import load_mqm_tsv
 from bleu_core.study.loading import load_files
-from bleu_core.study.mqm import load_mqm_tsv
 from bleu_core.study.reference_choice import choose_references
 
 TED = Path("/work/shared/data/google-mqm-ted2021/ted")

@@ -1,13 +1,19 @@
 """The analysis pages: Corpus, BLEU vs human, Significance, Judges, Correlation, Metric ranking, Export.
 
 ``frames`` / ``charts``              corpus table, regression points, normalised (Figure 7) and density charts.
-``relate``                           linear fits and segment-level pairs of BLEU and human scores.
+``relate``                           the core's linear fit and correlations worded for captions; rated pairs.
 ``stats_frames`` / ``stats_charts``  intervals, blocks, verdict matrices, judges and subset charts.
 ``significance_data``                Significance: the metric menu, cached bootstrap / blocks / randomisation.
 ``ranking``                          Metric ranking: cached rankings with clusters, findings table, LaTeX.
+``ranking_extras``                   Metric ranking: chance lines, human ceiling, explainers, a release.
 ``metric_pairs``                     two metrics' correlations compared (Williams, permutation).
 ``correlation_cache``                Correlation: cached system- and segment-level correlations.
 ``judges_cache``                     Judges: cached raters and same-judge comparisons (no BLEU setting).
+``domains``                          per-domain tables and fits; BLEU vs human by sentence, document, corpus.
+``*_page``  each page's one door into this room (a page imports one module of its room): what
+            ``pages/<page>.py`` uses, re-exported from the modules that define it:
+            bleu_vs_human_page, corpus_page, correlation_page, export_page, judges_page,
+            metric_ranking_page, significance_page.
 
 May import: ``bleu_core`` and :mod:`ui.app`.
 """

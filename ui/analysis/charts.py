@@ -22,10 +22,6 @@ if TYPE_CHECKING:  # pandas lives in the frames modules; here it is only a type
     import pandas as pd
 
 
-def _title(title: str, subtitle: str = "") -> alt.TitleParams:
-    return alt.TitleParams(title, subtitle=subtitle) if subtitle else alt.TitleParams(title)
-
-
 HUMAN_SHAPE = alt.Scale(domain=[False, True], range=["circle", "diamond"])
 
 
@@ -98,7 +94,7 @@ def regression_scatter(
     return alt.LayerChart(
         data=frame,
         layer=[line, points, labels],
-        title=_title(title, subtitle),
+        title=layout.chart_title(title, subtitle),
         height=max(380, layout.band_length(len(frame), per=10)),
     )
 
@@ -146,7 +142,7 @@ def normalised_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> 
                 alt.Tooltip("normalised:Q", format=".3f"),
             ],
         ),
-        title=_title(title, subtitle),
+        title=layout.chart_title(title, subtitle),
         height=360 + layout.x_labels_room(systems, width),
         width=width,
     )
@@ -190,7 +186,7 @@ def segment_density(
         mark=alt.MarkDef(type="line", color="#d0006f", strokeDash=[5, 3]),
         encoding=alt.FacetedEncoding(x=alt.X("x:Q"), y=alt.Y("y:Q")),
     )
-    return alt.LayerChart(layer=[rects, fit], title=_title(title, subtitle), height=380)
+    return alt.LayerChart(layer=[rects, fit], title=layout.chart_title(title, subtitle), height=380)
 
 
 def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.Chart:
@@ -214,5 +210,7 @@ def corpus_bars(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.C
                 alt.Tooltip("BP:Q", format=".3f"),
             ],
         )
-        .properties(title=_title(title, subtitle), height=layout.rows_height(len(systems)))
+        .properties(
+            title=layout.chart_title(title, subtitle), height=layout.rows_height(len(systems))
+        )
     )

@@ -18,13 +18,16 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from bleu_core.stats.correlation import WMT_DARR_THRESHOLD
 from bleu_core.stats.meta import (
     BleuSource,
     SegmentMeanSource,
+    human_source,
     segment_correlations,
     system_correlations,
 )
 from bleu_core.stats.systems import stack_systems
+from ui.app import cache
 from ui.app.background import BackgroundJobs
 
 
@@ -80,10 +83,12 @@ def human_resampled(
     seed: int,
     _human_seg: np.ndarray,
     _counts: np.ndarray,
+    _human_sys: np.ndarray | None = None,
 ) -> np.ndarray:
-    """The human system scores on every resample (``M × K``: means of the resampled segments' scores);
-    keyed without any BLEU setting (a tokenizer change does not redo it)."""
-    return SegmentMeanSource(names, _human_seg).resampled(_counts)
+    """The human system scores on every resample (``M × K``: means of the resampled segments' scores,
+    shifted to the official system scores ``_human_sys`` where the study has them:
+    :func:`bleu_core.stats.meta.human_source`); keyed without any BLEU setting."""
+    return SegmentMeanSource(names, _human_seg, _human_sys).resampled(_counts)
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -102,18 +107,41 @@ def system_level(
 ) -> dict[str, Any]:
     """System-level correlations of BLEU with ``criterion`` (bootstrap over segments, both re-scored).
 
-    ``_counts``: the page's count matrix (:func:`bootstrap_counts` of ``n_resamples`` and ``seed``); the
-    human side's resamples then come from :func:`human_resampled` (cached across BLEU settings)."""
+    The human side is :func:`bleu_core.stats.meta.human_source` of the segment scores and the study's
+    system scores, as in ``meta``: the official system scores where the study has them, the segments
+    resampled around them; Fisher's z interval only when there are no segment scores. ``_counts``: the
+    page's count matrix (:func:`bootstrap_counts` of ``n_resamples`` and ``seed``); the human side's
+    resamples then come from :func:`human_resampled` (cached across BLEU settings)."""
     bleu = BleuSource(stack_systems(_stats), _options)
-    human: Any = None if _human_seg is None else SegmentMeanSource(names, _human_seg)
+    human: Any = None if _human_seg is None else human_source(names, _human_seg, _human_sys)
     if human is not None and _counts is not None:
         samples = human_resampled(
-            stats_key, names, criterion, n_resamples, seed, _human_seg, _counts
+            stats_key, names, criterion, n_resamples, seed, _human_seg, _counts, _human_sys
         )
         human = ResampledOnce(human, samples)
     return system_correlations(
         bleu, human, human_scores=_human_sys, n_resamples=n_resamples, seed=seed, counts=_counts
     )
+
+
+def bleu_system_correlations(
+    scores: Any, names: tuple[str, ...], criterion: str, n_resamples: int, seed: int
+) -> dict[str, Any]:
+    """Corpus BLEU of ``names`` against ``criterion`` at system level, with its interval: what the
+    Correlation and BLEU vs human pages show (``scores``: :class:`ui.app.context.Scores`). The human
+    side is the study's system scores with the segment scores resampled around them
+    (:func:`bleu_core.stats.meta.human_source`), as ``python -m bleu_core meta`` computes it."""
+    study = scores.study
+    rows = [scores.system_index(s) for s in names]
+    human_seg = cache.segment_scores(scores.key, study, criterion)[rows]
+    by_system = cache.cached_system_human_scores(scores.key, study, criterion)
+    human_sys = np.array([by_system.get(s, np.nan) for s in names], dtype=np.float64)
+    counts = bootstrap_counts(study.n_segments, n_resamples, seed) if n_resamples else None
+    return system_level(
+        scores.key, names, criterion, repr(scores.options), n_resamples, seed,
+        {s: scores.stats[i] for s, i in zip(names, rows, strict=True)},
+        scores.options, human_seg, human_sys, counts,
+    )  # fmt: skip
 
 
 def reference_analysis(
@@ -214,6 +242,7 @@ def segment_level_job(
     seed: int,
     progress: Any = None,
     counts: np.ndarray | None = None,
+    threshold: float = WMT_DARR_THRESHOLD,
 ) -> Any:
     """:func:`bleu_core.stats.meta.segment_correlations` in the shared background thread (the Correlation page shows the system
     level meanwhile): seconds of item-level Kendall on a WMT release, minutes at 50 × 10,000."""
@@ -226,7 +255,13 @@ def segment_level_job(
             f"{n_resamples} resamples",
         )
     return segment_correlations(
-        sentence, human_seg, methods=methods, n_resamples=n_resamples, seed=seed, counts=counts
+        sentence,
+        human_seg,
+        methods=methods,
+        n_resamples=n_resamples,
+        seed=seed,
+        counts=counts,
+        threshold=threshold,
     )
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -38,7 +39,8 @@ def corpus_frame(
     data["BP"] = np.asarray(corpus.bp, dtype=float)
     data["ratio"] = np.asarray(corpus.ratio, dtype=float)
     data["hyp_len"] = np.asarray(corpus.hyp_len, dtype=float).astype(int)
-    data["ref_len"] = np.asarray(corpus.ref_len, dtype=float)
+    ref_len = np.asarray(corpus.ref_len, dtype=float)  # whole tokens, except the "average" policy
+    data["ref_len"] = ref_len.astype(int) if np.all(ref_len == np.round(ref_len)) else ref_len
     for column, scores in (human_scores or {}).items():
         data[column] = [scores.get(name, math.nan) for name in systems]
     frame = pd.DataFrame(data)
@@ -126,6 +128,15 @@ def system_points(
         }
     )
     return frame.dropna(subset=["BLEU", "human score"]).reset_index(drop=True)
+
+
+def fit_row(series: str, fit: Any, interval: Any = None) -> dict[str, Any]:
+    """One row of the system-level fits table: the line through the points and, when given, the r's
+    interval (a :class:`bleu_core.correlate.CorrelationResult`; NaN without one, never None)."""
+    ci = getattr(interval, "confidence_interval", None) or (math.nan, math.nan)
+    names = ("r", "CI low", "CI high", "R2", "p", "n", "slope", "intercept")
+    values = (fit.r, *ci, fit.r2, fit.pvalue, fit.n, fit.slope, fit.intercept)
+    return {"series": series, **dict(zip(names, values, strict=True))}
 
 
 def fit_line(slope: float, intercept: float, x0: float, x1: float) -> pd.DataFrame:

@@ -82,15 +82,16 @@ def ranking_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
                     "rank": row.rank,
                     "metric": row.metric,
                     "value": row.statistic,
-                    "CI low": None
+                    # missing values are NaN (an empty cell), never Python's None
+                    "CI low": math.nan
                     if row.confidence_interval is None
                     else row.confidence_interval[0],
-                    "CI high": None
+                    "CI high": math.nan
                     if row.confidence_interval is None
                     else row.confidence_interval[1],
                     "kind": row.kind,
                     "higher is better": row.higher_is_better,
-                    "tie threshold": row.threshold,
+                    "tie threshold": math.nan if row.threshold is None else row.threshold,
                     "n": row.n,
                     "note": row.note or r.note,
                 }

@@ -1,7 +1,9 @@
-"""How well BLEU tracks human scores: least-squares fit and correlations for the BLEU-vs-human page.
+"""How well BLEU tracks human scores, as the BLEU-vs-human page shows it (the paper, §5, Figures 5-6).
 
-Thin wrappers over :mod:`scipy.stats` that drop missing values and report n, so the page can show
-r, R², p and n next to every chart (the paper, §5, Figures 5-6).
+The science is in the core: the least-squares line is :func:`bleu_core.regression.linear_fit` and the
+correlations are :func:`bleu_core.correlate.correlation` (both importable from
+:mod:`bleu_core.stats.correlation`). This module picks what the page needs from them (the rated pairs of the
+chosen systems, Pearson and Kendall side by side) and words it for captions.
 
 >>> fit = linear_fit([1.0, 2.0, 3.0, float("nan")], [2.0, 4.1, 5.9, 1.0])
 >>> fit.n, round(fit.r, 4), round(fit.slope, 2)
@@ -16,73 +18,55 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bleu_core.stats.correlation import CorrelationResult, LinearFit, correlation, linear_fit
 
-@dataclass(frozen=True)
-class LinearFit:
-    """Least-squares line y = slope·x + intercept with Pearson's r, R², two-sided p and n."""
-
-    slope: float
-    intercept: float
-    r: float
-    r2: float
-    pvalue: float
-    n: int
+__all__ = [
+    "LinearFit",
+    "SegmentCorrelation",
+    "describe_fit",
+    "linear_fit",
+    "segment_correlation",
+    "segment_pairs",
+]
 
 
 @dataclass(frozen=True)
 class SegmentCorrelation:
-    """Segment-level Pearson r and Kendall tau-b with p-values over n rated items."""
+    """Pearson r and Kendall tau-b of the same rated translations, for the page's row of three numbers."""
 
-    pearson: float
-    pearson_p: float
-    kendall: float
-    kendall_p: float
-    n: int
+    pearson_result: CorrelationResult
+    kendall_result: CorrelationResult
 
+    @property
+    def pearson(self) -> float:
+        return self.pearson_result.statistic
 
-def _paired(x: Sequence[float], y: Sequence[float]) -> tuple[np.ndarray, np.ndarray]:
-    xa, ya = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
-    keep = np.isfinite(xa) & np.isfinite(ya)
-    return xa[keep], ya[keep]
+    @property
+    def pearson_p(self) -> float:
+        return math.nan if self.pearson_result.pvalue is None else self.pearson_result.pvalue
 
+    @property
+    def kendall(self) -> float:
+        return self.kendall_result.statistic
 
-def linear_fit(x: Sequence[float], y: Sequence[float]) -> LinearFit:
-    """Least-squares fit of ``y`` on ``x`` (nan pairs dropped); nan statistics when n < 3 or x is constant."""
-    from scipy import stats
+    @property
+    def kendall_p(self) -> float:
+        return math.nan if self.kendall_result.pvalue is None else self.kendall_result.pvalue
 
-    xa, ya = _paired(x, y)
-    n = int(xa.size)
-    if n < 3 or np.ptp(xa) == 0 or np.ptp(ya) == 0:
-        return LinearFit(math.nan, math.nan, math.nan, math.nan, math.nan, n)
-    res = stats.linregress(xa, ya)
-    return LinearFit(
-        float(res.slope),
-        float(res.intercept),
-        float(res.rvalue),
-        float(res.rvalue**2),
-        float(res.pvalue),
-        n,
-    )
+    @property
+    def n(self) -> int:
+        return self.pearson_result.n
 
 
 def segment_correlation(x: Sequence[float], y: Sequence[float]) -> SegmentCorrelation:
-    """Pearson and Kendall tau-b between ``x`` and ``y`` (nan pairs dropped).
+    """Pearson and Kendall tau-b between ``x`` and ``y`` (pairs with a NaN dropped) by the core's
+    :func:`~bleu_core.correlate.correlation`.
 
     >>> c = segment_correlation([1, 2, 3, 4], [1, 3, 2, 4])
     >>> c.n, round(c.kendall, 3)
     (4, 0.667)
     """
-    from scipy import stats
-
-    xa, ya = _paired(x, y)
-    n = int(xa.size)
-    if n < 3 or np.ptp(xa) == 0 or np.ptp(ya) == 0:
-        return SegmentCorrelation(math.nan, math.nan, math.nan, math.nan, n)
-    pr = stats.pearsonr(xa, ya)
-    kt = stats.kendalltau(xa, ya)
-    return SegmentCorrelation(
-        float(pr.statistic), float(pr.pvalue), float(kt.statistic), float(kt.pvalue), n
-    )
+    return SegmentCorrelation(correlation(x, y, "pearson"), correlation(x, y, "kendall"))
 
 
 def segment_pairs(

@@ -30,8 +30,8 @@ from bleu_core.stats.bootstrap import BootstrapResult, bleu_scorer
 from bleu_core.stats.metric_statistics import MetricStatistics, additive_metric, mean_of_segments
 from bleu_core.stats.randomization import at_alpha
 from bleu_core.stats.results import PairedTestResult
-from ui.app.analysis_cache import external_scores, inputs_key, metric_scores
-from ui.app.metric_tables import external_labels, metric_choices
+from ui.app.analysis_cache import attached_scores, inputs_key, metric_scores
+from ui.app.metric_tables import attached_labels, metric_choices
 
 COMPUTED: tuple[str, ...] = ("BLEU", "chrF", "chrF++", "TER", "NIST", "PER")
 """The metrics computed here that the page offers (BLEU from the sidebar's statistics)."""
@@ -42,7 +42,7 @@ SYSTEM_ONLY = "system-level scores only: the tests resample segments, and it has
 
 def metric_menu(study: Any) -> tuple[list[str], dict[str, str]]:
     """(the metrics that can be tested, ``{metric: why not}`` for those that cannot)."""
-    labels = external_labels(study)
+    labels = attached_labels(study)
     testable, untestable = [], {}
     for label in metric_choices(study, COMPUTED):
         name = labels.get(label)
@@ -57,8 +57,8 @@ def metric_key(scores: Any, metric: str) -> str:
     """What ``metric``'s statistics depend on besides the study (whose key carries attached scores)."""
     if metric == "BLEU":
         return repr(("BLEU", scores.options, scores.references))
-    if metric in external_labels(scores.study):
-        return repr(("external", metric))
+    if metric in attached_labels(scores.study):
+        return repr(("attached", metric))
     return repr(inputs_key(metric, scores.options.tokenize, scores.options.lowercase))
 
 
@@ -72,8 +72,8 @@ def metric_statistics(scores: Any, metric: str, pending: list) -> MetricStatisti
         return additive_metric(
             "BLEU", scores.systems, scores.stats, bleu_scorer(scores.options), corpus_rule=rule
         )
-    if metric in external_labels(study):
-        given = external_scores(scores.key, study, metric)
+    if metric in attached_labels(study):
+        given = attached_scores(scores.key, study, metric)
         rows = dict(zip(given.names, given.segment, strict=True))
         return mean_of_segments(metric, rows, higher_is_better=given.higher_is_better)
     found = metric_scores(

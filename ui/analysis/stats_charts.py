@@ -11,11 +11,9 @@ import pandas as pd
 
 from ui.app import chart_layout as layout
 
-VERDICT_COLOURS = alt.Scale(domain=[">", "<", "~"], range=["#2a9d4b", "#d1495b", "#c9c9c9"])
-
-
-def _title(title: str, subtitle: str = "") -> alt.TitleParams:
-    return alt.TitleParams(title, subtitle=subtitle) if subtitle else alt.TitleParams(title)
+VERDICT_COLOURS = alt.Scale(domain=[">", "<", "~"], range=["#0072b2", "#e69f00", "#d9d9d9"])
+"""Blue, orange and grey (Okabe & Ito's colour-blind-safe palette), and every cell also carries its
+verdict sign as text: the matrix never depends on telling red from green."""
 
 
 def block_chart(
@@ -44,7 +42,8 @@ def block_chart(
             tooltip=["system:N", "block:O", alt.Tooltip(f"{value}:Q", format=".4g")],
         )
         .properties(
-            title=_title(title, subtitle), height=max(340, layout.legend_height(len(order)))
+            title=layout.chart_title(title, subtitle),
+            height=max(340, layout.legend_height(len(order))),
         )
     )
 
@@ -77,7 +76,7 @@ def interval_chart(
             .encode(x="zero:Q")
         )
     return alt.layer(*layers).properties(
-        title=_title(title, subtitle), height=layout.rows_height(len(frame), per=26)
+        title=layout.chart_title(title, subtitle), height=layout.rows_height(len(frame), per=26)
     )
 
 
@@ -110,7 +109,9 @@ def verdict_matrix(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> al
     )
     text = base.mark_text(fontSize=13 if cell > 20 else 10).encode(text="verdict:N")
     height = size + layout.x_labels_room(order, size) + layout.CHROME_PX  # labels and title fit in
-    return (cells + text).properties(title=_title(title, subtitle), width=size, height=height)
+    return (cells + text).properties(
+        title=layout.chart_title(title, subtitle), width=size, height=height
+    )
 
 
 def judges_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.LayerChart:
@@ -149,7 +150,9 @@ def judges_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.
         .encode(x="zero:Q")
     )
     height = layout.rows_height(len(order), per=max(22, 12 * len(groups)))
-    return alt.layer(rules, points, zero).properties(title=_title(title, subtitle), height=height)
+    return alt.layer(rules, points, zero).properties(
+        title=layout.chart_title(title, subtitle), height=height
+    )
 
 
 def subset_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.LayerChart:
@@ -169,7 +172,8 @@ def subset_chart(frame: pd.DataFrame, *, title: str, subtitle: str = "") -> alt.
     )
     means = base.mark_line().encode(y="mean(BLEU):Q")
     return (points + means).properties(
-        title=_title(title, subtitle), height=max(320, layout.legend_height(len(systems)))
+        title=layout.chart_title(title, subtitle),
+        height=max(320, layout.legend_height(len(systems))),
     )
 
 
@@ -186,4 +190,4 @@ def histogram(
         )
     )
     zero = alt.Chart(pd.DataFrame({"zero": [0.0]})).mark_rule(color="#d1495b").encode(x="zero:Q")
-    return (bars + zero).properties(title=_title(title, subtitle), height=240)
+    return (bars + zero).properties(title=layout.chart_title(title, subtitle), height=240)

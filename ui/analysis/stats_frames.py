@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from typing import Any
 
@@ -114,8 +115,9 @@ def comparisons_frame(test: Any) -> pd.DataFrame:
                 "baseline": c.baseline,
                 "difference": c.statistic,
                 "p": c.pvalue,
-                "CI low": None if c.confidence_interval is None else c.confidence_interval[0],
-                "CI high": None if c.confidence_interval is None else c.confidence_interval[1],
+                # no interval (approximate randomisation): NaN, an empty cell, never "None"
+                "CI low": math.nan if c.confidence_interval is None else c.confidence_interval[0],
+                "CI high": math.nan if c.confidence_interval is None else c.confidence_interval[1],
                 "verdict": c.verdict,
             }
             for c in test.comparisons

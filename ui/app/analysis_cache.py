@@ -31,10 +31,10 @@ from bleu_core.metrics.registry import (
 )
 from bleu_core.options import BleuOptions
 from bleu_core.study import Study
-from ui.app import cache
 from ui.app import state as K
+from ui.app import statistics_store
 from ui.app.background import Job, metric_job, ter_job
-from ui.app.metric_tables import external_metric_scores, is_external
+from ui.app.metric_tables import attached_metric_scores, is_attached
 
 PAGE_DEFAULT_METRICS: tuple[str, ...] = ("BLEU", "chrF", "NIST", "PER")
 """Metrics page: the metrics ticked at first (the quick ones; the weighted and TER are a tick away)."""
@@ -102,7 +102,7 @@ def score_keys(study: Study, metrics: Sequence[str], options: Any) -> dict[str, 
     for metric in metrics:
         if metric == "BLEU":
             out[metric] = repr(options)
-        elif is_external(study, metric):
+        elif is_attached(study, metric):
             out[metric] = metric
         else:
             out[metric] = inputs_key(metric, options.tokenize, options.lowercase)
@@ -129,7 +129,7 @@ def metric_scores(
     *,
     pending: list[Job] | None = None,
 ) -> dict[str, MetricScores]:
-    """``{metric: MetricScores}`` for ``metrics`` (registry names or the study's external metrics, see
+    """``{metric: MetricScores}`` for ``metrics`` (registry names or the study's attached metrics, see
     :mod:`ui.app.metric_tables`), each group scored once and cached.
 
     TER is scored once per (study, options) in a background job shared by all sessions
@@ -138,8 +138,8 @@ def metric_scores(
     :func:`ui.app.background.show_pending`); without one, the call waits for the job."""
     out: dict[str, MetricScores] = {}
     for metric in metrics:
-        if is_external(study, metric):  # attached scores (COMET...): the key carries their digest
-            out[metric] = external_scores(study_key, study, metric)
+        if is_attached(study, metric):  # attached scores (COMET...): the key carries their digest
+            out[metric] = attached_scores(study_key, study, metric)
             continue
         name = get_metric(metric).name
         if (
@@ -172,8 +172,8 @@ def shared_bleu_scores(
     study_key: str, study: Study, tokenize: str, lowercase: bool
 ) -> MetricScores | None:
     """The registry's BLEU (default options but the tokenizer and case) from the statistics the pages
-    share (:func:`ui.app.cache.system_statistics`, the sidebar's own entry, cut to order 4), not a second
-    count of the whole study: on WMT21 a tokenizer change on Metrics used to count BLEU twice.
+    share (:func:`ui.app.statistics_store.system_statistics`, the sidebar's own entry, cut to order 4), not
+    a second count of the whole study (on WMT21, seconds per tokenizer change on the Metrics page).
     ``None`` when a segment has no reference text (the registry then scores the usable segments alone)."""
     references = tuple(study.references)
     from ui.app.context import STATISTICS_ORDER, truncate_order
@@ -185,7 +185,9 @@ def shared_bleu_scores(
         streams = [study.references[name] for name in references]
         if not all(any(text is not None for text in seg) for seg in zip(*streams, strict=True)):
             return None  # checked once per study and settings, not on every page run
-        counted = cache.system_statistics(study_key, study, references, tokenize, lowercase, stored)
+        counted = statistics_store.system_statistics(
+            study_key, study, references, tokenize, lowercase, stored
+        )
         present = np.array(
             [[text is not None for text in study.systems[name]] for name in counted.systems],
             dtype=bool,
@@ -198,11 +200,13 @@ def shared_bleu_scores(
             lowercase=lowercase,
         )
 
-    return cache.stored_scores(("registry BLEU", study_key, references, tokenize, lowercase), build)
+    return statistics_store.stored_scores(
+        ("registry BLEU", study_key, references, tokenize, lowercase), build
+    )
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def external_scores(study_key: str, _study: Study, label: str) -> MetricScores:
-    """An attached metric's scores (:func:`ui.app.metric_tables.external_metric_scores`); the study key
+def attached_scores(study_key: str, _study: Study, label: str) -> MetricScores:
+    """An attached metric's scores (:func:`ui.app.metric_tables.attached_metric_scores`); the study key
     includes the digest of the attached scores (:func:`~ui.app.metric_tables.study_key_with_metric_scores`)."""
-    return external_metric_scores(_study, label)
+    return attached_metric_scores(_study, label)

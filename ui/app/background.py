@@ -28,8 +28,8 @@ from typing import Any
 
 import streamlit as st
 
-from ui.app.cache import ACTIVITY
 from ui.app.markup import md_escape
+from ui.app.statistics_store import ACTIVITY
 
 Progress = Callable[[int, int, str], None]
 _log = logging.getLogger(__name__)

@@ -120,6 +120,14 @@ def category_axis(
     return alt.Axis(**kwargs)
 
 
+def chart_title(title: str, subtitle: str = "") -> Any:
+    """A chart's title, with its subtitle when there is one (every chart carries its own title, so that an
+    exported PNG/SVG stands on its own)."""
+    import altair as alt
+
+    return alt.TitleParams(title, subtitle=subtitle) if subtitle else alt.TitleParams(title)
+
+
 def legend_columns(n: int) -> int:
     """Columns of a legend with ``n`` entries (:data:`LEGEND_ROWS` per column)."""
     return max(1, math.ceil(n / LEGEND_ROWS))

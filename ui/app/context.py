@@ -6,7 +6,6 @@ script: read widgets, call the core, render.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -19,13 +18,15 @@ import streamlit as st
 from bleu_core.errors import BleuStudyError
 from bleu_core.options import MAX_ORDER_LIMIT, BleuOptions
 from bleu_core.score import BleuArrays, bleu_from_stats
+from bleu_core.segment_level import segment_signature, sentence_options
 from bleu_core.signature import make_signature
 from bleu_core.statistics import N_LENGTH_COLUMNS
 from bleu_core.study import Study
 from bleu_core.study.model import LoadWarning
-from ui.app import cache
+from ui.app import chart_images, demos, domains, statistics_store
 from ui.app import references as reference_choice
 from ui.app import state as K
+from ui.app.export import export_stem
 from ui.app.settings import options_from_state
 
 DEFAULT_DEMO = "ted-en-de"
@@ -41,16 +42,18 @@ class Scores:
 
     Attributes:
         study: the study; key: its cache key.
-        options: the BLEU options; signature: their signature string (with the number of references).
+        options: the BLEU options; signature: corpus BLEU's signature (the references by name).
         references: the reference streams used.
         systems: system names (study order; rows of every array below).
         stats: statistics array ``(systems, segments, 4 + 2N)`` for exactly the options' statistics order.
         corpus: corpus BLEU of each system (:class:`bleu_core.score.BleuArrays`, leading shape ``(systems,)``).
-        sentence: sentence BLEU of each system and segment (leading shape ``(systems, segments)``), scored
+        sentence: segment BLEU of each system and segment (leading shape ``(systems, segments)``): sentence
+            BLEU as sacrebleu's ``sentence_bleu`` (effective order, :mod:`bleu_core.segment_level`), scored
             when first read (a page that shows corpus BLEU only never scores the sentences).
 
     The arrays are read-only: they are stored once per settings and shared by every page and session
-    (:data:`ui.app.cache.SCORES`), so a page re-run after a settings change seen before scores nothing.
+    (:data:`ui.app.statistics_store.SCORES`), so a page re-run after a settings change seen before scores
+    nothing.
     """
 
     study: Study
@@ -69,12 +72,17 @@ class Scores:
 
     @cached_property
     def sentence(self) -> BleuArrays:
-        def score() -> BleuArrays:
-            return bleu_from_stats(self.stats, self.options)
+        def score() -> BleuArrays:  # segment BLEU: sacrebleu's sentence_bleu (effective order)
+            return bleu_from_stats(self.stats, sentence_options(self.options))
 
         if not self.store_key:
             return score()
-        return cache.stored_scores(("sentence", *self.store_key), score)
+        return statistics_store.stored_scores(("sentence", *self.store_key), score)
+
+    @property
+    def segment_signature(self) -> str:
+        """The signature of :attr:`sentence` (``eff:yes``, the references by name)."""
+        return segment_signature(self.options, self.references)
 
 
 def under_app_test() -> bool:
@@ -108,20 +116,33 @@ def current_study() -> Study | None:
     """The open study (the view for the sidebar's reference choice), or None.
 
     app.py calls it first thing on every run: a page starts drawing, and statistics counted ahead of
-    time step aside meanwhile (:data:`ui.app.cache.ACTIVITY`)."""
-    cache.ACTIVITY.page_started()
+    time step aside meanwhile (:data:`ui.app.statistics_store.ACTIVITY`)."""
+    statistics_store.ACTIVITY.page_started()
     ensure_entrypoint()
     sync_references()
     return st.session_state.get(K.STUDY)
 
 
 def require_study() -> Study:
-    """The open study; stops the page with a hint when there is none."""
+    """The open study restricted to the sidebar's domain (:mod:`ui.app.domains`; the whole study when
+    it has no domains or "all domains" is chosen); stops the page with a hint when there is none."""
+    return analysis_view().study
+
+
+def analysis_view() -> domains.DomainView:
+    """The study the analysis pages show (the open study, restricted to the sidebar's domain) and its
+    cache key; stops the page with a hint when no study is open."""
     study = current_study()
     if study is None:
         st.info("No study is open. Open the demo or upload your data on the **Study** page.")
         st.stop()
-    return study
+    key = st.session_state.get(K.STUDY_KEY) or study.name
+    return domains.domain_view(st.session_state, study, key)
+
+
+def current_key() -> str:
+    """The cache key of :func:`require_study`'s study (the open study's key, plus its domain)."""
+    return analysis_view().key
 
 
 def current_options() -> BleuOptions:
@@ -144,7 +165,7 @@ def sync_references() -> bool:
 
 def reference_pool() -> list[str]:
     """The open study's human translations that the sidebar's reference picker offers."""
-    return reference_choice.reference_pool(st.session_state)
+    return reference_choice.reference_pool_in(st.session_state)
 
 
 def truncate_order(array: np.ndarray, from_order: int, to_order: int) -> np.ndarray:
@@ -163,23 +184,23 @@ def truncate_order(array: np.ndarray, from_order: int, to_order: int) -> np.ndar
 
 def study_statistics(
     study: Study, key: str, references: tuple[str, ...], options: BleuOptions
-) -> tuple[cache.SystemStatistics, np.ndarray]:
+) -> tuple[statistics_store.SystemStatistics, np.ndarray]:
     """Statistics for these settings and the array cut to the options' statistics order.
 
     When the tokenizer, lowercasing or references were new (statistics counted now), the other tokenizers
-    are counted in the background (:func:`ui.app.cache.count_ahead`; not under AppTest) so that the next
-    tokenizer change finds its statistics ready.
+    are counted in the background (:func:`ui.app.statistics_store.count_ahead`; not under AppTest) so that
+    the next tokenizer change finds its statistics ready.
     """
     order = options.statistics_order
     counted = max(order, STATISTICS_ORDER)
     settings = (key, references, options.tokenize, options.lowercase, counted)
-    new = not cache.statistics_ready(*settings)
+    new = not statistics_store.statistics_ready(*settings)
     stats = _counted(study, settings, new)
     if new and not under_app_test():
-        cache.count_ahead(key, study, references, options.lowercase, counted)
+        statistics_store.count_ahead(key, study, references, options.lowercase, counted)
     if order == counted:
         return stats, stats.array
-    cut = cache.stored_scores(
+    cut = statistics_store.stored_scores(
         ("cut", *settings, order), lambda: truncate_order(stats.array, counted, order)
     )
     return stats, cut
@@ -187,7 +208,7 @@ def study_statistics(
 
 def _counted(
     study: Study, settings: tuple[str, tuple[str, ...], str, bool, int], new: bool
-) -> cache.SystemStatistics:
+) -> statistics_store.SystemStatistics:
     """The stored statistics of ``settings``; counted now (``new``) with a progress bar."""
     key, references, tokenize, lowercase, counted = settings
     # Always the same placeholder, filled only when counting: an element that appears only sometimes would
@@ -204,7 +225,7 @@ def _counted(
 
     if new:  # seconds on a large study: a bar that moves, saying what is being counted
         show(0, 1, "Counting n-grams: starting")
-    stats = cache.system_statistics(
+    stats = statistics_store.system_statistics(
         key, study, references, tokenize, lowercase, counted, progress=show if new else None
     )
     if new:
@@ -214,7 +235,8 @@ def _counted(
 
 def count_current_statistics() -> None:
     """Have the open study's statistics for the sidebar's settings counted in the background (app.py on the
-    Study page, which draws no scores; not under AppTest): see :func:`ui.app.cache.count_current`."""
+    Study page, which draws no scores; not under AppTest): see
+    :func:`ui.app.statistics_store.count_current`."""
     study = current_study()
     if study is None or under_app_test():
         return
@@ -222,27 +244,35 @@ def count_current_statistics() -> None:
     key = st.session_state.get(K.STUDY_KEY) or study.name
     counted = max(options.statistics_order, STATISTICS_ORDER)
     references = current_references(study)
-    cache.count_current(key, study, references, options.tokenize, options.lowercase, counted)
+    statistics_store.count_current(
+        key, study, references, options.tokenize, options.lowercase, counted
+    )
 
 
 def current_scores() -> Scores:
     """Corpus and sentence BLEU of every system of the open study under the current settings."""
-    study = require_study()
-    key = st.session_state.get(K.STUDY_KEY) or study.name
+    view = analysis_view()
+    study, key = view.study, view.key
     options = current_options()
     references = current_references(study)
-    _, array = study_statistics(study, key, references, options)
-    cache.ACTIVITY.page_started()  # the page draws now: counting ahead steps aside
+    _, array = study_statistics(view.base, view.base_key, references, options)
+    if view.domain is not None:  # the domain's rows of the open study's statistics: nothing counted
+        whole = array
+        array = statistics_store.stored_scores(
+            ("domain", key, references, options.tokenize, options.lowercase, whole.shape[-1]),
+            lambda: whole[:, view.positions],
+        )
+    statistics_store.ACTIVITY.page_started()  # the page draws now: counting ahead steps aside
     store_key = (key, references, options)
     return Scores(
         study=study,
         key=key,
         options=options,
-        signature=make_signature(options, len(references)),
+        signature=make_signature(options, references),
         references=references,
         systems=tuple(study.systems),
         stats=array,
-        corpus=cache.stored_scores(
+        corpus=statistics_store.stored_scores(
             ("corpus", *store_key), lambda: bleu_from_stats(array.sum(axis=1), options)
         ),
         store_key=store_key,
@@ -253,8 +283,8 @@ def signature_caption(signature: str | None = None, *, prefix: str = "BLEU signa
     """A caption with the signature of the current settings (show it with every score)."""
     if signature is None:
         study = current_study()
-        n_refs = len(current_references(study)) if study is not None else 1
-        signature = make_signature(current_options(), n_refs)
+        refs: Sequence[str] | int = current_references(study) if study is not None else 1
+        signature = make_signature(current_options(), refs)
     st.caption(f"{prefix}: `{signature}`")
 
 
@@ -264,7 +294,7 @@ def file_stem(name: str) -> str:
     >>> file_stem("BLEU vs human: MQM (all raters)")
     'bleu-vs-human-mqm-all-raters'
     """
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "export"
+    return export_stem(name)
 
 
 def _register(kind: str, name: str, value: Any) -> None:
@@ -287,7 +317,7 @@ def chart_downloads(chart: Any, name: str) -> None:
     row = _download_row()
     row.download_button(
         "PNG",
-        data=lambda: cache.chart_png(chart.to_json()),
+        data=lambda: chart_images.chart_png(chart.to_json()),
         file_name=f"{stem}.png",
         mime="image/png",
         key=f"dl-png-{stem}",
@@ -296,7 +326,7 @@ def chart_downloads(chart: Any, name: str) -> None:
     )
     row.download_button(
         "SVG",
-        data=lambda: cache.chart_svg(chart.to_json()),
+        data=lambda: chart_images.chart_svg(chart.to_json()),
         file_name=f"{stem}.svg",
         mime="image/svg+xml",
         key=f"dl-svg-{stem}",
@@ -381,7 +411,36 @@ def show_chart(chart: Any, name: str, *, stable: bool = False, subtitle: bool = 
         st.altair_chart(chart, width="stretch")
     else:
         st.vega_lite_chart(spec=spec, width="stretch")
+    chart_as_table(chart, name)
     chart_downloads(chart, name)
+
+
+def chart_frames(chart: Any) -> list[Any]:
+    """The pandas frames an altair chart draws: its own data and its layers' and panels' (each once)."""
+    import pandas as pd
+
+    frames: list[Any] = []
+    stack = [chart]
+    while stack:
+        part = stack.pop(0)
+        data = getattr(part, "data", None)
+        if isinstance(data, pd.DataFrame) and not any(data is f for f in frames):
+            frames.append(data)
+        for attr in ("layer", "hconcat", "vconcat", "concat"):
+            stack.extend(getattr(part, attr, None) or [])
+        spec = getattr(part, "spec", None)
+        if spec is not None and not isinstance(spec, dict):
+            stack.append(spec)
+    return frames
+
+
+def chart_as_table(chart: Any, name: str) -> None:
+    """The chart's numbers as a table, one click away: the chart's text alternative (WCAG 1.1.1) for a
+    reader who does not see it. Drawn only when asked (a scatter of every segment is large)."""
+    if not st.toggle("Chart as a table", key=f"chart-table-{file_stem(name)}"):
+        return
+    for frame in chart_frames(chart):
+        st.dataframe(frame, hide_index=True, width="stretch")
 
 
 def table_downloads(frame: Any, name: str, *, caption: str = "") -> None:
@@ -436,6 +495,7 @@ def open_study(
         K.EXPLORE_DOCS,
         K.EXPLORE_CRITERION,
         K.BVH_CRITERION,
+        K.CRITERION,
         K.BVH_GROUPS,
     ):
         state.pop(stale, None)
@@ -458,5 +518,5 @@ def demo_inputs(name: str) -> list[dict[str, Any]]:
 
 def open_demo(name: str) -> None:
     """Open a bundled demo study (a :class:`BleuStudyError` reaches the caller)."""
-    study = cache.demo_study(name)
+    study = demos.demo_study(name)
     open_study(study, key=f"demo:{name}", label=f"demo “{name}”", inputs=demo_inputs(name))

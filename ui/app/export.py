@@ -7,7 +7,7 @@ on its contents (fixed timestamps), so the same result exported twice gives the 
 
 Every CSV is written by :func:`bleu_core.csv_safety.write_safe_csv`: every field quoted, and any text that a
 spreadsheet could read as a formula (a piece starting with ``=``, ``+``, ``-`` or ``@`` after a split on
-``,``, ``;``, TAB, CR or LF) gets a leading ``'``; numbers stay numbers (issue 16, "CSV injection").
+``,``, ``;``, TAB, CR or LF) gets a leading ``'``; numbers stay numbers (the "CSV injection" guard).
 
 >>> import pandas as pd
 >>> print(frame_to_csv(pd.DataFrame({"system": ["A", "x;=cmd"], "BLEU": [12.3456, -1.5]})), end="")
@@ -22,6 +22,7 @@ import hashlib
 import io
 import json
 import platform
+import re
 import threading
 import weakref
 import zipfile
@@ -31,7 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 from bleu_core.csv_safety import write_safe_csv
 from bleu_core.options import BleuOptions
+from bleu_core.segment_level import SEGMENT_RULE, segment_signature
 from bleu_core.study import Study
+from bleu_core.study.criterion_order import criteria_order
 
 ZIP_DATE = (2000, 1, 1, 0, 0, 0)
 
@@ -170,6 +173,24 @@ def software_versions() -> dict[str, str]:
     return versions
 
 
+def _json_value(value: Any) -> Any:
+    """A setting as JSON: tuples as lists, anything else JSON cannot hold as its text."""
+    if isinstance(value, list | tuple):
+        return [_json_value(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
+
+
+def app_settings(state: Mapping[str, Any], keys: Iterable[str]) -> dict[str, Any]:
+    """Every setting of the session that a page reads (the persistent widget keys, ``keys``), by key.
+
+    >>> app_settings({"opt_smooth": "floor", "seed": 7, "other": 1}, ["seed", "opt_smooth", "absent"])
+    {'opt_smooth': 'floor', 'seed': 7}
+    """
+    return {key: _json_value(state[key]) for key in sorted(set(keys)) if key in state}
+
+
 def settings_record(
     *,
     options: BleuOptions,
@@ -182,9 +203,16 @@ def settings_record(
     n_resamples: int | None,
     extra: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Everything that determines the exported numbers, as a JSON-ready dict."""
+    """Everything that determines the exported numbers, as a JSON-ready dict.
+
+    ``signature`` is corpus BLEU's; the segment level's (sacrebleu's ``sentence_bleu``, effective
+    order) is recorded beside it. ``extra`` adds the page settings (:func:`app_settings`)."""
     return {
         "signature": signature,
+        "segment_level": {
+            "rule": SEGMENT_RULE,
+            "signature": segment_signature(options, list(references)),
+        },
         "bleu_options": asdict(options),
         "references_used": list(references),
         "study": {
@@ -193,7 +221,7 @@ def settings_record(
             "segments": study.n_segments,
             "systems": list(study.systems),
             "human_systems": sorted(study.human_systems),
-            "criteria": list(study.criteria),
+            "criteria": criteria_order(study.criteria),
             "content_sha256": study_digest(study),
         },
         "input_files": [dict(item) for item in inputs],
@@ -220,6 +248,16 @@ def build_zip(members: Mapping[str, bytes | str]) -> bytes:
     return buffer.getvalue()
 
 
+def export_stem(name: str) -> str:
+    """The one file-name scheme of every download and of the zip: lower-case letters and digits,
+    every other run of characters one ``-`` (``bleu-vs-da_z`` and ``BLEU vs DA z`` are one name).
+
+    >>> export_stem("BLEU vs human: MQM (all raters)"), export_stem("bleu-vs-da_z"), export_stem("é")
+    ('bleu-vs-human-mqm-all-raters', 'bleu-vs-da-z', 'export')
+    """
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "export"
+
+
 README_TEMPLATE = """bleu-study reproducible export
 ==============================
 
@@ -227,8 +265,9 @@ Study: {study} (opened from: {label})
 Signature: {signature}
 
 Contents
-  settings.json   every BLEU setting, the reference streams used, seed and resample count,
-                  software versions, sha256 of each input file and of the study's contents
+  settings.json   every BLEU setting and page setting, the reference streams used, the segment-level
+                  signature, seed and resample count, software versions, sha256 of each input file
+                  and of the study's contents
   signature.txt   the BLEU signature of the settings
   tables/         tables as CSV (full precision) and LaTeX (booktabs)
   charts/         charts as PNG and SVG, and the Vega-Lite spec (.vl.json) they were drawn from
@@ -288,10 +327,12 @@ def reproducible_zip(
         "settings.json": json.dumps(settings, indent=2, ensure_ascii=False, default=str) + "\n",
         "signature.txt": settings["signature"] + "\n",
     }
-    for stem, (frame, caption) in sorted(tables.items(), key=lambda item: item[0]):
+    for name, (frame, caption) in sorted(tables.items(), key=lambda item: item[0]):
+        stem = export_stem(name)
         members[f"tables/{stem}.csv"] = frame_to_csv(frame)
         members[f"tables/{stem}.tex"] = frame_to_latex(frame, caption=caption)
-    for stem, chart in sorted(charts.items(), key=lambda item: item[0]):
+    for name, chart in sorted(charts.items(), key=lambda item: item[0]):
+        stem = export_stem(name)
         spec = chart if isinstance(chart, str) else chart.to_json()
         members[f"charts/{stem}.vl.json"] = spec
         members[f"charts/{stem}.png"] = render_png(spec)

@@ -1,4 +1,4 @@
-"""The app's side of the resource limits (issue 16): resample boxes capped and checked, upload limits stated.
+"""The app's side of the resource limits: resample boxes capped and checked, upload limits stated.
 
 The limits themselves live in :mod:`bleu_core.limits` (shared with the command line); here they are put on the
 widgets and into the help texts, so a reader of the app knows them before hitting one:

@@ -1,4 +1,10 @@
-"""(split from ui/html.py)"""
+"""Safe text for every room: the shared style sheet, user text as escaped HTML, Markdown escaping.
+
+User text (study, system, criterion and rater names, translations) never reaches ``st.markdown`` raw:
+:func:`md_escape` for Markdown, :func:`html_text` inside HTML (escaped for HTML *and* defused for the
+Markdown pass Streamlit runs over it), :func:`label_html` / :func:`plain_html` for labelled blocks, and
+:func:`markdown_table` builds tables from escaped cells.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +13,13 @@ from collections.abc import Sequence
 
 STYLE = """
 <style>
-.bs-seg { line-height: 2.1; font-size: 1.02rem; margin: 0.1rem 0 0.5rem 0; }
+/* A segment may be a paragraph of several sentences (WMT24+): its lines wrap, a word longer than the line
+   (a URL, a run of CJK text one tokenizer keeps whole) breaks rather than widening the page, and a
+   marked token broken across two lines keeps its background and underline on both. */
+.bs-seg { line-height: 2.1; font-size: 1.02rem; margin: 0.1rem 0 0.5rem 0; overflow-wrap: anywhere; }
 .bs-tok { position: relative; padding: 0.12rem 0.18rem; margin: 0 0.04rem; border-radius: 0.25rem;
-          cursor: help; outline: none; }
+          cursor: help; outline: none; -webkit-box-decoration-break: clone;
+          box-decoration-break: clone; }
 .bs-matched { background: #cfe3ff; color: #0b3d91; border-bottom: 2px solid #2f6fdd; }
 .bs-clipped { background: #ffe1c2; color: #8a3b00; text-decoration: line-through;
               border-bottom: 2px dashed #e07000; }
@@ -23,7 +33,14 @@ STYLE = """
           line-height: 1.35; box-shadow: 0 2px 8px rgba(0,0,0,0.18); }
 .bs-tok:hover > .bs-pop, .bs-tok:focus > .bs-pop { display: block; }
 .bs-legend span { margin-right: 0.8rem; }
+.bs-sr { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+         white-space: nowrap; }
+.bs-tok:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
 .bs-label { font-size: 0.8rem; color: #666; margin-bottom: -0.2rem; }
+/* A formula wider than the page would scroll inside a box no keyboard can reach (WCAG 2.1.1): it is drawn
+   smaller instead, and the long ones are written on several lines (pages/learn.py). */
+.katex-display { overflow: visible !important; }
+@media (max-width: 640px) { .katex-display { font-size: 0.72em; } }
 </style>
 """
 

@@ -1,8 +1,8 @@
-"""External metrics (COMET, BLEURT... scored elsewhere, attached to the study) as metrics like BLEU.
+"""Attached metrics (COMET, BLEURT... scored elsewhere, attached to the study) as metrics like BLEU.
 
 The analysis pages score metrics through :class:`bleu_core.metrics.registry.MetricScores` (additive
 per-segment statistics: system scores, segment scores, and system scores on resampled test sets). An
-external metric gets the same shape here (:func:`external_metric_scores`), so the Metrics, Correlation,
+attached metric gets the same shape here (:func:`attached_metric_scores`), so the Metrics, Correlation,
 BLEU vs human and Metric ranking pages take it wherever they take a registry metric:
 
 * per segment, the statistics are ``(score, 1, offset / S)`` where the system has a segment score and
@@ -13,7 +13,7 @@ BLEU vs human and Metric ranking pages take it wherever they take a registry met
 * a metric with system-level scores only has no segment scores (NaN) and a constant system score
   under resampling (``(0, 1/S, score/S)`` per segment).
 
-An external metric whose name is also a registry metric is listed as ``"NAME (external)"``, as
+An attached metric whose name is also a registry metric is listed as ``"NAME (attached)"``, as
 :func:`bleu_core.metrics.study_scores.study_metric_scores` does.
 
 >>> from bleu_core.study.model import Segment, Study
@@ -21,9 +21,9 @@ An external metric whose name is also a registry metric is listed as ``"NAME (ex
 >>> study = Study("toy", (Segment("1"), Segment("2")), {"ref": ["a", "b"]}, {"A": ["a", "b"], "B": ["a", "c"]})
 >>> seg = parse_metric_scores("A\\t0.9\\nB\\t0.1\\nA\\t0.7\\nB\\t0.5\\n", "COMET.seg.score", study)
 >>> study = attach_metric_scores(study, seg)
->>> external_labels(study)
+>>> attached_labels(study)
 {'COMET': 'COMET'}
->>> m = external_metric_scores(study, "COMET")
+>>> m = attached_metric_scores(study, "COMET")
 >>> m.observed().round(2).tolist(), m.resampled(np.array([[2, 0], [0, 2]])).round(2).tolist()
 ([0.8, 0.3], [[0.9, 0.1], [0.7, 0.5]])
 """
@@ -66,33 +66,33 @@ def study_key_with_metric_scores(study_key: str, digest: str) -> str:
     return f"{base}{METRIC_SCORES_KEY_MARK}{digest}" if digest else base
 
 
-def external_labels(study: Any) -> dict[str, str]:
-    """``{label: attached metric name}``: the name, or ``"NAME (external)"`` when it is a registry name."""
+def attached_labels(study: Any) -> dict[str, str]:
+    """``{label: attached metric name}``: the name, or ``"NAME (attached)"`` when it is a registry name."""
     items = getattr(study, "metric_scores", None) or {}
-    return {(f"{n} (external)" if n in METRICS else n): n for n in items}
+    return {(f"{n} (attached)" if n in METRICS else n): n for n in items}
 
 
 def metric_choices(study: Any, computed: Sequence[str] = tuple(METRICS)) -> list[str]:
-    """The metrics a picker offers: ``computed`` (registry names), then the study's external metrics."""
-    return [*computed, *external_labels(study)]
+    """The metrics a picker offers: ``computed`` (registry names), then the study's attached metrics."""
+    return [*computed, *attached_labels(study)]
 
 
-def is_external(study: Any, label: str) -> bool:
-    """Whether ``label`` names an attached (external) metric of ``study``."""
-    return label in external_labels(study)
+def is_attached(study: Any, label: str) -> bool:
+    """Whether ``label`` names an attached metric of ``study``."""
+    return label in attached_labels(study)
 
 
 def has_segment_scores(study: Any, label: str) -> bool:
-    """Whether a metric has segment scores (every registry metric does; an external one when given)."""
-    labels = external_labels(study)
+    """Whether a metric has segment scores (every registry metric does; an attached one when given)."""
+    labels = attached_labels(study)
     if label not in labels:
         return True
     return study.metric_scores[labels[label]].segment is not None
 
 
-def external_metric_scores(study: Any, label: str) -> MetricScores:
+def attached_metric_scores(study: Any, label: str) -> MetricScores:
     """An attached metric as :class:`MetricScores` over all of ``study``'s systems (see the module)."""
-    item = study.metric_scores[external_labels(study)[label]]
+    item = study.metric_scores[attached_labels(study)[label]]
     names = tuple(study.systems)
     n = study.n_segments
     given = item.system_scores(study)
@@ -117,7 +117,7 @@ def external_metric_scores(study: Any, label: str) -> MetricScores:
         label,
         names,
         stats,
-        _external_from_stats,
+        _attached_from_stats,
         segment,
         item.higher_is_better,
         f"scores loaded from {item.source or 'a file'} ({levels}; {direction})",
@@ -125,7 +125,7 @@ def external_metric_scores(study: Any, label: str) -> MetricScores:
     )
 
 
-def _external_from_stats(sums: np.ndarray) -> np.ndarray:
+def _attached_from_stats(sums: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return sums[..., 0] / sums[..., 1] + sums[..., 2]
 
@@ -136,7 +136,7 @@ def metric_table(
     """One metric's :class:`MetricTable` (what :mod:`bleu_core.stats.clusters` ranks) for ``systems``."""
     index = [scores.names.index(s) for s in systems]
     segment = scores.segment[index]
-    no_segments = bool(np.isnan(segment).all()) and kind == "external"
+    no_segments = bool(np.isnan(segment).all()) and kind == "attached"
     return MetricTable(
         label,
         tuple(systems),

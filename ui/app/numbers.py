@@ -141,3 +141,16 @@ def tidy_frame(frame: Any) -> Any:
             else:
                 out[name] = [blank(v) for v in values]
     return out
+
+
+def interval_note(result: Any) -> str:
+    """A correlation's interval and how it was made, e.g. ``95% CI [0.134, 0.534] · bootstrap: …``
+    (:func:`bleu_core.stats.meta.interval_method`; the same words as ``meta`` prints)."""
+    from bleu_core.stats.meta import interval_method
+
+    ci = result.confidence_interval
+    if ci is None:
+        return f"No interval: {interval_method(result)}."
+    level = f"{result.confidence_level:.0%}" if result.confidence_level else ""
+    shown = format_ci(result.statistic, ci[0], ci[1])
+    return f"r = {shown} ({level} CI) · {interval_method(result)}"

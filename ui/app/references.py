@@ -176,7 +176,7 @@ def sync_reference_choice(state: MutableMapping[str, Any]) -> bool:
     return True
 
 
-def reference_pool(state: MutableMapping[str, Any]) -> list[str]:
+def reference_pool_in(state: MutableMapping[str, Any]) -> list[str]:
     """The human translations the sidebar's reference picker offers (empty without a study)."""
     opened = opened_study(state)
     return opened.pool if opened is not None else []

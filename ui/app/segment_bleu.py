@@ -1,10 +1,10 @@
 """Segment-level BLEU: one definition for every page (BLEU vs human, Correlation, Metrics, Explore).
 
-A segment's BLEU is the sidebar's **sentence BLEU**: the sidebar's tokenizer, smoothing and effective order,
-exactly as in the signature shown with it (``smooth:…``, ``eff:yes/no``). Pages used to differ (one used
-effective order, another not), so the same segment-level r had two values; now they all call
-:func:`segment_bleu`, and a translation the study does not have (``None``: the release lacks that system's
-output for the segment) is NaN here: not scored, not paired with a human score, not counted.
+A segment's BLEU is :func:`bleu_core.segment_level.segment_bleu`: sentence BLEU as sacrebleu's
+``sentence_bleu`` computes it, with the sidebar's tokenizer and smoothing and **effective order** (the
+segment signature says ``eff:yes``), the same numbers the ``meta`` command correlates. Every page calls
+:func:`segment_bleu`, and a translation the study does not have (``None``: the release lacks that
+system's output for the segment) is NaN here: not scored, not paired with a human score, not counted.
 
 >>> import numpy as np
 >>> mask = missing_translations({"A": ["x", None], "B": ["y", "z"]}, ["B", "A"])
@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+
+from bleu_core.segment_level import SEGMENT_RULE
 
 NOT_IN_RELEASE = "not in the release"
 """How a missing translation is shown (the release has no output of that system for that segment)."""
@@ -33,7 +35,7 @@ def missing_translations(
 
 
 def segment_bleu(scores: Any, systems: Sequence[str] | None = None) -> np.ndarray:
-    """Sentence BLEU (0-100) of ``systems`` (default: all) × segments under the sidebar's settings.
+    """Segment BLEU (0-100) of ``systems`` (default: all) × segments under the sidebar's settings.
 
     ``scores`` is :class:`ui.app.context.Scores`. NaN where the study has no translation.
     """
@@ -49,12 +51,10 @@ def segment_note(options: Any) -> str:
 
     >>> from bleu_core.options import BleuOptions
     >>> segment_note(BleuOptions())
-    "Segment level: the sidebar's sentence BLEU (smoothing `exp`, effective order off; see the signature)."
+    "Segment level: sentence BLEU as sacrebleu's sentence_bleu (effective order), smoothing `exp`; see the segment signature."
     """
-    eff = "on" if options.effective_order else "off"
     return (
-        f"Segment level: the sidebar's sentence BLEU (smoothing `{options.smooth}`, effective order "
-        f"{eff}; see the signature)."
+        f"Segment level: {SEGMENT_RULE}, smoothing `{options.smooth}`; see the segment signature."
     )
 
 

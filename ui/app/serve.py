@@ -40,16 +40,16 @@ def study_request(argv: list[str]):  # -> StartupStudy | None
 
 def count_first(loaded) -> None:  # loaded: ui.app.startup.LoadedStartup
     """After the preload: count the statistics of the default settings (then the other tokenizers that
-    fit), as the Study page has them counted (:func:`ui.app.cache.count_current`, the sidebar's order):
-    the first BLEU page finds this very entry counted or counting."""
+    fit), as the Study page has them counted (:func:`ui.app.statistics_store.count_current`, the sidebar's
+    order): the first BLEU page finds this very entry counted or counting."""
     from bleu_core.options import BleuOptions
-    from ui.app import cache
+    from ui.app import statistics_store
     from ui.app.context import STATISTICS_ORDER
 
     options = BleuOptions()
     order = max(options.statistics_order, STATISTICS_ORDER)
     references = tuple(loaded.study.references)
-    cache.count_current(
+    statistics_store.count_current(
         loaded.key, loaded.study, references, options.tokenize, options.lowercase, order
     )
 

@@ -26,8 +26,9 @@ from bleu_core.options import (
     SMOOTHING_NAMES,
     BleuOptions,
 )
+from bleu_core.segment_level import segment_signature
 from bleu_core.signature import make_signature
-from bleu_core.tokenizers import TOKENIZER_NAMES
+from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language
 from ui.app import state as K
 
 try:  # descriptions are a nicety: the contract only promises TOKENIZER_NAMES
@@ -117,19 +118,57 @@ def options_from_state(state: Mapping[str, Any]) -> tuple[BleuOptions, list[str]
     return options, problems
 
 
+def reset_settings(state: Any) -> None:
+    """Every setting of :data:`ui.app.state.RESET_KEYS` back to its default (unset when it has none).
+
+    >>> s = {"opt_smooth": "floor", "opt_references": ["ref-B"], "criterion": "da", "seed": 7}
+    >>> reset_settings(s)
+    >>> s["opt_smooth"], s["opt_references"], "criterion" in s, s["seed"]
+    ('exp', [], False, 12345)
+    """
+    for key in K.RESET_KEYS:
+        if key in K.DEFAULTS:
+            value = K.DEFAULTS[key]
+            state[key] = list(value) if isinstance(value, list) else value
+        elif key in state:
+            del state[key]
+
+
 def _reset_options() -> None:
-    for key in K.OPTION_KEYS:
-        st.session_state[key] = K.DEFAULTS[key]
+    reset_settings(st.session_state)
+
+
+def follow_target_language(state: Any, target_lang: str | None) -> None:
+    """Set the tokenizer to sacrebleu's choice for ``target_lang`` when the open study's target language is
+    not the one last applied (the user's own choice stays until a study of another language opens).
+
+    >>> s = {"opt_tokenize": "13a"}
+    >>> follow_target_language(s, "ja"); s["opt_tokenize"]
+    'ja-mecab'
+    >>> s["opt_tokenize"] = "char"; follow_target_language(s, "ja"); s["opt_tokenize"]
+    'char'
+    >>> follow_target_language(s, "de"); s["opt_tokenize"]
+    '13a'
+    """
+    language = target_lang or ""
+    if state.get(K.OPT_TOKENIZE_LANGUAGE) != language:
+        state[K.OPT_TOKENIZE_LANGUAGE] = language
+        state[K.OPT_TOKENIZE] = tokenizer_for_language(target_lang)
 
 
 def render_settings(
-    reference_names: Sequence[str], streams: Sequence[str] | None = None
+    reference_names: Sequence[str],
+    streams: Sequence[str] | None = None,
+    target_lang: str | None = None,
 ) -> tuple[BleuOptions, list[str]]:
     """Draw the BLEU settings in the sidebar; return the options and the reference streams in use.
 
     ``reference_names``: the human translations the reference picker offers (no picker for one);
     ``streams``: the open study's reference streams (the picker's choice, already applied by
-    :func:`ui.app.references.sync_reference_choice`; default: all of ``reference_names``)."""
+    :func:`ui.app.references.sync_reference_choice`; default: all of ``reference_names``);
+    ``target_lang``: the open study's target language, whose tokenizer becomes the default
+    (:func:`follow_target_language`)."""
+    follow_target_language(st.session_state, target_lang)
     sb = st.sidebar
     sb.header("BLEU settings")
     sb.selectbox(
@@ -173,9 +212,10 @@ def render_settings(
         disabled=default_value is None,
     )
     sb.checkbox(
-        "Effective order",
+        "Effective order (corpus BLEU)",
         key=K.OPT_EFFECTIVE_ORDER,
-        help="Ignore n-gram orders the hypothesis is too short to have (sentence BLEU).",
+        help="Ignore n-gram orders a system's output has none of. Segment-level BLEU always uses "
+        "effective order, as sacrebleu's sentence_bleu (its signature says eff:yes).",
     )
     refs: list[str] = list(streams if streams is not None else reference_names)
     if len(reference_names) > 1:
@@ -190,12 +230,20 @@ def render_settings(
             "multi-reference BLEU). The others become human systems with their own human scores, "
             "on every page. Nothing chosen: the loader's choice (WMT: reference A).",
         )
-    sb.button("Reset to defaults", on_click=_reset_options, help="sacrebleu's defaults")
+    sb.button(
+        "Reset to defaults",
+        on_click=_reset_options,
+        help="Every setting back to its default: sacrebleu's BLEU settings, the loader's references, "
+        "all domains, seed and resamples, human translations, the criterion.",
+    )
     options, problems = options_from_state(st.session_state)
     for problem in problems:
         sb.warning(problem)
     # Inline code in a caption, not st.code: st.code loads a 1.5 MB syntax highlighter in the browser
     # and re-highlights on every settings change, on every page. One element, not a label and a value:
     # the sidebar is redrawn on every re-run of every page.
-    sb.caption(f"Signature: `{make_signature(options, max(1, len(refs)))}`")
+    sb.caption(
+        f"Signature: `{make_signature(options, refs or 1)}`  \nSegment level: "
+        f"`{segment_signature(options, refs or 1)}`"
+    )
     return options, refs

@@ -89,6 +89,9 @@ class LoadedStartup:
     label: str
     warnings: tuple[Any, ...]
     """The loader's :class:`bleu_core.study.model.LoadWarning` objects (files named by their paths)."""
+    inputs: tuple[dict[str, Any], ...] = ()
+    """The files read, each ``{name, bytes, sha256}`` (:func:`bleu_core.study.provenance.input_files`;
+    a demo: its bundled file), for the Export's ``settings.json``."""
 
 
 _lock = threading.Lock()
@@ -191,7 +194,8 @@ def load_startup(request: StartupStudy, progress: Any = None) -> LoadedStartup:
 
 
 def _load_once(request: StartupStudy, progress: Any) -> LoadedStartup:
-    from bleu_core.study import load_study
+    from bleu_core.study import demo, load_study
+    from bleu_core.study.provenance import input_files
 
     with _lock:
         if request in _loaded:
@@ -205,11 +209,13 @@ def _load_once(request: StartupStudy, progress: Any) -> LoadedStartup:
             if request.demo and not request.references
             else f"path:{_fingerprint(request.path)}:{request.pair}:{request.references}"
         )
+        source = demo.demo_path(request.demo) if request.demo else request.path
         loaded = LoadedStartup(
             result.study,
             key,
             f"{os.path.basename(request.path.rstrip('/')) or request.path}{suffix}",
             tuple(result.warnings),
+            tuple(input_files(source, pair=request.pair)),
         )
         _loaded[request] = loaded
         return loaded

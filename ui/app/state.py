@@ -1,4 +1,4 @@
-"""Every session-state key of the app, in one place.
+"""Every session-state key of the app, in one place, grouped by page.
 
 Streamlit keeps per-browser-session values in ``st.session_state``. Pages never spell a key as a string
 literal: they import the constant from here, so a key has one owner, one meaning and one default.
@@ -7,7 +7,13 @@ Keys that are widget keys (``key=`` of a widget) are listed in :data:`PERSISTENT
 deletes a widget's state when a run does not draw the widget (for example after switching to another
 page); :func:`keep_widget_state` re-assigns those keys at the top of every run so they survive page changes.
 
-Other page owners append their keys at the end of this file under a comment naming their area.
+The keys come in sections: first **shared** (the session, the open study, the sidebar's settings, what
+several pages read), then **one section per page**, in the navigation's order (Study, Explore, Learn BLEU,
+BLEU vs error spans, Corpus, BLEU vs human, Significance, Judges, Correlation, Metrics, Published tables,
+Metric ranking, Export, Campaigns, Rate translations, Projector). Each section declares its keys, then
+right below them adds their defaults to :data:`DEFAULTS` and its widget keys that must survive page
+changes to :data:`PERSISTENT_WIDGET_KEYS`. A new key goes into the section of the page that owns it; a key
+that several pages read goes under shared; a new page gets a section of its own.
 """
 
 from __future__ import annotations
@@ -15,166 +21,11 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from typing import Any, Final
 
-# --- the session --------------------------------------------------------------------------------
-READY: Final = "app_ready"
-"""Set by ``app.py`` on every run: pages use it to notice they were started without the entry point."""
+DEFAULTS: Final[dict[str, Any]] = {}
+"""Default of every key that has one (keys absent here start unset); each section adds its own."""
 
-# --- the open study -------------------------------------------------------------------------------
-STUDY: Final = "study"
-"""The open :class:`bleu_core.study.Study`."""
-STUDY_KEY: Final = "study_key"
-"""Hashable identity of the open study for caches: ``"demo:<name>"`` or ``"upload:<sha256>"``."""
-STUDY_LABEL: Final = "study_label"
-"""Human-readable origin of the open study (demo name or uploaded file names)."""
-STUDY_WARNINGS: Final = "study_warnings"
-"""Warnings (list of str) returned by the loader for the open study."""
-STUDY_INPUTS: Final = "study_inputs"
-"""Input files of the open study: list of dicts ``{"name", "bytes", "sha256"}`` (for the export)."""
-STUDY_ERROR: Final = "study_error"
-"""Message of the last failed load (str) or None: shown on the Study page."""
-STUDY_UPLOAD_NONCE: Final = "study_upload_nonce"
-"""Counter bumped after each load so the file uploader starts empty again."""
-STUDY_UPLOAD_PREFIX: Final = "study_upload_"
-"""Prefix of the file uploader's key (followed by the nonce)."""
-STUDY_DEMO_CHOICE: Final = "study_demo_choice"
-STUDY_PAIR: Final = "study_pair"
-"""Language pair chosen for an upload of several pairs (select box of the release's pairs)."""
-DEFAULT_STUDY_TRIED: Final = "default_study_tried"
-"""True once app.py tried to open the default demo in this session."""
-
-# --- BLEU settings (sidebar widgets; persist across pages) ---------------------------------------
-OPT_TOKENIZE: Final = "opt_tokenize"
-OPT_LOWERCASE: Final = "opt_lowercase"
-OPT_MAX_ORDER: Final = "opt_max_order"
-OPT_WEIGHTS: Final = "opt_weights"
-"""Weights as text: ``""`` for uniform, else comma-separated numbers (one per order)."""
-OPT_REF_LENGTH: Final = "opt_ref_length"
-OPT_SMOOTH: Final = "opt_smooth"
-OPT_SMOOTH_VALUE: Final = "opt_smooth_value"
-"""Smoothing value as text: ``""`` for the method's default."""
-OPT_EFFECTIVE_ORDER: Final = "opt_effective_order"
-OPT_REFERENCES: Final = "opt_references"
-"""Widget: the human translations used as reference streams (list of names; the others are human
-systems, see :mod:`ui.app.references`); empty means the loader's choice."""
-
-# --- reproducibility (shared by the significance and export pages) -------------------------------
-SEED: Final = "seed"
-"""Seed of every resampling procedure (int)."""
-N_RESAMPLES: Final = "n_resamples"
-"""Number of bootstrap resamples (int)."""
-EXPORT_REGISTRY: Final = "export_registry"
-"""Tables and charts drawn in this session, ``{(kind, name): value}``, offered in the export zip."""
-
-# --- Explore page ---------------------------------------------------------------------------------
-EXPLORE_SYSTEMS: Final = "explore_systems"
-EXPLORE_DOCS: Final = "explore_docs"
-EXPLORE_SORT: Final = "explore_sort"
-EXPLORE_DESCENDING: Final = "explore_descending"
-EXPLORE_CRITERION: Final = "explore_criterion"
-EXPLORE_SEARCH: Final = "explore_search"
-EXPLORE_BLEU_RANGE: Final = "explore_bleu_range"
-EXPLORE_PAGE: Final = "explore_page"
-EXPLORE_SEGMENT: Final = "explore_segment"
-"""Id of the segment shown in detail (str) or None."""
-EXPLORE_ORDER: Final = "explore_order"
-"""N-gram order highlighted in the detail view (int)."""
-EXPLORE_FOCUS_SYSTEM: Final = "explore_focus_system"
-"""System of the row last selected in the browser (its n-grams are listed)."""
-EXPLORE_TABLE: Final = "explore_table"
-"""Selection state of the segment browser table."""
-EXPLORE_PICKED: Final = "explore_picked"
-"""The browser table's selection last acted on (tuple of row positions): a selection that stays the same
-while the rows move (sort, filter, settings) is not read again, so the detail view keeps its segment id."""
-EXPLORE_NGRAM_SYSTEM: Final = "explore_ngram_system"
-EXPLORE_NGRAM_TABLE: Final = "explore_ngrams"
-"""Selection state of the n-gram table."""
-
-# --- Learn page -----------------------------------------------------------------------------------
-LEARN_EXAMPLE: Final = "learn_example"
-LEARN_CANDIDATE: Final = "learn_candidate"
-LEARN_REFERENCES: Final = "learn_references"
-LEARN_USE_SIDEBAR: Final = "learn_use_sidebar"
-
-# --- Corpus and BLEU-vs-human pages ---------------------------------------------------------------
-INCLUDE_HUMANS: Final = "include_humans"
-"""Whether human translations (``study.human_systems``) are included in system-level analyses."""
-BVH_CRITERION: Final = "bvh_criterion"
-BVH_GROUPS: Final = "bvh_groups"
-BVH_LABELS: Final = "bvh_labels"
-"""Widget: write every system's name in the scatters (None until the page sets it from the system count)."""
-
-# --- Export page ----------------------------------------------------------------------------------
-EXPORT_INCLUDE_VIEWED: Final = "export_include_viewed"
-
-DEFAULTS: Final[dict[str, Any]] = {
-    READY: True,
-    STUDY: None,
-    STUDY_KEY: None,
-    STUDY_LABEL: "",
-    STUDY_WARNINGS: [],
-    STUDY_INPUTS: [],
-    STUDY_ERROR: None,
-    STUDY_UPLOAD_NONCE: 0,
-    OPT_TOKENIZE: "13a",
-    OPT_LOWERCASE: False,
-    OPT_MAX_ORDER: 4,
-    OPT_WEIGHTS: "",
-    OPT_REF_LENGTH: "closest",
-    OPT_SMOOTH: "exp",
-    OPT_SMOOTH_VALUE: "",
-    OPT_EFFECTIVE_ORDER: False,
-    OPT_REFERENCES: [],
-    SEED: 12345,
-    N_RESAMPLES: 1000,
-    EXPLORE_SORT: "disagreement",
-    EXPLORE_DESCENDING: True,
-    EXPLORE_SEARCH: "",
-    EXPLORE_PAGE: 1,
-    EXPLORE_SEGMENT: None,
-    EXPLORE_ORDER: 1,
-    EXPLORE_BLEU_RANGE: (0.0, 100.0),
-    LEARN_EXAMPLE: 0,
-    LEARN_USE_SIDEBAR: False,
-    INCLUDE_HUMANS: True,
-}
-"""Default of every key that has one (keys absent here start unset)."""
-
-OPTION_KEYS: Final = (
-    OPT_TOKENIZE,
-    OPT_LOWERCASE,
-    OPT_MAX_ORDER,
-    OPT_WEIGHTS,
-    OPT_REF_LENGTH,
-    OPT_SMOOTH,
-    OPT_SMOOTH_VALUE,
-    OPT_EFFECTIVE_ORDER,
-)
-"""The sidebar's BLEU-setting keys (reset together by "Reset to defaults")."""
-
-PERSISTENT_WIDGET_KEYS: list[str] = [
-    *OPTION_KEYS,
-    OPT_REFERENCES,
-    SEED,
-    N_RESAMPLES,
-    EXPLORE_SYSTEMS,
-    EXPLORE_DOCS,
-    EXPLORE_SORT,
-    EXPLORE_DESCENDING,
-    EXPLORE_CRITERION,
-    EXPLORE_SEARCH,
-    EXPLORE_BLEU_RANGE,
-    EXPLORE_PAGE,
-    EXPLORE_ORDER,
-    LEARN_EXAMPLE,
-    LEARN_CANDIDATE,
-    LEARN_REFERENCES,
-    LEARN_USE_SIDEBAR,
-    INCLUDE_HUMANS,
-    BVH_CRITERION,
-    BVH_GROUPS,
-    BVH_LABELS,
-]
-"""Widget keys whose values must survive page switches (other areas may append theirs)."""
+PERSISTENT_WIDGET_KEYS: list[str] = []
+"""Widget keys whose values must survive page switches; each section adds its own."""
 
 
 def init_state(state: MutableMapping[str, Any]) -> None:
@@ -203,28 +54,369 @@ def keep_widget_state(state: MutableMapping[str, Any]) -> None:
             state[key] = state[key]
 
 
-# --- other areas append their keys below, under a comment with the area's name --------------------
+# ================================================================================================
+# Shared by every page
+# ================================================================================================
 
-# campaigns ----------------------------------------------------------------------------------------
-# Rate page (judges). The judge's progress lives in the campaign database, not here: these keys only say who
-# the judge is in this browser session.
-RATE_CODE: Final = "rate_code"
-"""Campaign code the judge is rating in (str) or None."""
-RATE_TOKEN: Final = "rate_token"
-"""The judge's resume code (``"<id>-<secret>"``) or None; also put in the URL so a reload resumes."""
-RATE_JOIN_CODE: Final = "rate_join_code"
-"""Widget: campaign code typed on the join form."""
-RATE_JOIN_NAME: Final = "rate_join_name"
-"""Widget: judge name typed on the join form."""
-RATE_JOIN_GROUP: Final = "rate_join_group"
-"""Widget: rater group chosen on the join form."""
-RATE_RESUME_CODE: Final = "rate_resume_code"
-"""Widget: resume code typed on the resume form."""
-RATE_SCORE_PREFIX: Final = "rate_score_"
-"""Prefix of the per-item score widgets: ``f"{RATE_SCORE_PREFIX}{position}_{criterion index}"``."""
-RATE_NOTICE: Final = "rate_notice"
-"""One-shot message for the judge (str) shown on the next run, or None."""
-# Campaigns page (organisers)
+# --- the session --------------------------------------------------------------------------------
+READY: Final = "app_ready"
+"""Set by ``app.py`` on every run: pages use it to notice they were started without the entry point."""
+BOUNDARY_RETRY: Final = "app_boundary_retry"
+"""Widget: the "Try again" button of the error boundary (ui/app/boundary.py)."""
+DEFAULTS.update({READY: True})
+
+# --- the open study (opened on the Study page or by app.py, read by every page) ------------------
+STUDY: Final = "study"
+"""The open :class:`bleu_core.study.Study`."""
+STUDY_KEY: Final = "study_key"
+"""Hashable identity of the open study for caches: ``"demo:<name>"`` or ``"upload:<sha256>"``."""
+STUDY_LABEL: Final = "study_label"
+"""Human-readable origin of the open study (demo name or uploaded file names)."""
+STUDY_WARNINGS: Final = "study_warnings"
+"""Warnings (list of str) returned by the loader for the open study."""
+STUDY_INPUTS: Final = "study_inputs"
+"""Input files of the open study: list of dicts ``{"name", "bytes", "sha256"}`` (for the export)."""
+STUDY_ERROR: Final = "study_error"
+"""Message of the last failed load (str) or None: shown on the Study page."""
+STUDY_OPENED: Final = "study_opened"
+"""The open study as loaded, its load warnings and the reference views built so far
+(:class:`ui.app.references.OpenedStudy`); ``STUDY`` is the view for the sidebar's reference choice."""
+DEFAULT_STUDY_TRIED: Final = "default_study_tried"
+"""True once app.py tried to open the default demo in this session."""
+DEFAULTS.update(
+    {
+        STUDY: None,
+        STUDY_KEY: None,
+        STUDY_LABEL: "",
+        STUDY_WARNINGS: [],
+        STUDY_INPUTS: [],
+        STUDY_ERROR: None,
+    }
+)
+
+# --- BLEU settings (sidebar widgets; persist across pages) ---------------------------------------
+OPT_TOKENIZE: Final = "opt_tokenize"
+OPT_LOWERCASE: Final = "opt_lowercase"
+OPT_MAX_ORDER: Final = "opt_max_order"
+OPT_WEIGHTS: Final = "opt_weights"
+"""Weights as text: ``""`` for uniform, else comma-separated numbers (one per order)."""
+OPT_REF_LENGTH: Final = "opt_ref_length"
+OPT_SMOOTH: Final = "opt_smooth"
+OPT_SMOOTH_VALUE: Final = "opt_smooth_value"
+"""Smoothing value as text: ``""`` for the method's default."""
+OPT_EFFECTIVE_ORDER: Final = "opt_effective_order"
+OPT_REFERENCES: Final = "opt_references"
+"""Widget: the human translations used as reference streams (list of names; the others are human
+systems, see :mod:`ui.app.references`); empty means the loader's choice."""
+OPT_TOKENIZE_LANGUAGE: Final = "opt_tokenize_language"
+"""The target language whose default tokenizer (sacrebleu's choice: ja-mecab, ko-mecab, zh, else 13a) the
+sidebar last applied; a study of another target language sets it again
+(:func:`ui.app.settings.follow_target_language`)."""
+OPTION_KEYS: Final = (
+    OPT_TOKENIZE,
+    OPT_LOWERCASE,
+    OPT_MAX_ORDER,
+    OPT_WEIGHTS,
+    OPT_REF_LENGTH,
+    OPT_SMOOTH,
+    OPT_SMOOTH_VALUE,
+    OPT_EFFECTIVE_ORDER,
+)
+"""The sidebar's BLEU-setting keys (reset together by "Reset to defaults")."""
+DEFAULTS.update(
+    {
+        OPT_TOKENIZE: "13a",
+        OPT_LOWERCASE: False,
+        OPT_MAX_ORDER: 4,
+        OPT_WEIGHTS: "",
+        OPT_REF_LENGTH: "closest",
+        OPT_SMOOTH: "exp",
+        OPT_SMOOTH_VALUE: "",
+        OPT_EFFECTIVE_ORDER: False,
+        OPT_REFERENCES: [],
+    }
+)
+PERSISTENT_WIDGET_KEYS += [*OPTION_KEYS, OPT_REFERENCES]
+
+# --- reproducibility (every resampling page and the Export page) ---------------------------------
+SEED: Final = "seed"
+"""Seed of every resampling procedure (int)."""
+N_RESAMPLES: Final = "n_resamples"
+"""Number of bootstrap resamples (int)."""
+EXPORT_REGISTRY: Final = "export_registry"
+"""Tables and charts drawn in this session, ``{(kind, name): value}``, offered in the export zip."""
+DEFAULTS.update({SEED: 12345, N_RESAMPLES: 1000})
+PERSISTENT_WIDGET_KEYS += [SEED, N_RESAMPLES]
+
+# --- system-level analyses (Corpus, BLEU vs human, Significance, Judges, Correlation, Metrics…) ---
+INCLUDE_HUMANS: Final = "include_humans"
+"""Whether human translations (``study.human_systems``) are included in system-level analyses."""
+DEFAULTS.update({INCLUDE_HUMANS: True})
+PERSISTENT_WIDGET_KEYS += [INCLUDE_HUMANS]
+CRITERION: Final = "criterion"
+"""The human criterion chosen last on any page (Explore, BLEU vs human, Judges, Correlation, Metrics):
+each page's criterion select box starts on it (:mod:`ui.app.criterion`). Unset, a page opens on the
+first of :func:`bleu_core.study.criterion_order.criteria_order` (the standardised criterion where the
+study has it); opening another study and "Reset to defaults" unset it."""
+
+# --- the sidebar's domain choice (every analysis page; ui/app/domains.py) --------------------------
+OPT_DOMAIN: Final = "opt_domain"
+"""Widget: the domain every analysis page is restricted to (``""`` = all domains); offered only for a
+study whose segments name at least two domains."""
+DOMAIN_RECORD: Final = "domain_record"
+"""The open study's domains and the domain views built so far (:class:`ui.app.domains.DomainRecord`)."""
+DEFAULTS.update({OPT_DOMAIN: ""})
+PERSISTENT_WIDGET_KEYS += [OPT_DOMAIN]
+
+# --- "Reset to defaults" (the sidebar's button) ---------------------------------------------------
+RESET_KEYS: Final = (
+    *OPTION_KEYS,
+    OPT_REFERENCES,
+    OPT_TOKENIZE_LANGUAGE,
+    OPT_DOMAIN,
+    SEED,
+    N_RESAMPLES,
+    INCLUDE_HUMANS,
+    CRITERION,
+)
+"""Every setting that changes a number on more than one page: the sidebar's BLEU settings, the
+references, the domain, the seed and resamples, human translations in or out, the criterion.
+"Reset to defaults" sets each back to :data:`DEFAULTS` (or unsets it when it has no default)."""
+
+
+# ================================================================================================
+# One section per page
+# ================================================================================================
+
+# --- Study page (pages/study.py, ui/study/) -----------------------------------------------------
+STUDY_UPLOAD_NONCE: Final = "study_upload_nonce"
+"""Counter bumped after each load so the file uploader starts empty again."""
+STUDY_UPLOAD_PREFIX: Final = "study_upload_"
+"""Prefix of the file uploader's key (followed by the nonce)."""
+STUDY_UPLOAD_ROLE_PREFIX: Final = "study_upload_role_"
+"""Prefix of the upload form's role select boxes: ``f"{prefix}{nonce}_{file name}"``."""
+STUDY_DEMO_CHOICE: Final = "study_demo_choice"
+STUDY_PAIR: Final = "study_pair"
+"""Language pair chosen for an upload of several pairs (select box of the release's pairs)."""
+METRIC_UPLOAD_PREFIX: Final = "metric_upload_"
+"""Prefix of the Study page's metric-score uploader: ``f"{prefix}{nonce}"`` (a new nonce empties it)."""
+METRIC_UPLOAD_NONCE: Final = "metric_upload_nonce"
+"""The metric-score uploader's nonce (int): raised after the scores are attached."""
+METRIC_UPLOAD_LOWER: Final = "metric_upload_lower"
+"""Widget: names of uploaded metrics that are better when lower, beyond TER, WER... (comma-separated)."""
+METRIC_UPLOAD_ERROR: Final = "metric_upload_error"
+"""The last metric-score upload's error (str, naming the file and line) or None."""
+METRIC_UPLOAD_NOTICE: Final = "metric_upload_notice"
+"""What the last metric-score upload attached (str) or None."""
+DEFAULTS.update(
+    {
+        STUDY_UPLOAD_NONCE: 0,
+        METRIC_UPLOAD_NONCE: 0,
+        METRIC_UPLOAD_LOWER: "",
+        METRIC_UPLOAD_ERROR: None,
+        METRIC_UPLOAD_NOTICE: None,
+    }
+)
+PERSISTENT_WIDGET_KEYS += [METRIC_UPLOAD_LOWER]
+
+# --- Explore page (pages/explore.py, ui/explore/) -----------------------------------------------
+EXPLORE_SYSTEMS: Final = "explore_systems"
+EXPLORE_DOCS: Final = "explore_docs"
+EXPLORE_SORT: Final = "explore_sort"
+EXPLORE_DESCENDING: Final = "explore_descending"
+EXPLORE_CRITERION: Final = "explore_criterion"
+EXPLORE_SEARCH: Final = "explore_search"
+EXPLORE_BLEU_RANGE: Final = "explore_bleu_range"
+EXPLORE_PAGE: Final = "explore_page"
+EXPLORE_SEGMENT: Final = "explore_segment"
+"""Id of the segment shown in detail (str) or None."""
+EXPLORE_ORDER: Final = "explore_order"
+"""N-gram order highlighted in the detail view (int)."""
+EXPLORE_FOCUS_SYSTEM: Final = "explore_focus_system"
+"""System of the row last selected in the browser (its n-grams are listed)."""
+EXPLORE_TABLE: Final = "explore_table"
+"""Selection state of the segment browser table."""
+EXPLORE_PICKED: Final = "explore_picked"
+"""The browser table's selection last acted on (tuple of row positions): a selection that stays the same
+while the rows move (sort, filter, settings) is not read again, so the detail view keeps its segment id."""
+EXPLORE_NGRAM_SYSTEM: Final = "explore_ngram_system"
+EXPLORE_NGRAM_TABLE: Final = "explore_ngrams"
+"""Selection state of the n-gram table."""
+EXPLORE_SPAN_RATERS: Final = "explore_span_raters"
+"""Widget: the raters whose MQM error spans Explore draws and counts (list; empty = every rater)."""
+DEFAULTS.update(
+    {
+        EXPLORE_SORT: "disagreement",
+        EXPLORE_DESCENDING: True,
+        EXPLORE_SEARCH: "",
+        EXPLORE_PAGE: 1,
+        EXPLORE_SEGMENT: None,
+        EXPLORE_ORDER: 1,
+        EXPLORE_BLEU_RANGE: (0.0, 100.0),
+    }
+)
+PERSISTENT_WIDGET_KEYS += [
+    EXPLORE_SYSTEMS,
+    EXPLORE_DOCS,
+    EXPLORE_SORT,
+    EXPLORE_DESCENDING,
+    EXPLORE_CRITERION,
+    EXPLORE_SEARCH,
+    EXPLORE_BLEU_RANGE,
+    EXPLORE_PAGE,
+    EXPLORE_ORDER,
+    EXPLORE_SPAN_RATERS,
+]
+
+# --- Learn BLEU page (pages/learn.py) -----------------------------------------------------------
+LEARN_EXAMPLE: Final = "learn_example"
+LEARN_CANDIDATE: Final = "learn_candidate"
+LEARN_REFERENCES: Final = "learn_references"
+LEARN_USE_SIDEBAR: Final = "learn_use_sidebar"
+DEFAULTS.update({LEARN_EXAMPLE: 0, LEARN_USE_SIDEBAR: False})
+PERSISTENT_WIDGET_KEYS += [LEARN_EXAMPLE, LEARN_CANDIDATE, LEARN_REFERENCES, LEARN_USE_SIDEBAR]
+
+# --- BLEU vs error spans page (pages/error_spans.py) --------------------------------------------
+SPANS_SEVERITY: Final = "spans_severity"
+"""Widget: which spans count as errors on the "BLEU vs error spans" page ("" = any severity)."""
+SPANS_ORDER: Final = "spans_order"
+"""Widget: the max order at which a token counts as matched on that page (1-4)."""
+SPANS_SYSTEM: Final = "spans_system"
+"""Widget: the system whose tables by severity and category are shown ("" = all systems)."""
+SPANS_REWARDED_TABLE: Final = "spans_rewarded_table"
+"""Selection state of that page's "most rewarded errors" table (a selected row opens Explore)."""
+SPANS_PENALISED_TABLE: Final = "spans_penalised_table"
+"""Selection state of that page's "most penalised correct words" table."""
+SPANS_WEIGHTED: Final = "spans_weighted"
+"""Widget: span-level scores of BLEU's unmatched words weighted by severity (True) or not."""
+DEFAULTS.update({SPANS_SEVERITY: "", SPANS_ORDER: 1, SPANS_SYSTEM: "", SPANS_WEIGHTED: False})
+PERSISTENT_WIDGET_KEYS += [SPANS_SEVERITY, SPANS_ORDER, SPANS_SYSTEM, SPANS_WEIGHTED]
+
+# --- Corpus page (pages/corpus.py): INCLUDE_HUMANS only (shared, above) ---------------------------
+
+# --- BLEU vs human page (pages/bleu_vs_human.py) ------------------------------------------------
+BVH_CRITERION: Final = "bvh_criterion"
+BVH_GROUPS: Final = "bvh_groups"
+BVH_LABELS: Final = "bvh_labels"
+"""Widget: write every system's name in the scatters (None until the page sets it from the system count)."""
+BVH_METRIC: Final = "bvh_metric"
+"""Widget: the metric the BLEU vs human page sets against the human scores (default BLEU)."""
+DEFAULTS.update({BVH_METRIC: "BLEU"})
+PERSISTENT_WIDGET_KEYS += [BVH_CRITERION, BVH_GROUPS, BVH_LABELS, BVH_METRIC]
+BVH_GRANULARITY: Final = "bvh_granularity"
+"""Widget: the granularity of the page's "sentence, document, corpus" chart (``document`` first: the
+segment level has a section of its own; a study without documents falls back to ``sentence``)."""
+DEFAULTS.update({BVH_GRANULARITY: "document"})
+PERSISTENT_WIDGET_KEYS += [BVH_GRANULARITY]
+
+# --- Significance page (pages/significance.py) --------------------------------------------------
+SIG_BLOCKS: Final = "sig_blocks"
+"""Widget: number of blocks on the Significance page (paper: 20)."""
+SIG_BLOCK_SIZE: Final = "sig_block_size"
+"""Widget: segments per block (default 0 = every segment, in blocks differing by at most one; paper: 25)."""
+SIG_TRIALS: Final = "sig_trials"
+"""Widget: approximate-randomisation trials."""
+SIG_ALPHA: Final = "sig_alpha"
+"""Widget: significance level of the paired tests."""
+SIG_PAIR: Final = "sig_pair"
+"""Widget: the pair of systems whose bootstrap differences are drawn (list of two names)."""
+SIG_AR_ON: Final = "sig_ar_on"
+"""Widget: run the Significance page's approximate randomisation on a large study (on demand there)."""
+SIG_METRIC: Final = "sig_metric"
+"""Widget: the metric the Significance page resamples (BLEU, chrF..., or an attached one with segment scores)."""
+DEFAULTS.update(
+    {
+        SIG_BLOCKS: 20,
+        SIG_BLOCK_SIZE: 0,
+        SIG_TRIALS: 10000,
+        SIG_ALPHA: 0.05,
+        SIG_AR_ON: False,
+        SIG_METRIC: "BLEU",
+    }
+)
+PERSISTENT_WIDGET_KEYS += [
+    SIG_BLOCKS,
+    SIG_BLOCK_SIZE,
+    SIG_TRIALS,
+    SIG_ALPHA,
+    SIG_PAIR,
+    SIG_AR_ON,
+    SIG_METRIC,
+]
+
+# --- Judges page (pages/judges.py) --------------------------------------------------------------
+JUDGE_CRITERION: Final = "judge_criterion"
+"""Widget: human criterion on the Judges page (starts on the shared :data:`CRITERION`)."""
+JUDGE_GROUPS: Final = "judge_groups"
+"""Widget: rater groups on the Judges page (empty = all)."""
+PERSISTENT_WIDGET_KEYS += [JUDGE_CRITERION, JUDGE_GROUPS]
+
+# --- Correlation page (pages/correlation.py) ----------------------------------------------------
+CORR_CRITERION: Final = "corr_criterion"
+"""Widget: human criterion on the Correlation page (starts on the shared :data:`CRITERION`)."""
+CORR_FIRST_METRIC: Final = "corr_first_metric"
+"""Widget: the first metric of the Correlation page's Williams test (default BLEU)."""
+CORR_OTHER_METRIC: Final = "corr_other_metric"
+"""Widget: the metric BLEU is compared with by the Williams / permutation tests."""
+CORR_DRAWS: Final = "corr_draws"
+"""Widget: number of random single-reference draws on the Correlation page."""
+DEFAULTS.update({CORR_FIRST_METRIC: "BLEU", CORR_DRAWS: 100})
+PERSISTENT_WIDGET_KEYS += [CORR_CRITERION, CORR_FIRST_METRIC, CORR_OTHER_METRIC, CORR_DRAWS]
+
+# --- Metrics page (pages/metrics.py, ui/metrics/) -----------------------------------------------
+MET_METRICS: Final = "met_metrics"
+"""Widget: metrics compared on the Metrics page (list of registry names)."""
+MET_CRITERION: Final = "met_criterion"
+"""Widget: human criterion shown in the Metrics page's chart and Williams test (starts on the shared
+:data:`CRITERION`)."""
+MET_WILLIAMS: Final = "met_williams"
+"""Widget: the two metrics compared by the Williams test (list of two names)."""
+MET_EXPLORER_SYSTEM: Final = "met_explorer_system"
+"""Widget: system scored by the parameter explorer."""
+MET_EXPLORER_CHOICES: Final = "met_explorer_choices"
+"""Prefix of the explorer's option widgets: ``f"{MET_EXPLORER_CHOICES}_{option}"``."""
+MET_BABYCH_ON: Final = "met_babych_on"
+"""Widget: compute Babych & Hartley's Tables 1-3 on the Metrics page (several seconds on the TED demo)."""
+PERSISTENT_WIDGET_KEYS += [MET_METRICS, MET_CRITERION, MET_WILLIAMS, MET_EXPLORER_SYSTEM]
+
+# --- Published tables page (pages/published.py) -------------------------------------------------
+# Not kept across pages: a table chosen there starts afresh on the next visit.
+PUB_SOURCE: Final = "pub_source"
+"""Widget: bundled example or uploaded file."""
+PUB_EXAMPLE: Final = "pub_example"
+"""Widget: the bundled example table (file name under ``data/examples``)."""
+PUB_UPLOAD: Final = "pub_upload"
+"""Widget: the uploaded system table."""
+PUB_METHODS: Final = "pub_methods"
+"""Widget: the correlation methods shown."""
+PUB_CRITERIA_PREFIX: Final = "pub_criteria"
+"""Prefix of the criteria widget's key, followed by ``-`` and a digest of the table: each table starts
+from the default rule."""
+PUB_PAIRS: Final = "pub_pairs"
+"""Widget: the (metric, criterion) pairs drawn."""
+
+# --- Metric ranking page (pages/metric_ranking.py) ----------------------------------------------
+RANK_METRICS: Final = "rank_metrics"
+"""Widget: the metrics computed here that the Metric ranking page ranks (attached ones always are)."""
+RANK_STATISTICS: Final = "rank_statistics"
+"""Widget: the statistics of the Metric ranking page (names of ``bleu_core.stats.clusters.STATISTICS``)."""
+RANK_CRITERIA: Final = "rank_criteria"
+"""Widget: the human criteria the Metric ranking page ranks against (empty = every criterion)."""
+RANK_ALPHA: Final = "rank_alpha"
+"""Widget: the significance level of the ranking's clusters."""
+RANK_EPSILON: Final = "rank_epsilon"
+"""Widget: the tie threshold ε of the Metric ranking page's acc*_eq explainer (BLEU points)."""
+RANK_CEILING_OTHER: Final = "rank_ceiling_other"
+"""Widget: the second criterion the Metric ranking page's human ceiling compares with ("" = none)."""
+RANK_RELEASE: Final = "rank_release"
+"""Widget: compute the two-pair (TED demos) release view on the Metric ranking page."""
+DEFAULTS.update({RANK_ALPHA: 0.05, RANK_RELEASE: False})
+PERSISTENT_WIDGET_KEYS += [RANK_METRICS, RANK_STATISTICS, RANK_CRITERIA, RANK_ALPHA, RANK_RELEASE]
+
+# --- Export page (pages/export.py) --------------------------------------------------------------
+EXPORT_INCLUDE_VIEWED: Final = "export_include_viewed"
+
+# --- Campaigns page (organisers; pages/campaigns.py, ui/campaigns/) -----------------------------
 CAMP_CODE: Final = "camp_code"
 """Code of the campaign the organiser has open (str) or None."""
 CAMP_KEY: Final = "camp_key"
@@ -243,95 +435,62 @@ CAMP_TAB: Final = "camp_tab"
 """Widget: the open tab of the Campaigns page ("New campaign" or "Manage a campaign")."""
 CAMP_TAB_NEXT: Final = "camp_tab_next"
 """Tab to open on the next run (set after creating or opening a campaign), or absent."""
-DEFAULTS.update(
-    {
-        RATE_CODE: None,
-        RATE_TOKEN: None,
-        RATE_NOTICE: None,
-        CAMP_CODE: None,
-        CAMP_KEY: None,
-        CAMP_NEW_KEY: None,
-        CAMP_NOTICE: None,
-    }
-)
-
-# metrics (issue 6) ---------------------------------------------------------------------------------
-MET_METRICS: Final = "met_metrics"
-"""Widget: metrics compared on the Metrics page (list of registry names)."""
-MET_CRITERION: Final = "met_criterion"
-"""Widget: human criterion shown in the Metrics page's chart and Williams test."""
-MET_WILLIAMS: Final = "met_williams"
-"""Widget: the two metrics compared by the Williams test (list of two names)."""
-MET_EXPLORER_SYSTEM: Final = "met_explorer_system"
-"""Widget: system scored by the parameter explorer."""
-MET_EXPLORER_CHOICES: Final = "met_explorer_choices"
-"""Prefix of the explorer's option widgets: ``f"{MET_EXPLORER_CHOICES}_{option}"``."""
-PERSISTENT_WIDGET_KEYS += [MET_METRICS, MET_CRITERION, MET_WILLIAMS, MET_EXPLORER_SYSTEM]
-
-# statistics (issue 5): Significance, Judges and Correlation pages ------------------------------------
-SIG_BLOCKS: Final = "sig_blocks"
-"""Widget: number of blocks on the Significance page (paper: 20)."""
-SIG_BLOCK_SIZE: Final = "sig_block_size"
-"""Widget: segments per block (default 0 = every segment, in blocks differing by at most one; paper: 25)."""
-SIG_TRIALS: Final = "sig_trials"
-"""Widget: approximate-randomisation trials."""
-SIG_ALPHA: Final = "sig_alpha"
-"""Widget: significance level of the paired tests."""
-SIG_PAIR: Final = "sig_pair"
-"""Widget: the pair of systems whose bootstrap differences are drawn (list of two names)."""
-JUDGE_CRITERION: Final = "judge_criterion"
-"""Widget: human criterion on the Judges page."""
-JUDGE_GROUPS: Final = "judge_groups"
-"""Widget: rater groups on the Judges page (empty = all)."""
-CORR_CRITERION: Final = "corr_criterion"
-"""Widget: human criterion on the Correlation page."""
-CORR_OTHER_METRIC: Final = "corr_other_metric"
-"""Widget: the metric BLEU is compared with by the Williams / permutation tests."""
-CORR_DRAWS: Final = "corr_draws"
-"""Widget: number of random single-reference draws on the Correlation page."""
-DEFAULTS.update(
-    {SIG_BLOCKS: 20, SIG_BLOCK_SIZE: 0, SIG_TRIALS: 10000, SIG_ALPHA: 0.05, CORR_DRAWS: 100}
-)
-PERSISTENT_WIDGET_KEYS += [
-    SIG_BLOCKS,
-    SIG_BLOCK_SIZE,
-    SIG_TRIALS,
-    SIG_ALPHA,
-    SIG_PAIR,
-    JUDGE_CRITERION,
-    JUDGE_GROUPS,
-    CORR_CRITERION,
-    CORR_OTHER_METRIC,
-    CORR_DRAWS,
-]
-
-# --- published tables (pages/published.py) ------------------------------------------------------
-# Not kept across pages: a table chosen there starts afresh on the next visit.
-PUB_SOURCE: Final = "pub_source"
-"""Widget: bundled example or uploaded file."""
-PUB_EXAMPLE: Final = "pub_example"
-"""Widget: the bundled example table (file name under ``data/examples``)."""
-PUB_UPLOAD: Final = "pub_upload"
-"""Widget: the uploaded system table."""
-PUB_METHODS: Final = "pub_methods"
-"""Widget: the correlation methods shown."""
-PUB_CRITERIA_PREFIX: Final = "pub_criteria"
-"""Prefix of the criteria widget's key, followed by ``-`` and a digest of the table: each table starts
-from the default rule."""
-PUB_PAIRS: Final = "pub_pairs"
-"""Widget: the (metric, criterion) pairs drawn."""
-
-# --- metrics (pages/metrics.py) ------------------------------------------------------------------
-MET_BABYCH_ON: Final = "met_babych_on"
-"""Widget: compute Babych & Hartley's Tables 1-3 on the Metrics page (several seconds on the TED demo)."""
-
-# --- class mode and projector (issue 20: ui/campaigns/class_mode.py, pages/projector.py) ----------------
 CLASS_SYSTEMS: Final = "class_systems"
 """Widget: number of systems of a lesson campaign (paper: 5)."""
 CLASS_SEGMENTS: Final = "class_segments"
 """Widget: number of segments of a lesson campaign."""
 CLASS_GROUPS: Final = "class_groups"
 """Widget: split the class into the paper's monolingual and bilingual groups (bool)."""
+CAMP_LESSONS: Final = "camp_lessons"
+"""The lessons this browser remembers (``"CODE:key"`` entries, latest first; ui/campaigns/browser_memory.py),
+read from its cookie on first use, or None before that."""
+DEFAULTS.update(
+    {
+        CAMP_CODE: None,
+        CAMP_KEY: None,
+        CAMP_NEW_KEY: None,
+        CAMP_NOTICE: None,
+        CLASS_SYSTEMS: 5,
+        CLASS_SEGMENTS: 10,
+        CLASS_GROUPS: False,
+    }
+)
+
+# --- Rate translations page (judges; pages/rate.py) ---------------------------------------------
+# The judge's progress lives in the campaign database, not here: these keys only say who the judge is in
+# this browser session.
+RATE_CODE: Final = "rate_code"
+"""Campaign code the judge is rating in (str) or None."""
+RATE_TOKEN: Final = "rate_token"
+"""The judge's resume code (``"<id>-<secret>"``) or None; also put in the URL so a reload resumes."""
+RATE_JOIN_CODE: Final = "rate_join_code"
+"""Widget: campaign code typed on the join form."""
+RATE_JOIN_NAME: Final = "rate_join_name"
+"""Widget: judge name typed on the join form."""
+RATE_JOIN_GROUP: Final = "rate_join_group"
+"""Widget: rater group chosen on the join form."""
+RATE_ANONYMOUS: Final = "rate_anonymous"
+"""Widget: join a campaign without giving a name (a class's students)."""
+RATE_RESUME_CODE: Final = "rate_resume_code"
+"""Widget: resume code typed on the resume form."""
+RATE_SCORE_PREFIX: Final = "rate_score_"
+"""Prefix of the per-item score widgets: ``f"{RATE_SCORE_PREFIX}{position}_{criterion index}"``."""
+RATE_NOTICE: Final = "rate_notice"
+"""One-shot message for the judge (str) shown on the next run, or None."""
+RATE_CLIENT_ID: Final = "rate_client_id"
+"""A random id of this browser session: who counts as one client for the join / resume attempt limit when
+the server sees no IP address (str, made on first use)."""
+RATE_FAILED_LOOKUP: Final = "rate_failed_lookup"
+"""The last campaign code typed that was not found, and its (escaped) message: shown again on re-runs
+without another look-up or another counted attempt (``(code, message)`` or None)."""
+RATE_REMEMBERED: Final = "rate_remembered"
+"""The resume codes this browser remembers (latest first; ui/campaigns/browser_memory.py), read from its
+cookie on first use, or None before that."""
+RATE_SCROLL_TO_ITEM: Final = "rate_scroll_to_item"
+"""The item changed (saved, skipped, moved): bring its top into view on the next run (bool)."""
+DEFAULTS.update({RATE_CODE: None, RATE_TOKEN: None, RATE_NOTICE: None})
+
+# --- Projector page (class mode; pages/projector.py) --------------------------------------------
 PROJ_CODE: Final = "proj_code"
 """Code of the campaign the projector dashboard shows (str) or None."""
 PROJ_KEY: Final = "proj_key"
@@ -342,103 +501,10 @@ PROJ_FORM_CODE: Final = "proj_form_code"
 """Widget: campaign code typed on the projector's sign-in form."""
 PROJ_FORM_KEY: Final = "proj_form_key"
 """Widget: organiser key typed on the projector's sign-in form."""
-RATE_ANONYMOUS: Final = "rate_anonymous"
-"""Widget: join a campaign without giving a name (a class's students)."""
-DEFAULTS.update(
-    {
-        CLASS_SYSTEMS: 5,
-        CLASS_SEGMENTS: 10,
-        CLASS_GROUPS: False,
-        PROJ_CODE: None,
-        PROJ_KEY: None,
-        PROJ_FROZEN: False,
-    }
-)
-
-# --- reference choice and uploads by role (issue 13: ui/app/references.py, pages/study.py) ---------------
-STUDY_OPENED: Final = "study_opened"
-"""The open study as loaded, its load warnings and the reference views built so far
-(:class:`ui.app.references.OpenedStudy`); ``STUDY`` is the view for the sidebar's reference choice."""
-STUDY_UPLOAD_ROLE_PREFIX: Final = "study_upload_role_"
-"""Prefix of the upload form's role select boxes: ``f"{prefix}{nonce}_{file name}"``."""
-
-# --- BLEU vs error spans (issue 18: ui/explore/span_view.py, ui/explore/agreement.py, pages/error_spans.py) ---
-EXPLORE_SPAN_RATERS: Final = "explore_span_raters"
-"""Widget: the raters whose MQM error spans Explore draws and counts (list; empty = every rater)."""
-SPANS_SEVERITY: Final = "spans_severity"
-"""Widget: which spans count as errors on the "BLEU vs error spans" page ("" = any severity)."""
-SPANS_ORDER: Final = "spans_order"
-"""Widget: the max order at which a token counts as matched on that page (1-4)."""
-SPANS_SYSTEM: Final = "spans_system"
-"""Widget: the system whose tables by severity and category are shown ("" = all systems)."""
-SPANS_REWARDED_TABLE: Final = "spans_rewarded_table"
-"""Selection state of that page's "most rewarded errors" table (a selected row opens Explore)."""
-SPANS_PENALISED_TABLE: Final = "spans_penalised_table"
-"""Selection state of that page's "most penalised correct words" table."""
-DEFAULTS.update({SPANS_SEVERITY: "", SPANS_ORDER: 1, SPANS_SYSTEM: ""})
-PERSISTENT_WIDGET_KEYS += [EXPLORE_SPAN_RATERS, SPANS_SEVERITY, SPANS_ORDER, SPANS_SYSTEM]
-
-# --- hardening (issue 16: ui/campaigns/judge_access.py rate limit) --------------------------------------
-RATE_CLIENT_ID: Final = "rate_client_id"
-"""A random id of this browser session: who counts as one client for the join / resume attempt limit when
-the server sees no IP address (str, made on first use)."""
-RATE_FAILED_LOOKUP: Final = "rate_failed_lookup"
-"""The last campaign code typed that was not found, and its (escaped) message: shown again on re-runs
-without another look-up or another counted attempt (``(code, message)`` or None)."""
-
-# --- external metric scores and the Metric ranking page (issue 17: ui/study/metric_upload.py,
-# ui/app/metric_tables.py, ui/analysis/ranking.py, pages/metric_ranking.py, pages/bleu_vs_human.py) ------
-METRIC_UPLOAD_PREFIX: Final = "metric_upload_"
-"""Prefix of the Study page's metric-score uploader: ``f"{prefix}{nonce}"`` (a new nonce empties it)."""
-METRIC_UPLOAD_NONCE: Final = "metric_upload_nonce"
-"""The metric-score uploader's nonce (int): raised after the scores are attached."""
-METRIC_UPLOAD_LOWER: Final = "metric_upload_lower"
-"""Widget: names of uploaded metrics that are better when lower, beyond TER, WER... (comma-separated)."""
-METRIC_UPLOAD_ERROR: Final = "metric_upload_error"
-"""The last metric-score upload's error (str, naming the file and line) or None."""
-METRIC_UPLOAD_NOTICE: Final = "metric_upload_notice"
-"""What the last metric-score upload attached (str) or None."""
-BVH_METRIC: Final = "bvh_metric"
-"""Widget: the metric the BLEU vs human page sets against the human scores (default BLEU)."""
-CORR_FIRST_METRIC: Final = "corr_first_metric"
-"""Widget: the first metric of the Correlation page's Williams test (default BLEU)."""
-RANK_METRICS: Final = "rank_metrics"
-"""Widget: the metrics computed here that the Metric ranking page ranks (external ones always are)."""
-RANK_STATISTICS: Final = "rank_statistics"
-"""Widget: the statistics of the Metric ranking page (names of ``bleu_core.stats.clusters.STATISTICS``)."""
-RANK_CRITERIA: Final = "rank_criteria"
-"""Widget: the human criteria the Metric ranking page ranks against (empty = every criterion)."""
-RANK_ALPHA: Final = "rank_alpha"
-"""Widget: the significance level of the ranking's clusters."""
-DEFAULTS.update(
-    {
-        METRIC_UPLOAD_NONCE: 0,
-        METRIC_UPLOAD_LOWER: "",
-        METRIC_UPLOAD_ERROR: None,
-        METRIC_UPLOAD_NOTICE: None,
-        BVH_METRIC: "BLEU",
-        CORR_FIRST_METRIC: "BLEU",
-        RANK_ALPHA: 0.05,
-    }
-)
-PERSISTENT_WIDGET_KEYS += [
-    METRIC_UPLOAD_LOWER,
-    BVH_METRIC,
-    CORR_FIRST_METRIC,
-    RANK_METRICS,
-    RANK_STATISTICS,
-    RANK_CRITERIA,
-    RANK_ALPHA,
-]
-BOUNDARY_RETRY: Final = "app_boundary_retry"
-"""Widget: the "Try again" button of the error boundary (ui/app/boundary.py)."""
-
-# ------------------------------------------------------------------ issue 14: work on demand at WMT scale
-SIG_AR_ON: Final = "sig_ar_on"
-"""Widget: run the Significance page's approximate randomisation on a large study (on demand there)."""
-DEFAULTS[SIG_AR_ON] = False
-PERSISTENT_WIDGET_KEYS.append(SIG_AR_ON)
-SIG_METRIC: Final = "sig_metric"
-"""Widget: the metric the Significance page resamples (BLEU, chrF..., or an attached one with segment scores)."""
-DEFAULTS[SIG_METRIC] = "BLEU"
-PERSISTENT_WIDGET_KEYS.append(SIG_METRIC)
+PROJ_VIEW: Final = "proj_view"
+"""View-only token of the campaign the projector shows (str) or None: its link keeps it in the address."""
+PROJ_RESULTS: Final = "proj_results"
+"""Widget: the projector shows the results view (r and the line in large type, no QR code) (bool)."""
+PROJ_TIMER_MINUTES: Final = "proj_timer_minutes"
+"""Widget: minutes of the rating timer the teacher sets on the projector."""
+DEFAULTS.update({PROJ_CODE: None, PROJ_KEY: None, PROJ_FROZEN: False})

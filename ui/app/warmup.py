@@ -44,7 +44,7 @@ MODULES: tuple[str, ...] = (
 
 LOADERS: tuple[str, ...] = ("bleu_core.fast.compiled:load_all",)
 """Called after the imports (``module:function``): the engine's compiled kernels. They are a C extension built
-at install (issue 19; numba and its ~1 s load per process are gone), so this loads a shared library in under a
+at install (no just-in-time compiler to load per process), so this loads a shared library in under a
 millisecond and only makes sure a missing extension is noticed (one line on stderr) before a page needs it."""
 
 DELAY_S = 1.0

@@ -9,6 +9,9 @@
 ``judge_link``     whether a session is a judge's (link or sign-in): the app then shows the Rate page only.
 ``rating_widgets`` the rating form of one item.
 ``class_mode``     class mode: a lesson campaign in one click, the join QR code, the projector dashboard's parts.
+``*_page``  each page's one door into this room (a page imports one module of its room): what
+            ``pages/<page>.py`` uses, re-exported from the modules that define it: campaigns_page,
+            projector_page, rate_page.
 
 May import: ``bleu_core``, :mod:`ui.app`, and :mod:`ui.analysis` (the projector draws the paper's Figures 5-7).
 """

@@ -20,16 +20,13 @@ from bleu_core.campaigns.lesson import (
     lesson_plan,
 )
 from bleu_core.campaigns.model import Campaign
-from bleu_core.errors import BleuStudyError
 from ui.analysis.charts import normalised_chart, regression_scatter
 from ui.analysis.frames import normalised_frame
 from ui.app import state as K
 from ui.app.context import Scores
+from ui.campaigns.rating_widgets import connection_notice  # noqa: F401 (the projector's, re-exported)
 
 RATE_PATH = "rate"
-#: The projector's own query parameter (not ``campaign``: that one makes a browser session a judge's).
-LESSON_PARAM = "lesson"
-PROJECTOR_PATH = "projector"
 
 #: Large type for the projector; the sidebar and the navigation are hidden there.
 PROJECTOR_STYLE = """
@@ -64,15 +61,6 @@ def join_url(base: str, code: str) -> str:
     'http://192.168.1.20:8501/rate?campaign=K7P2QX'
     """
     return f"{base.rstrip('/')}/{RATE_PATH}?{urlencode({'campaign': code})}"
-
-
-def projector_url(base: str, code: str, key: str) -> str:
-    """The projector's link (it carries the organiser key; the page takes it out of the address at once).
-
-    >>> projector_url("http://h:1", "K7", "s3cret")
-    'http://h:1/projector?lesson=K7&key=s3cret'
-    """
-    return f"{base.rstrip('/')}/{PROJECTOR_PATH}?{urlencode({LESSON_PARAM: code, 'key': key})}"
 
 
 def qr_png(text: str, *, scale: int = 10) -> bytes:
@@ -210,22 +198,3 @@ def alpha_lines(snap: ClassSnapshot) -> list[str]:
         ci = "" if not math.isfinite(low) else f" (95% CI {low:.2f} to {high:.2f})"
         lines.append(f"{criterion}: α = {result.statistic:.2f}{ci}")
     return lines
-
-
-def read_projector_address(store: CampaignStore) -> str | None:
-    """Take ``?lesson=&key=`` out of the address into the session (checked against the store).
-
-    Returns an error message for the page, or None.
-    """
-    params = st.query_params
-    code, key = params.get(LESSON_PARAM), params.get("key")
-    if not code or not key:
-        return None
-    for name in ("key",):
-        del params[name]  # the organiser key never stays in the address (history, shared screens)
-    try:
-        campaign = store.check_organiser(code, key)
-    except BleuStudyError as err:
-        return str(err)
-    st.session_state[K.PROJ_CODE], st.session_state[K.PROJ_KEY] = campaign.code, key
-    return None

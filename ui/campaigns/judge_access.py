@@ -32,6 +32,7 @@ from bleu_core.campaigns import (
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.markup import STYLE, html_text, label_html, md_escape
+from ui.campaigns.browser_memory import forget_judge, judge_for, remember_judge
 from ui.campaigns.db import open_store
 from ui.campaigns.judge_link import CAMPAIGN_PARAM, RESUME_PARAM  # noqa: E402,F401 (re-exported)
 
@@ -96,16 +97,21 @@ def count_failure() -> None:
 
 
 def sign_in(session: JudgeSession, notice: str | None = None) -> None:
-    """Remember the judge of *session* in this browser session and clear the address (a resume code never
-    stays there); *notice* (the resume code of a judge who just joined) is shown once on the next run."""
+    """Remember the judge of *session* in this browser session and in this browser (a reload brings the same
+    judge back), and leave only the campaign code in the address (a resume code never stays there); *notice*
+    (the resume code of a judge who just joined) is shown once on the next run."""
     st.session_state[K.RATE_CODE] = session.code
     st.session_state[K.RATE_TOKEN] = session.token
     st.session_state[K.RATE_NOTICE] = notice
+    remember_judge(session.resume_code)
     st.query_params.clear()
+    st.query_params[CAMPAIGN_PARAM] = session.code  # a reload opens the Rate page again
 
 
 def sign_out() -> None:
-    """Forget the judge in this browser session and clear the address."""
+    """Forget the judge in this browser session and in this browser, and clear the address."""
+    if st.session_state.get(K.RATE_CODE):
+        forget_judge(st.session_state[K.RATE_CODE])
     st.session_state[K.RATE_CODE] = None
     st.session_state[K.RATE_TOKEN] = None
     st.session_state[K.RATE_NOTICE] = None
@@ -136,6 +142,27 @@ def resume_from_address() -> None:
     except BleuStudyError as err:
         count_failure()
         st.warning(f"The resume code in the address does not work: {md_escape(str(err))}")
+        return
+    sign_in(session)
+
+
+def resume_from_browser() -> None:
+    """Sign in the judge this browser remembers (the campaign of the address's ``?campaign=``, else the latest),
+    unless someone is signed in already: a reload, a closed tab or a locked phone comes back to the same judge
+    on the same item. A remembered code that no longer works is forgotten (the campaign was deleted)."""
+    if signed_in():
+        return
+    link_code = st.query_params.get(CAMPAIGN_PARAM)
+    if link_code and len(link_code) > CODE_MAX_CHARS:
+        return
+    resume_code = judge_for(link_code or None)
+    if not resume_code or attempt_blocked():
+        return
+    try:
+        session = JudgeSession.from_resume_code(open_store(), resume_code)
+    except BleuStudyError:
+        count_failure()
+        forget_judge(resume_code.partition("-")[0])
         return
     sign_in(session)
 
@@ -219,15 +246,17 @@ def _join_form(store: CampaignStore, code: str) -> None:
             key=K.RATE_ANONYMOUS,
             help="You get a random name such as 'student 4f2a'; your resume code still brings you back.",
         )
-        group = st.radio(
-            "Your group",
-            list(campaign.groups),
-            key=K.RATE_JOIN_GROUP,
-            format_func=md_escape,  # organiser-written: plain text (radio options render Markdown)
-            horizontal=True,
-            help="The paper had a monolingual group (judging only the English) and a bilingual "
-            "group. Ask your organiser which one you are in.",
-        )
+        group = campaign.groups[0]
+        if len(campaign.groups) > 1:  # one group: nothing to choose, nothing shown
+            group = st.radio(
+                "Your group",
+                list(campaign.groups),
+                key=K.RATE_JOIN_GROUP,
+                format_func=md_escape,  # organiser-written: plain text (radio options render Markdown)
+                horizontal=True,
+                help="The paper had a monolingual group (judging only the English) and a bilingual "
+                "group. Ask your organiser which one you are in.",
+            )
         if st.form_submit_button("Start rating", type="primary"):
             blocked = attempt_blocked()
             if blocked:

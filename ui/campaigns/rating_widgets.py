@@ -62,27 +62,82 @@ KEYBOARD_JS = (
     .replace("__BACK__", BACK_LABEL)
 )
 
-#: On a phone (≤ 640 px): a smaller title, the score options as large touch targets (44 px, Apple's and
-#: Google's minimum), "Save and next" across the screen within reach of the thumb.
+#: On a phone (≤ 640 px): a smaller title; the 1-5 scale in one row of five large touch targets (no radio
+#: circles: the chosen score is filled in); "Save and next" across the screen within reach of the thumb; no
+#: keyboard help (phones have no keys to press).
 PHONE_STYLE = """
 <style>
+#bs-item { scroll-margin-top: 3.5rem; }
+[data-testid="stForm"] [role="radiogroup"] label:has(input:checked) {
+  background: #1f4e8c; color: #fff; border-color: #1f4e8c;
+}
 @media (max-width: 640px) {
   h1 { font-size: 1.6rem !important; padding-top: 0 !important; }
-  [data-testid="stForm"] [role="radiogroup"] { gap: 0.35rem; }
+  [data-testid="stForm"] [role="radiogroup"] { display: flex; flex-wrap: nowrap; gap: 0.3rem; }
+  [data-testid="stForm"] [role="radiogroup"] > div { flex: 1 1 0; min-width: 0; margin: 0 !important; }
   [data-testid="stForm"] [role="radiogroup"] label {
-    min-height: 44px; min-width: 44%; padding: 0.35rem 0.6rem; margin: 0 !important;
-    border: 1px solid #ccc; border-radius: 0.6rem; align-items: center;
+    width: 100%; min-width: 0; min-height: 56px; padding: 0.3rem 0.15rem; margin: 0 !important;
+    border: 1px solid #bbb; border-radius: 0.6rem; justify-content: center; text-align: center;
   }
+  [data-testid="stForm"] [role="radiogroup"] label > div { justify-content: center; width: 100%; }
+  [data-testid="stForm"] [role="radiogroup"] label > div > div:not([data-testid="stMarkdownContainer"]) {
+    display: none;
+  }
+  [data-testid="stForm"] [role="radiogroup"] label p { font-size: 0.85rem; line-height: 1.15; }
   [data-testid="stForm"] [data-testid="stFormSubmitButton"],
   [data-testid="stForm"] [data-testid="stFormSubmitButton"] button { width: 100%; min-height: 52px; }
+  .bs-keys-help { display: none; }
 }
 </style>
 """
 
+
+def reconnect_style(message: str) -> str:
+    r"""The style sheet that shows *message* in a bar at the top of the screen while the connection to the
+    server is down (Streamlit marks the app ``data-test-connection-state``), instead of Streamlit's own
+    "Connection error" dialog, which is hidden meanwhile.
+
+    >>> 'content: "Reconnecting \\2014  saved"' in reconnect_style("Reconnecting — saved")
+    True
+    """
+    content = "".join(c if c.isascii() and c not in '"\\' else f"\\{ord(c):x} " for c in message)
+    down = '[data-testid="stApp"]:not([data-test-connection-state="CONNECTED"])'
+    return f"""
+<style>
+body:has({down}) [data-testid="stDialog"] {{ display: none !important; }}
+{down}::before {{
+  content: "{content}"; position: fixed; top: 0; left: 0; right: 0; z-index: 1000100;
+  padding: 0.8rem 1rem; background: #fff3c4; color: #3d2e00; font-size: 1.05rem; font-weight: 600;
+  text-align: center; border-bottom: 2px solid #b08900;
+}}
+</style>
+"""
+
+
 KEYBOARD_HELP = (
     "Keyboard: Tab and arrow keys move between scores, number keys set the next open criterion, "
-    "Enter saves, **s** skips, **b** goes back. Every rating is saved as soon as you submit it."
+    "Enter saves, <b>s</b> skips, <b>b</b> goes back. Every rating is saved as soon as you submit it."
 )
+
+#: What a student sees while the connection is down.
+STUDENT_RECONNECT = "Reconnecting — your ratings are saved"
+
+
+def connection_notice(message: str = STUDENT_RECONNECT) -> None:
+    """Replace Streamlit's connection-error dialog by a plain bar saying *message* (:func:`reconnect_style`)."""
+    st.html(reconnect_style(message))
+
+
+def scroll_to_item(position: int) -> None:
+    """Bring the top of the current item (the heading ``#bs-item``) into view: after "Save and next" on a phone
+    the next sentence is on screen, not the form of the one before. The script names *position*, so each item's
+    script is new to the page and runs."""
+    st.html(
+        f"<script>/* item {int(position)} */ (function () {{ let n = 0; const t = setInterval(() => {{"
+        ' const h = document.getElementById("bs-item"); if (h) h.scrollIntoView({block: "start"});'
+        " if (h || ++n > 40) clearInterval(t); }, 50); })();</script>",
+        unsafe_allow_javascript=True,
+    )
 
 
 @dataclass(frozen=True)
@@ -106,12 +161,13 @@ class ScoreAnswer:
 
 
 def text_box(label: str, text: str | None, *, emphasis: bool = False) -> None:
-    """One text (escaped) with its label; *emphasis* sets it larger (the translation to rate)."""
+    """One text (escaped) with its label; *emphasis* sets it larger (the translation to rate).
+
+    A paragraph (WMT24+ segments) wraps at about 75 characters a line, a length people read at ease,
+    instead of running across a wide screen."""
     body = plain_html(text, label=label)
-    if emphasis:
-        body = body.replace(
-            'class="bs-seg"', 'class="bs-seg" style="font-size:1.15rem;font-weight:500"', 1
-        )
+    style = "max-width:75ch" + (";font-size:1.15rem;font-weight:500" if emphasis else "")
+    body = body.replace('class="bs-seg"', f'class="bs-seg" style="{style}"', 1)
     st.markdown(body, unsafe_allow_html=True)
 
 
@@ -129,12 +185,16 @@ def judge_header(session: JudgeSession, rated: int, skipped: int) -> None:
 
 
 def welcome(resume_code: str) -> None:
-    """Greet a judge who just joined and show the resume code to keep."""
+    """Greet a judge who just joined; the resume code (for another device) is one tap away."""
     st.success(
-        "Welcome! Keep your resume code to continue later, here or on another device. "
-        "It is shown only this once and is not kept in the page's address: note it down now."
+        "Welcome! This browser remembers you: reload, close the tab or lock the phone, and you come back "
+        "to the same item."
     )
-    st.code(resume_code, language=None)
+    with st.expander("Continue on another device"):
+        st.caption(
+            "Your resume code, shown only this once: type it under **Resume** on the other device."
+        )
+        st.code(resume_code, language=None)
 
 
 def finished_choice(n_items: int, rated: int, first_open: int | None) -> int | None:
@@ -223,5 +283,8 @@ def navigation(position: int, n_items: int, *, rated: bool) -> int | None:
 
 def keyboard_controls() -> None:
     """The keyboard help line, and the script that makes the keys work (see :data:`KEYBOARD_JS`)."""
-    st.caption(KEYBOARD_HELP)
+    st.markdown(
+        f'<div class="bs-keys-help" style="font-size:0.85rem;opacity:0.7">{KEYBOARD_HELP}</div>',
+        unsafe_allow_html=True,
+    )
     st.html(KEYBOARD_JS, unsafe_allow_javascript=True)

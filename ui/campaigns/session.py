@@ -1,24 +1,28 @@
 """What the Campaigns page remembers between runs (``st.session_state``): the campaign the organiser has open,
-the organiser key of a campaign just created (shown once), and the open study once it holds a campaign's ratings.
+the organiser key of a campaign just created (shown once), and the open study once it holds a campaign's ratings;
+on a session's first visit, the latest lesson this browser remembers (:mod:`ui.campaigns.browser_memory`).
 
 The keys themselves are declared in :mod:`ui.app.state` (section "Campaigns page").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import streamlit as st
 
 from bleu_core.campaigns import (
     Campaign,
+    CampaignStore,
     StoredRating,
     apply_to_study,
     ratings_digest,
     study_criterion_name,
 )
+from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
+from ui.campaigns.browser_memory import forget_lesson, my_lessons
 
 #: Marks the part of the study key that names the campaign whose ratings the study holds.
 CAMPAIGN_KEY_MARK = "|campaign:"
@@ -36,6 +40,24 @@ def remember_campaign(code: str, key: str, *, tab: str, new: bool = False) -> No
         state[K.CAMP_NEW_KEY] = (code, key)
         state[K.CAMP_FORM_CODE], state[K.CAMP_FORM_KEY] = code, key
     state[K.CAMP_TAB_NEXT] = tab
+
+
+def reopen_remembered_lesson(store: Callable[[], CampaignStore], *, tab: str) -> None:
+    """On a session's first visit, open the latest lesson this browser remembers (on *tab*): a reload of the
+    Campaigns page is back in the same lesson without a key typed. Lessons whose key no longer works are
+    forgotten. *store* opens the campaign store (only when the browser remembers a lesson)."""
+    first_visit = st.session_state.get(K.CAMP_LESSONS) is None
+    lessons = my_lessons()
+    if not first_visit or not lessons or st.session_state.get(K.CAMP_CODE):
+        return
+    for code, key in lessons:
+        try:
+            store().check_organiser(code, key)
+        except BleuStudyError:
+            forget_lesson(code)
+            continue
+        remember_campaign(code, key, tab=tab)
+        return
 
 
 def forget_campaign() -> None:

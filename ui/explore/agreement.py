@@ -1,4 +1,4 @@
-"""BLEU vs the raters' error spans, token by token (issue 18): cached results, tables and charts.
+"""BLEU vs the raters' error spans, token by token: cached results, tables and charts.
 
 The numbers come from :func:`bleu_core.study.error_agreement.error_agreement_by_order` (definitions there):
 each hypothesis token of an annotated translation is *matched* by BLEU or not, and *inside* an MQM error

@@ -1,4 +1,4 @@
-"""HTML of one translation with BLEU's matches *and* the raters' MQM error spans (issue 18).
+"""HTML of one translation with BLEU's matches *and* the raters' MQM error spans.
 
 BLEU styles each token as :mod:`ui.explore.highlight` does (matched / clipped away / unmatched at the chosen
 order); the raters' error spans are underlined below the text, by severity (Critical: dark red, wavy;
@@ -38,7 +38,8 @@ SEVERITY_ORDER = ("critical", "major", "minor", "neutral")
 
 SPAN_STYLE = (
     "<style>"
-    ".bs-err{padding-bottom:1px}"
+    # a span broken across two lines of a paragraph keeps its mark on both
+    ".bs-err{padding-bottom:1px;-webkit-box-decoration-break:clone;box-decoration-break:clone}"
     ".bs-err-critical{box-shadow:inset 0 -4px 0 #7a0010}"
     ".bs-err-major{box-shadow:inset 0 -3px 0 #d62728}"
     ".bs-err-minor{background-image:linear-gradient(90deg,#e0a000 60%,transparent 40%);"

@@ -15,14 +15,14 @@ that hold it, how often, and the clip count. Reference tokens that belong to an 
 are marked too.
 
 >>> print(token_span("<b>", "matched", "tip & more"))
-<span class="bs-tok bs-matched" tabindex="0">&lt;b&gt;<span class="bs-pop">tip &amp; more</span></span>
+<span class="bs-tok bs-matched" tabindex="0">&lt;b&gt;<span class="bs-sr"> (matched)</span><span class="bs-pop">tip &amp; more</span></span>
 
 Where many hypotheses are shown at once (Explore's table of every system), the same text is the token's
 ``title`` (the browser's own tooltip): one element a token instead of two, which the browser re-draws
 faster after a settings change (the ``char`` tokenizer makes ~1,900 tokens for 15 systems).
 
 >>> print(token_span("<b>", "matched", 'say "hi"', popup=False))
-<span class="bs-tok bs-matched" title="say &quot;hi&quot;">&lt;b&gt;</span>
+<span class="bs-tok bs-matched" title="say &quot;hi&quot;">&lt;b&gt;<span class="bs-sr"> (matched)</span></span>
 
 A page showing several blocks puts :data:`STYLE` and :data:`TABLE_STYLE` once in a block that does not
 change with the settings and builds the others with ``style=False``: a ``<style>`` element in a block that is
@@ -127,16 +127,31 @@ def ngram_rows(matches: Any, order: int) -> list[NgramRow]:
     return [NgramRow(*row) for row in rows.values()]
 
 
+SPOKEN_STATUS = {**STATUS_LABELS, "ref": "also in the hypothesis"}
+
+
+def spoken_status(status: str) -> str:
+    """The token's status as text a screen reader says and the eye does not see (``.bs-sr``): colour,
+    underline style and strike-through say the same to the eye.
+
+    >>> spoken_status("clipped")
+    '<span class="bs-sr"> (clipped away)</span>'
+    """
+    label = SPOKEN_STATUS.get(status)
+    return f'<span class="bs-sr"> ({html.escape(label)})</span>' if label else ""
+
+
 def token_span(
     text: str, status: str, tooltip: str, *, selected: bool = False, popup: bool = True
 ) -> str:
     """One token as a styled span with a hover/focus pop-up, or a ``title`` tooltip (both escaped)."""
     cls = f"bs-tok bs-{status}" + (" bs-sel" if selected else "")
+    said = spoken_status(status)
     if not popup:
         tip = f' title="{html.escape(tooltip)}"' if tooltip else ""
-        return f'<span class="{cls}"{tip}>{html.escape(text)}</span>'
+        return f'<span class="{cls}"{tip}>{html.escape(text)}{said}</span>'
     pop = f'<span class="bs-pop">{html.escape(tooltip)}</span>' if tooltip else ""
-    return f'<span class="{cls}" tabindex="0">{html.escape(text)}{pop}</span>'
+    return f'<span class="{cls}" tabindex="0">{html.escape(text)}{said}{pop}</span>'
 
 
 def _describe(occ: Occurrence, reference_names: Sequence[str]) -> str:
@@ -216,13 +231,13 @@ def reference_html(
 
 
 def legend_html() -> str:
-    """A legend of the token styles."""
+    """A legend of the token styles, naming the shape of each as well as showing its colour."""
     return (
         '<div class="bs-legend">'
-        '<span class="bs-tok bs-matched">matched</span>'
-        '<span class="bs-tok bs-clipped">clipped away</span>'
-        '<span class="bs-tok bs-unmatched">unmatched</span>'
-        '<span class="bs-tok bs-ref">in a reference: also in the hypothesis</span>'
+        '<span class="bs-tok bs-matched">matched</span> solid underline · '
+        '<span class="bs-tok bs-clipped">clipped away</span> struck through · '
+        '<span class="bs-tok bs-unmatched">unmatched</span> dotted underline · '
+        '<span class="bs-tok bs-ref">in a reference: also in the hypothesis</span> green underline'
         "</div>"
     )
 

@@ -1,4 +1,4 @@
-"""Explore's error-span parts (issue 18): the rater filter, one system's translation with BLEU's matches and
+"""Explore's error-span parts: the rater filter, one system's translation with BLEU's matches and
 the raters' spans, and the browse table's "rewarded errors" / "penalised correct words" columns.
 
 Explore stays fast: the detail view looks up only the shown segment's spans

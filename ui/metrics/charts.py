@@ -23,8 +23,8 @@ from bleu_core.metrics.explorer import ExplorerGrid, ExplorerResult, explore
 from bleu_core.metrics.registry import MetricScores
 from bleu_core.metrics.variants import many_bleus
 from bleu_core.stats.compare import compare_correlations
-from bleu_core.stats.correlation import CorrelationResult
-from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
+from bleu_core.stats.correlation import CorrelationResult, wmt_threshold
+from bleu_core.stats.meta import human_source, segment_correlations, system_correlations
 from bleu_core.study import Study
 from ui.app import analysis_cache as cache_analysis
 from ui.app import background
@@ -123,35 +123,30 @@ def metric_correlations(
     for criterion, crit in _study.criteria.items():
         human_seg = _study.segment_scores(criterion)[keep]
         level_scores = _study.system_scores(criterion)
-        has_segments = bool(np.isfinite(human_seg).any())
+        human_values = [level_scores.get(s, math.nan) for s in systems]
         orient = (1 if m.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
-        if has_segments:
-            human = SegmentMeanSource(source.names, human_seg)
-            system = system_correlations(
-                source,
-                human,
-                methods=("pearson", "kendall"),
-                n_resamples=n_resamples,
-                seed=seed,
-            )
+        # the one human side of every page and of `meta` (official scores, segments resampled)
+        human = human_source(source.names, human_seg, human_values)
+        system = system_correlations(
+            source,
+            human,
+            human_scores=human_values,
+            methods=("pearson", "kendall"),
+            n_resamples=n_resamples,
+            seed=seed,
+        )
+        if human is not None:
             # oriented metric scores: WMT's tau-like counts metric ties as discordant, which is
             # only fair to error metrics (TER, PER) if higher means "agrees with humans" for all
             segment = segment_correlations(
                 orient * source.source.segment,
                 human_seg,
                 methods=(("pearson", "none"), ("kendall-wmt", "item")),
+                threshold=wmt_threshold(crit.scale)[0],
                 n_resamples=n_resamples,
                 seed=seed,
             )
         else:
-            human_values = [level_scores.get(s, math.nan) for s in systems]
-            system = system_correlations(
-                source,
-                None,
-                human_scores=human_values,
-                methods=("pearson", "kendall"),
-                n_resamples=0,
-            )
             segment = []
         oriented = [_orient(res, orient) for res in system.values()] + segment
         for res in oriented:

@@ -1,5 +1,5 @@
 """The Study page's metric-score upload: scores of metrics computed elsewhere (COMET, BLEURT...) attached
-to the open study, so every analysis page treats them as metrics (issue 17).
+to the open study, so every analysis page treats them as metrics.
 
 Accepted files (:mod:`bleu_core.study.metric_scores`): MTME score files ``[xx-yy.]NAME-REF.LEVEL.score``
 (``sys``, ``seg``, ``doc``; the levels of one metric in several files are merged), a long CSV/TSV

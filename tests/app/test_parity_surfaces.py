@@ -1,0 +1,219 @@
+"""One truth per number: every number a page shows (AppTest) and a command prints (JSON) is the same number
+under the same settings: corpus BLEU, the segment-level r, the system-level r with its interval, the paired
+test's p-values and verdicts, the metric rankings' values and clusters, and the signatures.
+
+Two studies: the bundled TED en-de demo (Apache-2.0, Google MQM) and WMT21 newstest zh-en read in place from
+``shared/data`` beside the repository (research use only, never copied; skipped when absent). Settings on
+both sides: the defaults (13a, exp smoothing), 100 resamples, seed 3, machine systems only, criterion MQM
+(TED) and DA z (WMT21, the headline criterion WMT ranks by).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from app_runs import page_alone
+
+from bleu_core.cli import main
+from bleu_core.study import load_study
+from bleu_core.study.demo import load_demo
+from ui.app import state as K
+from ui.app.numbers import format_p
+
+WMT21 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt21-newstest2021-mqm-da"
+RESAMPLES, SEED = 100, 3
+CASES = {
+    "ted-en-de": ("demo:ted-en-de", None, "mqm", ("pairwise-accuracy", "acc-eq")),
+    "wmt21-zh-en": (str(WMT21), "zh-en", "da_z", ("pairwise-accuracy",)),
+}
+
+
+def command(*argv: str) -> dict:
+    """``python -m bleu_core ARGV --format json`` in this process: its JSON output."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert main([*argv, "--format", "json"]) == 0
+    return json.loads(out.getvalue())
+
+
+class Surfaces:
+    """Every page of one study run once under the shared settings, and the commands' JSON."""
+
+    def __init__(self, name: str) -> None:
+        path, pair, criterion, statistics = CASES[name]
+        if name == "ted-en-de":
+            study = load_demo("ted-en-de")
+        else:
+            if not WMT21.is_dir():
+                pytest.skip(f"WMT21 release not found at {WMT21} (research use only, not bundled)")
+            study = load_study(path, pair=pair).study
+        self.study, self.criterion = study, criterion
+        state = {
+            K.STUDY: study,
+            K.STUDY_KEY: f"test:parity-{name}",
+            K.N_RESAMPLES: RESAMPLES,
+            K.SEED: SEED,
+            K.CRITERION: criterion,
+            K.INCLUDE_HUMANS: False,
+            K.CORR_DRAWS: 2,
+            K.RANK_METRICS: ["BLEU", "chrF"],
+            K.RANK_STATISTICS: list(statistics),
+            K.RANK_CRITERIA: [criterion],
+        }
+        self.pages = {
+            page: page_alone(f"{page}.py", state, timeout=600)
+            for page in ("corpus", "correlation", "bleu_vs_human", "significance", "metric_ranking")
+        }
+        self.pages["export"] = page_alone("export.py", state, timeout=600)
+        where = [path] + (["--pair", pair] if pair else [])
+        common = ["--n-resamples", str(RESAMPLES), "--seed", str(SEED)]
+        self.meta = command(
+            "meta", *where, *common, "--criteria", criterion, "--metrics", "BLEU,chrF",
+            "--statistics", ",".join(statistics),
+        )  # fmt: skip
+        self.significance = command("significance", *where, *common)  # every pair, as the page
+
+    def table(self, page: str, *columns: str) -> pd.DataFrame:
+        """The first table of ``page`` that has every one of ``columns``."""
+        for element in self.pages[page].dataframe:
+            if all(c in element.value.columns for c in columns):
+                return element.value
+        raise AssertionError(f"no table with columns {columns} on {page}")
+
+    def correlation(self, level: str, method: str, grouping: str | None = None) -> dict:
+        [row] = [
+            c
+            for c in self.meta["correlations"]
+            if c["level"] == level and c["method"] == method and c["grouping"] == grouping
+        ]
+        return row
+
+
+@pytest.fixture(scope="module", params=list(CASES))
+def surfaces(request: pytest.FixtureRequest) -> Surfaces:
+    return Surfaces(request.param)
+
+
+def test_corpus_bleu_is_one_number(surfaces: Surfaces) -> None:
+    page = surfaces.table("corpus", "system", "BLEU").set_index("system")["BLEU"]
+    cli = {s["system"]: s["score"] for s in surfaces.significance["bootstrap"]["systems"]}
+    assert set(page.index) == set(cli) == set(surfaces.meta["systems"])
+    for system, score in cli.items():
+        assert page[system] == pytest.approx(score, abs=1e-9), system
+
+
+def test_system_r_and_its_interval_are_one_number(surfaces: Surfaces) -> None:
+    table = surfaces.table("correlation", "level", "method", "CI low")
+    for method in ("pearson", "spearman", "kendall"):
+        row = table[(table["level"] == "system") & (table["method"] == method)].iloc[0]
+        cli = surfaces.correlation("system", method)
+        assert cli["interval_method"] == "bootstrap percentile", cli["note"]  # segments exist
+        assert row["r"] == pytest.approx(cli["statistic"], abs=1e-12)
+        assert (row["CI low"], row["CI high"]) == pytest.approx(
+            cli["confidence_interval"], abs=1e-12
+        )
+        assert row["p"] == format_p(cli["pvalue"])
+    # BLEU vs human shows the same r with the same interval
+    fits = surfaces.table("bleu_vs_human", "series", "CI low").iloc[0]
+    pearson = surfaces.correlation("system", "pearson")
+    assert fits["r"] == pytest.approx(pearson["statistic"], abs=1e-9)
+    assert (fits["CI low"], fits["CI high"]) == pytest.approx(pearson["confidence_interval"])
+
+
+def test_segment_r_is_one_number(surfaces: Surfaces) -> None:
+    table = surfaces.table("correlation", "level", "method", "CI low")
+    row = table[(table["level"] == "segment") & (table["method"] == "pearson")].iloc[0]
+    cli = surfaces.correlation("segment", "pearson", "none")
+    assert row["r"] == pytest.approx(cli["statistic"], abs=1e-12)
+    assert (row["CI low"], row["CI high"]) == pytest.approx(cli["confidence_interval"], abs=1e-12)
+    assert row["n"] == cli["n"] and row["p"] == format_p(cli["pvalue"])
+    granularity = surfaces.table("bleu_vs_human", "granularity", "Pearson r").set_index(
+        "granularity"
+    )
+    assert granularity.loc["sentence", "Pearson r"] == pytest.approx(cli["statistic"], abs=1e-12)
+    assert granularity.loc["sentence", "units"] == cli["n"]
+
+
+def test_p_values_and_verdicts_are_one_number(surfaces: Surfaces) -> None:
+    page = surfaces.table("significance", "baseline", "CI low").set_index(["system", "baseline"])
+    [test] = surfaces.significance["tests"]
+    k = len(surfaces.meta["systems"])
+    assert len(page) == len(test["comparisons"]) == k * (k - 1) // 2  # every pair once
+    for c in test["comparisons"]:
+        row = page.loc[(c["system"], c["baseline"])]
+        assert row["difference"] == pytest.approx(c["statistic"], abs=1e-12)
+        assert row["p"] == format_p(c["pvalue"])
+        assert (row["CI low"], row["CI high"]) == pytest.approx(c["confidence_interval"], abs=1e-12)
+        assert row["verdict"] == c["verdict"]
+        # and the verdict is that p-value read at alpha = 0.05
+        assert c["verdict"] == ("~" if c["pvalue"] >= 0.05 else ">" if c["statistic"] > 0 else "<")
+
+
+def test_ranking_values_and_clusters_are_one_number(surfaces: Surfaces) -> None:
+    shown = [
+        e.value for e in surfaces.pages["metric_ranking"].dataframe if "CI low" in e.value.columns
+    ]
+    assert len(shown) == len(surfaces.meta["rankings"])
+    ranked_on = surfaces.meta["ranking_systems"]["systems"]
+    said = surfaces.pages["metric_ranking"].markdown
+    assert any(f"{len(ranked_on)} systems" in m.value for m in said)
+    for frame, ranking in zip(shown, surfaces.meta["rankings"], strict=True):
+        assert ranking["systems"] == ranked_on
+        page = frame.set_index("metric")
+        for m in ranking["metrics"]:
+            row = page.loc[m["metric"]]
+            assert row["value"] == pytest.approx(m["statistic"], abs=1e-12), ranking["statistic"]
+            low, high = m["confidence_interval"]
+            assert (row["CI low"], row["CI high"]) == pytest.approx((low, high), abs=1e-12)
+            assert row["rank"] == m["rank"]
+
+
+def test_signatures_and_criterion_are_one_label(surfaces: Surfaces) -> None:
+    settings = json.loads(surfaces.pages["export"].json[0].value)
+    assert settings["signature"] == surfaces.meta["bleu_signature"]
+    assert settings["segment_level"]["signature"] == surfaces.meta["segment_bleu_signature"]
+    assert "|refs:" in settings["signature"] and "eff:yes" in settings["segment_level"]["signature"]
+    assert settings["criterion"] == surfaces.criterion
+    # the system-level r's full signature: systems, humans, criterion, interval method, resamples, seed
+    shown = [c.value for c in surfaces.pages["correlation"].caption]
+    said = next(c for c in shown if c.startswith("System-level signature: "))
+    cli = surfaces.correlation("system", "pearson")["signature"]
+    assert said == f"System-level signature: `{cli}`"
+    assert f"|criterion:{surfaces.criterion}|ci:bootstrap-segments:{RESAMPLES}:seed{SEED}" in cli
+    # the headline criterion: the standardised one first where the study has it
+    assert surfaces.meta["correlations"][0]["statistic"] is not None
+    if "da_z" in surfaces.study.criteria:
+        order = [c["criterion"] for c in command_criteria(surfaces)]
+        assert order[0] == "da_z"
+
+
+def command_criteria(surfaces: Surfaces) -> list[dict]:
+    """The criteria ``meta`` reports first to last when none is named (system-level Pearson rows)."""
+    path, pair, _, _ = CASES["wmt21-zh-en"]
+    data = command("meta", path, "--pair", pair, "--n-resamples", "10", "--statistics", "none")
+    return [c for c in data["correlations"] if c["level"] == "system" and c["method"] == "pearson"]
+
+
+NOT_CHECKED = {"human ceiling"}
+"""Columns of tables outside this test's numbers (the Metric ranking page's chance-and-ceiling table)."""
+
+
+def test_no_cell_is_a_python_none(surfaces: Surfaces) -> None:
+    for name, at in surfaces.pages.items():
+        for element in at.dataframe:
+            frame = element.value
+            if NOT_CHECKED & set(frame.columns):
+                continue
+            for column in frame.columns:
+                values = frame[column].tolist()
+                assert not any(v is None for v in values), (name, column)
+                assert not any(isinstance(v, float) and math.isinf(v) for v in values), (
+                    name,
+                    column,
+                )

@@ -1,0 +1,19 @@
+"""The Significance page's one door into ``ui.analysis``: everything ``pages/significance.py`` uses from this
+room, re-exported from the modules that define it (a page imports one module of its room).
+"""
+
+from ui.analysis import significance_data
+from ui.analysis.stats_charts import block_chart, histogram, interval_chart, verdict_matrix
+from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
+
+__all__ = [
+    "block_chart",
+    "block_frames",
+    "comparisons_frame",
+    "histogram",
+    "interval_chart",
+    "intervals_frame",
+    "matrix_frame",
+    "significance_data",
+    "verdict_matrix",
+]

@@ -1,0 +1,186 @@
+"""What this browser remembers of class mode, in two cookies, so that a reload, a closed tab or a locked phone
+loses nothing:
+
+* :data:`LESSONS_COOKIE` — the teacher's lessons: ``CODE:organiser-key`` pairs, the latest first ("my lessons").
+  The Campaigns and Projector pages reopen the latest one without a key being typed.
+* :data:`JUDGE_COOKIE` — the student's resume codes (``CODE-<judge id>-<secret>``), the latest first. The Rate page
+  signs the student back in, on the item they were on, with no code to type (anonymous students too).
+
+The cookies are read from the request that opened the session (``st.context.cookies``) and written by a small
+script in the page (``document.cookie``, ``SameSite=Strict``): they never appear in an address. A session
+keeps what it remembers in ``st.session_state`` (:data:`ui.app.state.CAMP_LESSONS`,
+:data:`ui.app.state.RATE_REMEMBERED`), since the cookies it reads are those of the request that opened it, and
+:func:`sync_browser_memory` writes the changes to the cookies.
+Values are checked against :data:`COOKIE_VALUE` before they go into the script.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import streamlit as st
+
+from ui.app import state as K
+
+LESSONS_COOKIE = "bs_lessons"
+JUDGE_COOKIE = "bs_judge"
+#: How long a browser remembers: a term.
+MAX_AGE_SECONDS = 120 * 24 * 3600
+#: At most this many entries per cookie (the oldest are dropped).
+MAX_REMEMBERED = 8
+#: The characters a remembered value may hold (campaign codes, URL-safe keys and tokens, ``:`` and ``|``).
+COOKIE_VALUE = re.compile(r"[A-Za-z0-9_:|-]*")
+_ENTRY = re.compile(r"[A-Za-z0-9_:-]{1,120}")
+
+
+def parse_entries(value: str | None) -> list[str]:
+    """The entries of a cookie value, well-formed ones only, without repeats.
+
+    >>> parse_entries("K7P2QX:abc|bad entry|K7P2QX:abc|HJ3:x_y-z")
+    ['K7P2QX:abc', 'HJ3:x_y-z']
+    >>> parse_entries(None)
+    []
+    """
+    entries: list[str] = []
+    for entry in (value or "").split("|"):
+        if _ENTRY.fullmatch(entry) and entry not in entries:
+            entries.append(entry)
+    return entries[:MAX_REMEMBERED]
+
+
+def with_entry(entries: list[str], entry: str) -> list[str]:
+    """*entries* with *entry* first (moved there if it was already in).
+
+    >>> with_entry(["a:1", "b:2"], "b:2")
+    ['b:2', 'a:1']
+    """
+    return [entry, *(e for e in entries if e != entry)][:MAX_REMEMBERED]
+
+
+def lesson_entry(code: str, key: str) -> str:
+    """One lesson as remembered: ``CODE:key``.
+
+    >>> lesson_entry("K7P2QX", "s3cret-_")
+    'K7P2QX:s3cret-_'
+    """
+    return f"{code}:{key}"
+
+
+def split_lesson(entry: str) -> tuple[str, str]:
+    """``(code, key)`` of a remembered lesson.
+
+    >>> split_lesson("K7P2QX:s3:cret")
+    ('K7P2QX', 's3:cret')
+    """
+    code, _, key = entry.partition(":")
+    return code, key
+
+
+def read_cookie(name: str) -> str:
+    """The value of cookie *name* in the request that opened this session ('' when there is none)."""
+    try:
+        cookies = st.context.cookies
+        value = cookies.get(name) if cookies is not None else None
+    except Exception:  # noqa: BLE001 - no request (a bare script run): nothing remembered
+        return ""
+    return value if isinstance(value, str) else ""
+
+
+def cookie_script(name: str, value: str, max_age: int = MAX_AGE_SECONDS) -> str:
+    """The script that stores *value* in cookie *name* (an empty value deletes it).
+
+    >>> 'document.cookie = "bs_judge=K7-1-x; path=/; max-age=60; SameSite=Strict"' in cookie_script(
+    ...     "bs_judge", "K7-1-x", 60)
+    True
+    >>> cookie_script("bs_judge", "a;b")
+    Traceback (most recent call last):
+    ...
+    ValueError: a cookie value may hold only letters, digits and _ : | -, not 'a;b'
+    """
+    if not COOKIE_VALUE.fullmatch(value) or not re.fullmatch(r"[a-z_]+", name):
+        raise ValueError(f"a cookie value may hold only letters, digits and _ : | -, not {value!r}")
+    age = max_age if value else 0
+    cookie = json.dumps(f"{name}={value}; path=/; max-age={age}; SameSite=Strict")
+    return f"<script>document.cookie = {cookie};</script>"
+
+
+def write_cookie(name: str, entries: list[str]) -> None:
+    """Store *entries* in cookie *name* of this browser (none: the cookie is deleted)."""
+    st.html(cookie_script(name, "|".join(entries)), unsafe_allow_javascript=True)
+
+
+def _remembered(state_key: str, cookie: str) -> list[str]:
+    state = st.session_state
+    if state.get(state_key) is None:
+        state[state_key] = parse_entries(read_cookie(cookie))
+    return list(state[state_key])
+
+
+def _store(state_key: str, cookie: str, entries: list[str]) -> None:
+    st.session_state[state_key] = entries
+
+
+def sync_browser_memory() -> None:
+    """Write to the cookies what this session remembers differently from them (each page calls it first).
+
+    Written on every run until the cookies agree, so that a write lost to an ``st.rerun()`` is made on the next
+    run; the same script twice does nothing.
+    """
+    for state_key, cookie in ((K.CAMP_LESSONS, LESSONS_COOKIE), (K.RATE_REMEMBERED, JUDGE_COOKIE)):
+        entries = st.session_state.get(state_key)
+        if entries is not None and entries != parse_entries(read_cookie(cookie)):
+            write_cookie(cookie, entries)
+
+
+def my_lessons() -> list[tuple[str, str]]:
+    """The lessons this browser remembers, ``(code, organiser key)``, the latest first."""
+    return [split_lesson(e) for e in _remembered(K.CAMP_LESSONS, LESSONS_COOKIE)]
+
+
+def remember_lesson(code: str, key: str) -> None:
+    """Put lesson *code* first in this browser's "my lessons"."""
+    entries = _remembered(K.CAMP_LESSONS, LESSONS_COOKIE)
+    _store(K.CAMP_LESSONS, LESSONS_COOKIE, with_entry(entries, lesson_entry(code, key)))
+
+
+def forget_lesson(code: str) -> None:
+    """Take lesson *code* out of this browser's "my lessons" (deleted, or its key no longer works)."""
+    entries = _remembered(K.CAMP_LESSONS, LESSONS_COOKIE)
+    kept = [e for e in entries if split_lesson(e)[0] != code]
+    if kept != entries:
+        _store(K.CAMP_LESSONS, LESSONS_COOKIE, kept)
+
+
+def remembered_key(code: str) -> str | None:
+    """The organiser key this browser remembers for lesson *code*, if any."""
+    return next((key for c, key in my_lessons() if c == code), None)
+
+
+def remembered_judges() -> list[str]:
+    """The resume codes this browser remembers, the latest first."""
+    return _remembered(K.RATE_REMEMBERED, JUDGE_COOKIE)
+
+
+def remember_judge(resume_code: str) -> None:
+    """Put *resume_code* first among this browser's judges (a student's way back after a reload)."""
+    entries = remembered_judges()
+    code = resume_code.partition("-")[0]
+    entries = [e for e in entries if e.partition("-")[0] != code]  # one judge per campaign
+    _store(K.RATE_REMEMBERED, JUDGE_COOKIE, with_entry(entries, resume_code))
+
+
+def forget_judge(campaign_code: str) -> None:
+    """Forget this browser's judge of *campaign_code* (signed out, or the code no longer works)."""
+    entries = remembered_judges()
+    kept = [e for e in entries if e.partition("-")[0] != campaign_code]
+    if kept != entries:
+        _store(K.RATE_REMEMBERED, JUDGE_COOKIE, kept)
+
+
+def judge_for(campaign_code: str | None) -> str | None:
+    """The remembered resume code for *campaign_code* (any campaign: the latest), or None."""
+    for entry in remembered_judges():
+        if campaign_code is None or entry.partition("-")[0] == campaign_code.strip().upper():
+            return entry
+    return None

@@ -1,0 +1,43 @@
+"""The Rate translations page's one door into ``ui.campaigns``: everything ``pages/rate.py`` uses from this
+room, re-exported from the modules that define it (a page imports one module of its room).
+"""
+
+from ui.campaigns.browser_memory import sync_browser_memory
+from ui.campaigns.judge_access import (
+    current_session,
+    join_or_resume,
+    resume_from_address,
+    resume_from_browser,
+    sign_out,
+    signed_in,
+)
+from ui.campaigns.rating_widgets import (
+    connection_notice,
+    finished_choice,
+    judge_header,
+    keyboard_controls,
+    navigation,
+    score_form,
+    scroll_to_item,
+    show_item,
+    welcome,
+)
+
+__all__ = [
+    "connection_notice",
+    "current_session",
+    "finished_choice",
+    "join_or_resume",
+    "judge_header",
+    "keyboard_controls",
+    "navigation",
+    "resume_from_address",
+    "resume_from_browser",
+    "score_form",
+    "scroll_to_item",
+    "show_item",
+    "sign_out",
+    "signed_in",
+    "sync_browser_memory",
+    "welcome",
+]

@@ -1,0 +1,16 @@
+"""The BLEU vs error spans page's one door into ``ui.explore``: everything ``pages/error_spans.py`` uses from this
+room, re-exported from the modules that define it (a page imports one module of its room).
+"""
+
+from ui.explore import agreement
+from ui.explore.error_spans import rater_label
+from ui.explore.span_scores_view import cached_span_scores, show_span_scores
+from ui.explore.span_view import open_in_explore
+
+__all__ = [
+    "agreement",
+    "cached_span_scores",
+    "show_span_scores",
+    "open_in_explore",
+    "rater_label",
+]

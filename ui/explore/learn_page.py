@@ -1,0 +1,29 @@
+"""The Learn BLEU page's one door into ``ui.explore``: everything ``pages/learn.py`` uses from this
+room, re-exported from the modules that define it (a page imports one module of its room).
+"""
+
+from ui.explore.charts import precision_bars
+from ui.explore.frames import corpus_vs_sentence_frame, ngram_frame, precisions_frame, tokens_frame
+from ui.explore.highlight import legend_html, segment_block
+from ui.explore.teach import (
+    SMOOTHED_ABOVE_ONE,
+    bp_formula,
+    examples_from_study,
+    smoothing_rows,
+    walkthrough,
+)
+
+__all__ = [
+    "SMOOTHED_ABOVE_ONE",
+    "bp_formula",
+    "corpus_vs_sentence_frame",
+    "examples_from_study",
+    "legend_html",
+    "ngram_frame",
+    "precision_bars",
+    "precisions_frame",
+    "segment_block",
+    "smoothing_rows",
+    "tokens_frame",
+    "walkthrough",
+]

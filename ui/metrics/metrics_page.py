@@ -1,0 +1,13 @@
+"""The Metrics page's one door into ``ui.metrics``: everything ``pages/metrics.py`` uses from this
+room, re-exported from the modules that define it (a page imports one module of its room).
+"""
+
+from ui.metrics import charts
+from ui.metrics.panels import explorer_grid, system_scores_table, williams_table
+
+__all__ = [
+    "charts",
+    "explorer_grid",
+    "system_scores_table",
+    "williams_table",
+]
