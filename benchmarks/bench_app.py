@@ -28,7 +28,8 @@ Measures, and writes to ``benchmarks/RESULTS-app.md``:
      page of the app pays before drawing anything of its own;
    * the same shell with a 2-page navigation (Study + floor) instead of 14 pages: the navigation's part.
 
-4. **Page by page at WMT scale** (issue 14): the TED demo, the WMT21 zh-en release (``../shared/data``)
+4. **Page by page at WMT scale** (issue 14): the TED demo, the WMT21 zh-en release, the WMT24 en-ja release
+   (paragraphs in four domains, ESA) (both in ``../shared/data``)
    and a synthetic 50 systems × 10,000 segments × 2 references study (``synthetic.write_study_folder``,
    written to a temporary folder), each opened with ``python -m bleu_core app PATH`` (= ``bleu-study
    app``) started in a scratch folder: every analysis page's first visit (click → drawn) and one
@@ -460,14 +461,15 @@ class BenchStudy:
 
 
 def bench_studies(tmp: Path, *, quick: bool) -> list[BenchStudy]:
-    """The TED demo, the WMT21 zh-en release (when present) and a synthetic study written to ``tmp``."""
+    """The TED demo, the WMT21 zh-en and WMT24 en-ja releases (when present) and a synthetic study written
+    to ``tmp``."""
     sys.path.insert(0, str(ROOT / "benchmarks"))
     import synthetic
 
     out = [BenchStudy("TED en-de demo", (), None, None)]
     if (WMT21 / "wmt21-news-systems").is_dir():
         out.append(BenchStudy("WMT21 zh-en", (str(WMT21), "--pair", "zh-en"), 3.0, 1.0))
-    if (WMT24 / "txt" / "documents").is_dir():  # paragraphs in documents and domains (issue 27)
+    if (WMT24 / "txt" / "documents").is_dir():  # paragraphs in documents and domains
         out.append(BenchStudy("WMT24 en-ja", (str(WMT24), "--pair", "en-ja"), 3.0, 1.0))
     n_systems, n_segments = (50, 2_000) if quick else (50, 10_000)
     label = f"synthetic {n_systems}×{n_segments:,}×2"

@@ -11,6 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from .errors import InputError
 from .options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
@@ -115,3 +116,28 @@ def read_corpus_files(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_by
 
 def system_name(path: str, all_paths: Sequence[str]) -> str:
     return path if len({Path(p).name for p in all_paths}) < len(all_paths) else Path(path).name
+
+
+def add_esa_option(parser: argparse.ArgumentParser) -> None:
+    """``--esa CSV ...``: ESA scores (Appraise's export) for the study, beyond those of a release."""
+    parser.add_argument(
+        "--esa",
+        nargs="+",
+        metavar="CSV",
+        help="ESA human scores with error spans (Appraise's CSV export, docs/formats.md) to add to the "
+        "study; a WMT24+ release's humeval/*.csv are read without it",
+    )
+
+
+def with_esa_files(result: Any, paths: Sequence[str] | None, max_bytes: int | None = None) -> Any:
+    """``result`` (a :class:`~bleu_core.study.model.LoadResult`) with the ESA files ``paths`` attached
+    (:func:`bleu_core.study.formats.esa.attach_esa`); unchanged without files."""
+    from .io.text import DEFAULT_MAX_BYTES, read_text
+    from .study.formats.esa import attach_esa
+    from .study.model import LoadResult
+
+    for path in paths or ():
+        text = read_text(path, max_bytes=max_bytes or DEFAULT_MAX_BYTES, name=path)
+        got = attach_esa(result.study, text, path)
+        result = LoadResult(got.study, tuple(result.warnings) + got.warnings)
+    return result

@@ -73,6 +73,7 @@ def tokenizer_for_language(target_lang: str | None) -> str:
     """
     return TARGET_LANGUAGE_TOKENIZERS.get((target_lang or "").strip().lower(), DEFAULT_TOKENIZER)
 
+
 _LOCK = threading.Lock()
 
 

@@ -96,20 +96,23 @@ def format_span_scores(scores: dict[str, Any]) -> str:
 
 def handler(args: argparse.Namespace) -> int:
     """Run the ``spans`` command (errors propagate as :class:`~bleu_core.errors.BleuStudyError`)."""
+    from bleu_core.cli_options import with_esa_files
     from bleu_core.study.error_agreement import error_agreement
     from bleu_core.study.loading import load_study
     from bleu_core.study.span_scores import span_scores
 
-    study = load_study(
+    loaded = load_study(
         args.path,
         pair=args.pair,
         reference=args.reference or None,
         max_bytes=max_bytes_from_mb(args.max_mb),
-    ).study
+    )
+    study = with_esa_files(loaded, args.esa, max_bytes_from_mb(args.max_mb)).study
     if not study.error_spans:
         raise StudyError(
-            "this study has no MQM error spans; load a Google MQM TSV (errors marked <v>…</v>) or "
-            "a study saved with spans, e.g. demo:ted-en-de",
+            "this study has no error spans; load a Google MQM TSV (errors marked <v>…</v>), a WMT24+ "
+            "release with ESA scores, a study saved with spans (e.g. demo:ted-en-de), or add ESA "
+            "scores with --esa FILE",
             file=args.path,
         )
     result = error_agreement(
@@ -155,13 +158,18 @@ def handler(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add the ``spans`` sub-command to an argparse ``subparsers`` object."""
+    from bleu_core.cli_options import add_esa_option
+
     parser = subparsers.add_parser(
         "spans",
         help="token-level agreement of BLEU matches with MQM error spans (rewarded errors, "
         "penalised correct words)",
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
-    parser.add_argument("path", metavar="PATH", help="study with MQM spans, or demo:ted-en-de")
+    parser.add_argument(
+        "path", metavar="PATH", help="study with MQM or ESA spans, or demo:ted-en-de"
+    )
+    add_esa_option(parser)
     parser.add_argument("--pair", metavar="xx-yy", help="language pair of a WMT release")
     parser.add_argument(
         "--reference", nargs="+", metavar="NAME", help="translation(s) to use as reference"

@@ -14,24 +14,21 @@ from sqlalchemy.exc import SQLAlchemyError
 from bleu_core.campaigns import Campaign, StoredRating, agreement_report, display_database_url
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
-from ui.app.context import current_scores, current_study
+from ui.app.context import current_study
 from ui.app.markup import md_escape
 from ui.campaigns.campaigns_page import (
-    class_mode,
+    field_downloads,
     forget_campaign,
     forms,
-    my_lessons,
+    lesson_panel,
     open_store,
-    projector_link,
+    quality_section,
     ratings_download,
     remember_campaign,
-    remember_lesson,
-    reopen_remembered_lesson,
     show_agreement,
     show_created_notice,
     show_progress,
     show_summary,
-    sync_browser_memory,
     use_ratings_in_study,
 )
 
@@ -67,71 +64,6 @@ def new_campaign_tab() -> None:
     st.rerun()
 
 
-def lesson_switch(code: str | None) -> None:
-    """ "My lessons on this browser": switch to another lesson this browser remembers."""
-    lessons = dict(my_lessons())
-    if len(lessons) < 2 and (not lessons or code in lessons):
-        return
-    codes = list(lessons)
-    chosen = st.selectbox(
-        "My lessons on this browser",
-        codes,
-        index=codes.index(code) if code in codes else None,
-        placeholder="Open a lesson",
-    )
-    if chosen and chosen != code:
-        remember_campaign(chosen, lessons[chosen], tab=forms.CLASS_TAB)
-        st.rerun()
-
-
-def lesson_links(code: str, key: str) -> None:
-    """The join panel, the organiser key once (after creating), and the view-only projector link."""
-    base = class_mode.app_base_url()
-    st.subheader(f"Lesson {code}: show this on the projector")
-    new = state.get(K.CAMP_NEW_KEY)
-    if new and new[0] == code and code in dict(my_lessons()):  # a lesson made here
-        st.code(new[1], language=None)
-        st.caption(
-            "Your organiser key, shown only this once (copy it with the button): this browser remembers the "
-            "lesson, the key opens it on another computer (Manage a campaign)."
-        )
-    class_mode.join_panel(code, base)
-    view = open_store().viewer_token(code, key)
-    st.link_button(
-        "Open the projector dashboard",
-        projector_link(base, code, view),
-        type="primary",
-        icon=":material/present_to_all:",
-    )
-    st.caption(
-        "The projector's link shows the class's numbers and grants nothing else: safe on a shared screen. "
-        "On this browser the projector also has your controls (the timer)."
-    )
-
-
-def class_mode_tab() -> None:
-    if current_study() is None:
-        st.info(
-            "Open a study first (the **Study** page): class mode samples its systems and segments."
-        )
-        return
-    code, key = state.get(K.CAMP_CODE), state.get(K.CAMP_KEY)
-    lesson_switch(code)
-    choices = class_mode.class_mode_form(len(current_study().systems))
-    if choices is not None:
-        try:
-            created = class_mode.create_lesson(open_store(), current_scores(), choices)
-        except (BleuStudyError, SQLAlchemyError) as err:
-            st.error(f"The lesson could not be made: {md_escape(str(err))}")
-            return
-        code, key = created.campaign.code, created.organiser_key
-        remember_lesson(code, key)
-        remember_campaign(code, key, tab=forms.CLASS_TAB, new=True)
-        st.rerun()
-    if code and key:
-        lesson_links(code, key)
-
-
 def open_campaign() -> None:
     typed = forms.open_campaign_form()
     if typed is None:
@@ -163,7 +95,7 @@ def agreement_section(campaign: Campaign, ratings: list[StoredRating]) -> None:
     show_agreement(report, n_resamples=n_resamples, seed=seed)
 
 
-def use_in_analyses(campaign: Campaign, ratings: list[StoredRating]) -> None:
+def use_in_analyses(campaign: Campaign, ratings: list[StoredRating], extra) -> None:
     study = current_study()
     if study is None:
         st.info("Open the study this campaign was made from to use its ratings in the analyses.")
@@ -176,7 +108,14 @@ def use_in_analyses(campaign: Campaign, ratings: list[StoredRating]) -> None:
         state[K.CAMP_NOTICE] = None
     if clicked:
         try:
-            state[K.CAMP_NOTICE] = use_ratings_in_study(study, campaign, ratings)
+            state[K.CAMP_NOTICE] = use_ratings_in_study(
+                study,
+                campaign,
+                ratings,
+                spans=extra.spans,
+                left_out=extra.left_out,
+                kept=extra.kept,
+            )
         except BleuStudyError as err:
             st.error(md_escape(str(err)))
             return
@@ -214,9 +153,12 @@ def manage_tab() -> None:
     show_progress(store.progress(campaign.code, key))
     st.subheader("Agreement and calibration")
     agreement_section(campaign, ratings)
+    st.subheader("Quality control")
+    extra = quality_section(store, campaign, key)
     st.subheader("Use the ratings")
     ratings_download(campaign, ratings)
-    use_in_analyses(campaign, ratings)
+    field_downloads(store, campaign, key, ratings, current_study())
+    use_in_analyses(campaign, ratings, extra)
 
 
 st.title("Rating campaigns")
@@ -225,15 +167,14 @@ st.write(
     "to 5 (very good) on the **Rate translations** page, and their ratings go straight into the analyses."
 )
 st.caption(f"Database: `{display_database_url()}` (set BLEU_STUDY_DB to change it)")
-reopen_remembered_lesson(open_store, tab=forms.CLASS_TAB)  # a reload is back in the latest lesson
-sync_browser_memory()
+lesson_panel.remembered_lessons()  # a reload is back in the latest lesson of this browser
 if state.get(K.CAMP_TAB_NEXT):  # set before the tabs exist: a widget's state cannot change after
     state[K.CAMP_TAB] = state.pop(K.CAMP_TAB_NEXT)
 tab_class, tab_new, tab_manage = st.tabs(
     [forms.CLASS_TAB, forms.NEW_TAB, forms.MANAGE_TAB], key=K.CAMP_TAB, on_change="rerun"
 )
 with tab_class:
-    class_mode_tab()
+    lesson_panel.class_mode_tab()
 with tab_new:
     new_campaign_tab()
 with tab_manage:

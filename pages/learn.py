@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
+from bleu_core.segment_level import sentence_options
 from bleu_core.signature import make_signature
 from ui import current_options, current_scores, current_study, signature_caption
 from ui.app import demos
@@ -83,7 +84,8 @@ references = [
     ).splitlines()
     if r.strip()
 ]
-options = current_options()
+# one sentence: BLEU as sacrebleu's sentence_bleu computes it (effective order), as on every page
+options = sentence_options(current_options())
 if not use_sidebar:
     options = options.with_(tokenize="paper", lowercase=False)
 if not references:

@@ -12,6 +12,7 @@ from bleu_core.metrics.registry import METRICS
 from bleu_core.stats.clusters import DEFAULT_STATISTICS, STATISTICS
 from bleu_core.stats.system_sets import common_systems
 from bleu_core.study.criterion_order import criteria_order
+from bleu_core.study.system_names import system_label
 from ui import current_scores, show_chart, table_downloads
 from ui.analysis.metric_ranking_page import (
     STATISTIC_LABELS,
@@ -102,7 +103,8 @@ ranked_on = common_systems(  # one set of systems for every metric: those all of
     include_human=include_humans,
 )
 systems = ranked_on.systems
-st.markdown(f"**Every metric is ranked on** {md_escape(ranked_on.describe())}.")
+shown = ranked_on.describe(lambda s: system_label(s, study.human_systems))  # HUMAN-B (ref-B)
+st.markdown(f"**Every metric is ranked on** {md_escape(shown)}.")
 tables = {
     name: metric_table(name, m, systems, "attached" if name in attached else "computed")
     for name, m in found.items()

@@ -24,14 +24,18 @@ from ui.campaigns.rate_page import (
     judge_header,
     keyboard_controls,
     navigation,
+    rate_slider_item,
     resume_from_address,
     resume_from_browser,
     score_form,
     scroll_to_item,
+    seconds_left,
+    show_feedback,
     show_item,
     sign_out,
     signed_in,
     sync_browser_memory,
+    timer_text,
     welcome,
 )
 
@@ -50,6 +54,12 @@ def rate_item(session: JudgeSession) -> None:
     st.subheader(f"Item {pos + 1} of {session.n_items}", anchor="bs-item")
     if st.session_state.pop(K.RATE_SCROLL_TO_ITEM, False):
         scroll_to_item(pos)
+    show_feedback()
+    if session.campaign.protocol != "adequacy-fluency":  # ESA or DA: marks and a 0-100 slider
+        if rate_slider_item(session, pos, item):
+            moved()
+        go_elsewhere(session, pos)
+        return
     show_item(item)
     existing = session.scores(pos)
     answer = score_form(session.campaign, pos, existing)
@@ -71,11 +81,16 @@ def rate_item(session: JudgeSession) -> None:
             st.error(md_escape(str(err)))
         else:
             moved()
-    target = navigation(pos, session.n_items, rated=bool(existing))
+    go_elsewhere(session, pos)
+    keyboard_controls()
+
+
+def go_elsewhere(session: JudgeSession, pos: int) -> None:
+    """Back, Next and Go to item…"""
+    target = navigation(pos, session.n_items, rated=bool(session.scores(pos)))
     if target is not None:
         session.go_to(target)
         moved()
-    keyboard_controls()
 
 
 def rating_view(session: JudgeSession) -> None:
@@ -86,6 +101,12 @@ def rating_view(session: JudgeSession) -> None:
     if notice:
         welcome(notice)
         st.session_state[K.RATE_NOTICE] = None
+    left = seconds_left(session.code)  # the lesson's timer, when the teacher set one
+    if left is not None and left <= 0:
+        st.info(f"{timer_text(left)}. Thank you! Look at the projector.")
+        return
+    if left is not None:
+        st.caption(timer_text(left))
     if not session.finished:
         rate_item(session)
         return

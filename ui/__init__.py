@@ -2,6 +2,9 @@
 
 Rooms (one sub-package per area of the navigation; a page imports its room and ``ui.app`` only)
 -------------------------------------------------------------------------------------------------
+A page imports one module of its room (its facade ``ui/<room>/<page>_page.py`` when it needs names from
+several) and any module of ``ui.app``; no function or class name is defined in two modules of one room.
+
 ``ui.app``        shared by every page: session-state keys, sidebar settings, caches and the statistics
                   store, warm-up, export, shared frames and markup. Imports no other room.
 ``ui.study``      the Study page (overview of the open study).

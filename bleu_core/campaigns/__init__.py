@@ -47,7 +47,17 @@ from bleu_core.campaigns.planning import (
     default_criteria,
     plan_campaign,
     split_names,
+    with_protocol,
 )
+from bleu_core.campaigns.protocols import (
+    CLASS_PROTOCOLS,
+    PROTOCOLS,
+    MarkedSpan,
+    StoredSpan,
+    protocol_criteria,
+)
+from bleu_core.campaigns.qc_items import add_quality_control
+from bleu_core.campaigns.quality import JudgeQuality
 from bleu_core.campaigns.rate_limit import AttemptLimiter, TooManyAttempts
 from bleu_core.campaigns.report import CriterionAgreement, agreement_report
 from bleu_core.campaigns.sampling import dispersed_order, min_same_source_gap, sample_segments
@@ -60,9 +70,11 @@ from bleu_core.campaigns.storage import (
 )
 
 __all__ = [
+    "CLASS_PROTOCOLS",
     "DEFAULT_GROUPS",
     "DISPLAY_MODES",
     "PAPER_LABELS",
+    "PROTOCOLS",
     "AccessDenied",
     "AlphaResult",
     "AttemptLimiter",
@@ -76,12 +88,16 @@ __all__ = [
     "Judge",
     "JudgeAccess",
     "JudgeCalibration",
+    "JudgeQuality",
     "JudgeProgress",
     "JudgeSession",
+    "MarkedSpan",
     "PairwiseAgreement",
     "RatingCriterion",
     "StoredRating",
+    "StoredSpan",
     "TooManyAttempts",
+    "add_quality_control",
     "agreement_report",
     "apply_to_study",
     "criteria_from_choices",
@@ -94,6 +110,7 @@ __all__ = [
     "pairwise_correlation",
     "plan_campaign",
     "plan_from_study",
+    "protocol_criteria",
     "ratings_digest",
     "ratings_to_csv",
     "reliability_data",
@@ -103,4 +120,5 @@ __all__ = [
     "spreadsheet_safe",
     "study_criterion_name",
     "to_study_ratings",
+    "with_protocol",
 ]

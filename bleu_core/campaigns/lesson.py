@@ -30,8 +30,8 @@ from typing import Any
 import numpy as np
 
 from bleu_core.campaigns.agreement import AlphaResult, krippendorff_alpha, reliability_data
-from bleu_core.campaigns.model import Campaign, CampaignError, StoredRating
-from bleu_core.campaigns.planning import CampaignPlan, default_criteria, plan_campaign
+from bleu_core.campaigns.model import Campaign, CampaignError, RatingCriterion, StoredRating
+from bleu_core.campaigns.planning import CampaignPlan, plan_campaign
 from bleu_core.correlate import pearson_r
 from bleu_core.regression import linear_fit
 from bleu_core.study.model import Study
@@ -39,12 +39,17 @@ from bleu_core.study.model import Study
 __all__ = [
     "LESSON_SEGMENTS",
     "LESSON_SYSTEMS",
+    "RATINGS_PER_SYSTEM",
+    "READS",
     "ClassSnapshot",
     "LessonFit",
     "choose_lesson_systems",
     "class_snapshot",
     "is_lesson",
+    "lesson_criteria",
+    "lesson_display",
     "lesson_plan",
+    "lesson_segments",
 ]
 
 #: The paper rated 5 systems; 10 segments × 5 systems × 2 criteria is ~10 minutes of rating for a student.
@@ -81,6 +86,83 @@ def choose_lesson_systems(
     return tuple(chosen)
 
 
+#: The class's mean of a system settles once the system has about this many ratings of a criterion: a 1-5
+#: rating has a standard deviation near 1, so the mean's standard error is then ~0.15, well below the spread of
+#: systems from a weak MT system to a human translation (1-2 points), and r stops swinging.
+RATINGS_PER_SYSTEM = 40
+#: Fewer segments than this and the class's means follow a few sentences rather than the test set BLEU was
+#: computed on; more than this is too long for a lesson.
+MIN_LESSON_SEGMENTS = 10
+MAX_LESSON_SEGMENTS = 30
+#: What the class reads: the translations' language, the source language, or both.
+READS = ("target", "source", "both")
+
+
+def lesson_segments(n_students: int, ratings_per_system: int = RATINGS_PER_SYSTEM) -> int:
+    """Segments per student so that every system gets *ratings_per_system* ratings from *n_students* (every
+    student rates every system on every segment), within :data:`MIN_LESSON_SEGMENTS` ..
+    :data:`MAX_LESSON_SEGMENTS`.
+
+    >>> lesson_segments(20), lesson_segments(3), lesson_segments(1)
+    (10, 14, 30)
+    >>> lesson_segments(0)
+    Traceback (most recent call last):
+    ...
+    bleu_core.campaigns.model.CampaignError: a lesson needs at least 1 student, not 0
+    """
+    if n_students < 1:
+        raise CampaignError(f"a lesson needs at least 1 student, not {n_students}")
+    need = math.ceil(ratings_per_system / n_students)
+    return max(MIN_LESSON_SEGMENTS, min(MAX_LESSON_SEGMENTS, need))
+
+
+def lesson_display(reads: str, *, has_reference: bool, has_source: bool) -> str:
+    """What the students see next to the translation, given what the class reads (:data:`READS`): a reference
+    translation when they read the translations' language, the source when they read the source language,
+    both when they read both (whatever the study has of these).
+
+    >>> lesson_display("target", has_reference=True, has_source=True)
+    'reference'
+    >>> lesson_display("both", has_reference=True, has_source=True)
+    'both'
+    >>> lesson_display("source", has_reference=True, has_source=False)
+    'reference'
+    """
+    if reads not in READS:
+        raise CampaignError(
+            f"what the class reads must be one of {', '.join(READS)}, not {reads!r}"
+        )
+    wants_source = reads in ("source", "both") and has_source
+    wants_reference = (reads in ("target", "both") or not wants_source) and has_reference
+    if wants_source and wants_reference:
+        return "both"
+    if wants_source:
+        return "source"
+    return "reference" if has_reference else ("source" if has_source else "neither")
+
+
+#: The adequacy question for what the students see next to the translation.
+ADEQUACY_QUESTIONS = {
+    "reference": "How much of the meaning of the reference translation is expressed in this translation?",
+    "source": "How much of the meaning of the source sentence is expressed in the translation?",
+    "both": "How much of the meaning of the source sentence (see also the reference translation) is "
+    "expressed in the translation?",
+    "neither": "How much of what the sentence means to say does the translation express?",
+}
+
+
+def lesson_criteria(display: str) -> tuple[RatingCriterion, ...]:
+    """Adequacy (its question worded for what the students see) and fluency, on the paper's 1-5 scale.
+
+    >>> lesson_criteria("reference")[0].question
+    'How much of the meaning of the reference translation is expressed in this translation?'
+    """
+    return (
+        RatingCriterion.paper("adequacy", ADEQUACY_QUESTIONS[display]),
+        RatingCriterion.paper("fluency"),
+    )
+
+
 def _short(text: str | None, max_words: int) -> bool:
     return bool(text and text.strip()) and len(text.split()) <= max_words
 
@@ -96,13 +178,15 @@ def lesson_plan(
     bleu_signature: str = "",
     max_words: int = LESSON_MAX_WORDS,
     name: str | None = None,
+    reads: str = "target",
 ) -> CampaignPlan:
     """A campaign sized for one lesson over *study* (see the module docstring).
 
     ``system_bleu`` maps each system to its corpus BLEU (0-100) over the whole study under the settings the
-    teacher uses (``bleu_signature`` names them); the students see a reference translation in their own
-    language next to the translation (the source when the study has no reference: not every student reads the
-    source language) and rate adequacy and fluency on the paper's five-point scale.
+    teacher uses (``bleu_signature`` names them); *reads* says what the class reads (:data:`READS`): the students
+    see a reference translation in the translations' language, the source when they read the source language,
+    or both (:func:`lesson_display`), and rate adequacy (asked about what they see) and fluency on the paper's
+    five-point scale.
 
     >>> from bleu_core.study.model import Segment
     >>> segs = tuple(Segment(str(i), source=f"quelle {i}") for i in range(12))
@@ -123,7 +207,8 @@ def lesson_plan(
     reference = (
         study.references[reference_stream] if reference_stream else [None] * study.n_segments
     )
-    shown = reference if reference_stream else sources
+    display = lesson_display(reads, has_reference=bool(reference_stream), has_source=has_source)
+    shown = sources if display == "source" else (reference if reference_stream else sources)
     keep = [
         i
         for i in range(study.n_segments)
@@ -156,8 +241,8 @@ def lesson_plan(
         systems=systems,
         n_segments=min(n_segments, len(keep)),
         seed=seed,
-        criteria=default_criteria(),
-        display="reference" if reference_stream else "source",
+        criteria=lesson_criteria(display),
+        display=display,
         groups=tuple(groups) or ("class",),
         reference_stream=reference_stream,
         metadata={

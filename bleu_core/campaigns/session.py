@@ -28,9 +28,11 @@ the judge is, what they rated) lives in the database, so closing the tab or rest
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bleu_core.campaigns.model import AccessDenied, Campaign, Item, Judge
+from bleu_core.campaigns.protocols import MarkedSpan
+from bleu_core.campaigns.quality import CheckOutcome
 from bleu_core.campaigns.storage import CampaignStore
 
 
@@ -100,9 +102,23 @@ class JudgeSession:
         )
         return position
 
-    def submit(self, position: int, scores: Mapping[str, int]) -> int:
-        """Save (or change) the scores of item *position*; move to the next item and return its position."""
-        return self._moved(self.store.rate(self.code, self.token, position, scores))
+    def submit(
+        self,
+        position: int,
+        scores: Mapping[str, int],
+        spans: Sequence[MarkedSpan] | None = None,
+    ) -> int:
+        """Save (or change) the scores (and, in an ESA campaign, the error *spans*) of item *position*; move
+        to the next item and return its position."""
+        return self._moved(self.store.rate(self.code, self.token, position, scores, spans))
+
+    def spans(self, position: int) -> tuple[MarkedSpan, ...]:
+        """This judge's stored error spans of *position* (empty if none)."""
+        return self.store.my_spans(self.code, self.token).get(position, ())
+
+    def feedback(self, position: int) -> CheckOutcome | None:
+        """After a tutorial item: what the judge missed (``None`` for other items)."""
+        return self.store.check_feedback(self.code, self.token, position)
 
     def skip(self, position: int) -> int:
         """Skip item *position* and move on."""

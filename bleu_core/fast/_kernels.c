@@ -271,6 +271,68 @@ done:
     return result;
 }
 
+/* byte_counts(buf, out): out[b] (int64, 256 of them, zeroed) += the number of bytes of value b in buf (uint8).
+ * Four tables, one per byte of each group of four, so that consecutive equal bytes do not wait on each other. */
+static PyObject *byte_counts(PyObject *self, PyObject *args) {
+    PyObject *o_buf, *o_out;
+    if (!PyArg_ParseTuple(args, "OO", &o_buf, &o_out)) return NULL;
+    Buf bb = {0}, bo = {0};
+    PyObject *result = NULL;
+    if (get_buffer(o_buf, &bb, 1, 0, "buf") < 0 || get_buffer(o_out, &bo, 8, 1, "out") < 0) goto done;
+    if (N_ITEMS(bo) != 256) {
+        PyErr_SetString(PyExc_ValueError, "byte_counts: 256 counts expected");
+        goto done;
+    }
+    const uint8_t *buf = bb.view.buf;
+    int64_t *out = bo.view.buf;
+    const int64_t n = N_ITEMS(bb);
+    Py_BEGIN_ALLOW_THREADS;
+    int64_t counts[4][256];
+    memset(counts, 0, sizeof counts);
+    int64_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        counts[0][buf[i]]++, counts[1][buf[i + 1]]++, counts[2][buf[i + 2]]++, counts[3][buf[i + 3]]++;
+    }
+    for (; i < n; i++) counts[0][buf[i]]++;
+    for (int b = 0; b < 256; b++) out[b] += counts[0][b] + counts[1][b] + counts[2][b] + counts[3][b];
+    Py_END_ALLOW_THREADS;
+    result = Py_NewRef(Py_None);
+done:
+    release(&bb), release(&bo);
+    return result;
+}
+
+/* gathered_sum(word_ids, word_len) -> sum(word_len[word_ids]) (int64 arrays; every id in range, checked). */
+static PyObject *gathered_sum(PyObject *self, PyObject *args) {
+    PyObject *o_words, *o_len;
+    if (!PyArg_ParseTuple(args, "OO", &o_words, &o_len)) return NULL;
+    Buf bw = {0}, bl = {0};
+    PyObject *result = NULL;
+    if (get_buffer(o_words, &bw, 8, 0, "word_ids") < 0 || get_buffer(o_len, &bl, 8, 0, "word_len") < 0)
+        goto done;
+    const int64_t *word_ids = bw.view.buf, *word_len = bl.view.buf;
+    const int64_t n_words = N_ITEMS(bw), n_vocab = N_ITEMS(bl);
+    int64_t total = 0, bad = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    for (int64_t q = 0; q < n_words; q++) {
+        int64_t w = word_ids[q];
+        if (w < 0 || w >= n_vocab) {
+            bad = 1;
+            break;
+        }
+        total += word_len[w];
+    }
+    Py_END_ALLOW_THREADS;
+    if (bad) {
+        PyErr_SetString(PyExc_IndexError, "gathered_sum: word id out of bounds");
+        goto done;
+    }
+    result = PyLong_FromLongLong(total);
+done:
+    release(&bw), release(&bl);
+    return result;
+}
+
 /* ------------------------------------------------------------------------------------ clipped counting */
 
 static inline int64_t hash_slot(int64_t key, int64_t mask) {
@@ -923,13 +985,128 @@ static PyObject *rules_13a(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* --------------------------------------------------------------------------------------------- intl rules
+ * sacrebleu's TokenizerV14International: three regular expressions (the `regex` package's Unicode classes)
+ * applied one after the other, each as regex.sub applies it: matches left to right, none overlapping the
+ * previous one, every match two code points (rules 1-2) or one (rule 3).
+ *   1. (\P{N})(\p{P})  ->  "\1 \2 "   punctuation after anything but a number
+ *   2. (\p{P})(\P{N})  ->  " \1 \2"   punctuation before anything but a number
+ *   3. (\p{S})         ->  " \1 "     a symbol
+ * The text is UTF-8 (lone surrogates allowed: Python's "surrogatepass" form) read code point by code point;
+ * `table` (uint8, one per code point U+0000-U+10FFFF) holds the classes as bits INTL_P | INTL_S | INTL_N. It is
+ * built from `regex` itself (bleu_core/fast/intl_table.py), so the classes are those of the Unicode version
+ * sacrebleu's rules see. A code point past the table has no class. */
+#define INTL_P 1
+#define INTL_S 2
+#define INTL_N 4
+
+/* Length of the UTF-8 sequence at src[i] (1 for a stray byte or one cut short) and its code point. */
+static inline Py_ssize_t utf8_next(const unsigned char *src, Py_ssize_t i, Py_ssize_t n, uint32_t *cp) {
+    unsigned char b = src[i];
+    Py_ssize_t len = b < 0x80 ? 1 : b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : b < 0xF8 ? 4 : 1;
+    if (i + len > n) len = 1;
+    if (len == 1) {
+        *cp = b;
+        return 1;
+    }
+    uint32_t c = b & (0x7F >> len);
+    for (Py_ssize_t k = 1; k < len; k++) c = (c << 6) | (src[i + k] & 0x3F);
+    *cp = c;
+    return len;
+}
+
+typedef struct {
+    const uint8_t *table;
+    Py_ssize_t size;
+} IntlTable;
+
+static inline uint8_t intl_class(const IntlTable *t, uint32_t cp) {
+    return (Py_ssize_t)cp < t->size ? t->table[cp] : 0;
+}
+
+/* One rule (1, 2 or 3) over src[0:n] into dst (room for 2n bytes, 3n for rule 3); returns the length written. */
+static Py_ssize_t rule_intl(int rule, const IntlTable *t, const unsigned char *src, Py_ssize_t n,
+                            unsigned char *dst) {
+    Py_ssize_t i = 0, o = 0;
+    uint32_t cp, next;
+    while (i < n) {
+        Py_ssize_t len = utf8_next(src, i, n, &cp), len2 = 0;
+        uint8_t c = intl_class(t, cp), c2 = 0;
+        if (rule != 3 && i + len < n) {
+            len2 = utf8_next(src, i + len, n, &next);
+            c2 = intl_class(t, next);
+        }
+        if (rule == 3 && (c & INTL_S)) {
+            dst[o++] = ' ';
+            memcpy(dst + o, src + i, (size_t)len), o += len;
+            dst[o++] = ' ';
+            i += len;
+        } else if (len2 && ((rule == 1 && !(c & INTL_N) && (c2 & INTL_P)) ||
+                            (rule == 2 && (c & INTL_P) && !(c2 & INTL_N)))) {
+            if (rule == 2) dst[o++] = ' ';
+            memcpy(dst + o, src + i, (size_t)len), o += len;
+            dst[o++] = ' ';
+            memcpy(dst + o, src + i + len, (size_t)len2), o += len2;
+            if (rule == 1) dst[o++] = ' ';
+            i += len + len2;
+        } else {
+            memcpy(dst + o, src + i, (size_t)len), o += len;
+            i += len;
+        }
+    }
+    return o;
+}
+
+/* rules_intl(data: bytes, table) -> bytes: the three rules above, in order. Rules 1-2 add two bytes per match
+ * of at least two bytes (the output is at most twice the input), rule 3 two per match of at least one (three
+ * times); each pass writes into a new buffer of that size. */
+static PyObject *rules_intl(PyObject *self, PyObject *args) {
+    Py_buffer in;
+    PyObject *table_obj;
+    Buf bt;
+    if (!PyArg_ParseTuple(args, "y*O", &in, &table_obj)) return NULL;
+    if (get_buffer(table_obj, &bt, 1, 0, "table") < 0) {
+        release(&bt);
+        PyBuffer_Release(&in);
+        return NULL;
+    }
+    IntlTable t = {(const uint8_t *)bt.view.buf, bt.view.len};
+    const unsigned char *src = (const unsigned char *)in.buf;
+    unsigned char *text = NULL;
+    Py_ssize_t len = in.len;
+    PyObject *result = NULL;
+    for (int rule = 1; rule <= 3; rule++) {
+        Py_ssize_t grow = rule == 3 ? 3 : 2;
+        unsigned char *out = len <= PY_SSIZE_T_MAX / 3 - 1 ? (unsigned char *)malloc((size_t)(grow * len + 1)) : NULL;
+        if (out == NULL) {
+            PyErr_NoMemory();
+            goto done;
+        }
+        Py_BEGIN_ALLOW_THREADS
+        len = rule_intl(rule, &t, src, len, out);
+        Py_END_ALLOW_THREADS
+        free(text);
+        src = text = out;
+    }
+    result = PyBytes_FromStringAndSize((const char *)text, len);
+done:
+    free(text);
+    release(&bt);
+    PyBuffer_Release(&in);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "Number the words of a UTF-8 buffer (see bleu_core.fast.native)."},
     {"rehash", rehash, METH_VARARGS, "Rebuild a word table's slots (see bleu_core.fast.native)."},
     {"expand", expand, METH_VARARGS, "Word ids to token ids (see bleu_core.fast.native)."},
+    {"byte_counts", byte_counts, METH_VARARGS, "How often each byte value occurs (see bleu_core.fast.native)."},
+    {"gathered_sum", gathered_sum, METH_VARARGS, "sum(word_len[word_ids]) (see bleu_core.fast.native)."},
     {"count", count, METH_VARARGS, "Clipped n-gram matches per segment (see bleu_core.fast.native)."},
     {"rules_13a", rules_13a, METH_VARARGS,
      "sacrebleu's 13a regular expressions on UTF-8 bytes (see bleu_core.fast.batch_tokenizers)."},
+    {"rules_intl", rules_intl, METH_VARARGS,
+     "sacrebleu's intl regular expressions on UTF-8 bytes (see bleu_core.fast.batch_tokenizers)."},
     {"chrf_matches", chrf_matches, METH_VARARGS,
      "chrF's clipped n-gram matches per segment and side pair (see bleu_core.fast.native)."},
     {NULL, NULL, 0, NULL},

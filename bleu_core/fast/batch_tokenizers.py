@@ -21,12 +21,14 @@ other, provided each word is tokenised in the right *context*:
 Lower-casing is word-local too (Python's final-sigma rule never looks across whitespace). ``zh`` and ``paper``
 are tokenised line by line with :class:`bleu_core.tokenizers.Tokenizer` (same result, no speed-up).
 
-The rules are still sacrebleu's: the regular expressions applied to the words are sacrebleu's own compiled
-objects, run once over all new distinct words joined together. Two shortcuts give the same strings faster:
-13a's first rule (a space on each side of an ASCII punctuation mark or symbol, no context) is a chain of
-``str.replace``, and a word made of letters and digits only (``str.isalnum``) is left whole, as every rule of
-13a and intl leaves it. Tests (``tests/engine/test_fast_tokenizers.py``) compare the result token for token with
-sacrebleu's tokenizer on every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
+The rules are still sacrebleu's, run once over all new distinct words joined together: in C with the compiled
+kernels (``rules_13a`` and ``rules_intl`` in ``_kernels.c``; intl's Unicode classes come from the ``regex``
+package itself, :mod:`bleu_core.fast.intl_table`), else sacrebleu's own compiled regular expressions. Two
+shortcuts give the same strings faster: on the pure path, 13a's first rule (a space on each side of an ASCII
+punctuation mark or symbol, no context) is a chain of ``str.replace``; and a word made of letters and digits
+only (``str.isalnum``) is left whole, as every rule of 13a and intl leaves it. Tests
+(``tests/engine/test_fast_tokenizers.py``) compare the result token for token with sacrebleu's tokenizer on
+every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
 
 Cost: a line met twice in one call is tokenised once (one dictionary look-up per line: the reference that
 :func:`bleu_core.statistics.compute_system_statistics` repeats for every system, outputs shared by systems).
@@ -58,7 +60,7 @@ import numpy as np
 from ..line_tokenizers import LineTokenizer, sacrebleu_class
 from . import native
 from .compiled import use_compiled
-from .word_index import WordTable, number_words, tokens_of_words
+from .word_index import WordTable, byte_counts, number_words, tokens_of_words
 
 #: Tokenizers whose batched (word-by-word) implementation is proven identical to sacrebleu's by the tests.
 WORD_LOCAL_TOKENIZERS = frozenset({"13a", "intl", "char", "none"})
@@ -192,12 +194,23 @@ def _apply_13a_rules(text: str) -> str:
 
 def _words_intl(parts: list[str], separator: str) -> list[list[str]]:
     """sacrebleu's intl tokens of each (context-padded) word, all words in one pass of each rule."""
+    text = _apply_intl_rules(separator.join(parts))
+    return [piece.split() for piece in text.split(separator)]
+
+
+def _apply_intl_rules(text: str) -> str:
+    """sacrebleu's three intl regular expressions on ``text``: in C (one pass per rule over the UTF-8 bytes,
+    ``rules_intl`` in ``fast/_kernels.c``, with the Unicode classes of ``regex``:
+    :mod:`bleu_core.fast.intl_table`) when the kernels are built, else sacrebleu's own compiled rules. Lone
+    surrogates travel through C in their ``surrogatepass`` form, which no class holds (as in ``regex``)."""
+    if use_compiled():
+        data = text.encode("utf-8", "surrogatepass")
+        return native.rules_intl(data).decode("utf-8", "surrogatepass")
     rules = _sacrebleu_rules_intl()
     assert rules is not None
-    text = separator.join(parts)
     for rule, replacement in rules:
         text = rule.sub(replacement, text)
-    return [piece.split() for piece in text.split(separator)]
+    return text
 
 
 class BatchTokenizer:
@@ -332,14 +345,14 @@ class BatchTokenizer:
 
     def _markers_fit_bytes(self, data: bytes, markers: tuple[str, ...], n_lines: int) -> bool:
         """:meth:`_markers_fit` on the UTF-8 text (a marker below U+0080 is one byte that UTF-8 uses for
-        nothing else, so counting that byte, vectorised, counts the marker)."""
-        buf = np.frombuffer(data, np.uint8)
+        nothing else, so counting that byte counts the marker: all byte values in one pass)."""
+        per_byte = byte_counts(data) if min(map(ord, markers)) < 0x80 else None
 
         def count(marker: str) -> int:
             code = ord(marker)
-            return (
-                int(np.count_nonzero(buf == code)) if code < 0x80 else data.count(marker.encode())
-            )
+            if code < 0x80 and per_byte is not None:
+                return int(per_byte[code])
+            return data.count(marker.encode())
 
         sep, first, last, special = markers
         per_line = n_lines if self.name == "intl" else 0

@@ -79,11 +79,19 @@ def expand(
     and the index of the last line reached (``-1`` when there are more separators than lines)."""
     word_ids, word_flat = _int64(word_ids), _int64(word_flat)
     word_start, word_len = _int64(word_start), _int64(word_len)
-    total = int(word_len[word_ids].sum()) if word_ids.shape[0] else 0
-    ids = np.empty(total, np.int64)
+    c = _c()
+    ids = np.empty(c.gathered_sum(word_ids, word_len), np.int64)  # sum(word_len[word_ids])
     lengths = np.zeros(max(int(n_lines), 1), np.int64)
-    line = _c().expand(word_ids, word_flat, word_start, word_len, ids, lengths)
+    line = c.expand(word_ids, word_flat, word_start, word_len, ids, lengths)
     return ids, lengths[: int(n_lines)], int(line)
+
+
+def byte_counts(data: bytes) -> np.ndarray:
+    """How often each byte value occurs in ``data``: ``int64``, 256 of them (the twin is ``np.bincount``,
+    :func:`bleu_core.fast.word_index.byte_counts`)."""
+    out = np.zeros(256, np.int64)
+    _c().byte_counts(data, out)
+    return out
 
 
 def count(
@@ -167,3 +175,18 @@ def rules_13a(data: bytes) -> bytes:
     True
     """
     return _c().rules_13a(data)
+
+
+def rules_intl(data: bytes) -> bytes:
+    """sacrebleu's three intl regular expressions applied to UTF-8 ``data`` (``_kernels.c``: ``rules_intl``),
+    with the Unicode classes of the ``regex`` package (:func:`bleu_core.fast.intl_table.intl_classes`).
+
+    The same bytes as ``regex.sub`` with sacrebleu 2.6's rules (``TokenizerV14International()._re``) give:
+
+    >>> from bleu_core.fast.compiled import available
+    >>> not available() or rules_intl("a, b. 3.5 $x".encode()) == b"a  ,   b  .   3.5  $ x"
+    True
+    """
+    from .intl_table import intl_classes
+
+    return _c().rules_intl(data, intl_classes())

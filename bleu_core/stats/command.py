@@ -51,6 +51,10 @@ def _load_study(args: argparse.Namespace) -> Any:
     from ..study.reference_choice import references_from_cli
 
     result = load_study(args.path, pair=args.pair, reference=references_from_cli(args.references))
+    if getattr(args, "esa", None):  # ESA files given on the command line
+        from ..cli_options import with_esa_files
+
+        result = with_esa_files(result, args.esa)
     for warning in result.warnings:  # the study loaded, but the reader should know
         print(f"bleu-study: warning: {warning}", file=sys.stderr)
     if getattr(args, "tokenize", "") is None:  # no --tokenize: sacrebleu's choice for the target
@@ -93,7 +97,6 @@ def _meta_table(args: argparse.Namespace) -> int:
 
 def cmd_meta(args: argparse.Namespace) -> int:
     from ..cli_options import options_from_args
-    from ..segment_level import SEGMENT_RULE
     from .errors import StatsInputError
     from .study_meta import meta_evaluate
 
@@ -131,6 +134,18 @@ def cmd_meta(args: argparse.Namespace) -> int:
         ranked_on = {"ranking_systems": chosen[0].to_dict()} if chosen else {}
         print(json.dumps({**result.to_dict(), **ranked_on, "rankings": rank_dicts}, indent=1))
         return 0
+    _print_meta(result, study, rankings, chosen[0] if chosen else None)
+    return 0
+
+
+def _print_meta(result: Any, study: Any, rankings: list[Any], chosen: Any) -> None:
+    """``meta``'s text output: the correlations, how they were computed, then the rankings (on the
+    ``chosen`` set of systems, human translations by both names)."""
+    from functools import partial
+
+    from ..segment_level import SEGMENT_RULE
+    from ..study.system_names import system_label
+
     level = f"{result.confidence_level:.0%}"
     print(
         f"study {result.study}: {len(result.systems)} systems, {result.n_segments} segments, "
@@ -167,10 +182,10 @@ def cmd_meta(args: argparse.Namespace) -> int:
         from .ranking_command import format_rankings
 
         print()
-        if chosen:
-            print(f"every metric ranked on {chosen[0].describe()}")
+        if chosen is not None:
+            label = partial(system_label, human=study.human_systems)  # HUMAN-B (ref-B)
+            print(f"every metric ranked on {chosen.describe(label)}")
         print(format_rankings(rankings))
-    return 0
 
 
 def _meta_rankings(
@@ -370,7 +385,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 def register(subparsers: Any) -> None:
     """Add the ``meta`` and ``significance`` sub-commands to the command line's sub-parsers."""
-    from ..cli_options import add_bleu_options
+    from ..cli_options import add_bleu_options, add_esa_option
     from .multi_pair_command import add_arguments as add_multi_pair_arguments
 
     p = subparsers.add_parser(
@@ -437,6 +452,7 @@ def register(subparsers: Any) -> None:
     add_multi_pair_arguments(p)
     _common(p)
     add_bleu_options(p)
+    add_esa_option(p)
     p.set_defaults(func=cmd_meta)
 
     q = subparsers.add_parser(
@@ -480,4 +496,5 @@ def register(subparsers: Any) -> None:
     )
     _common(q)
     add_bleu_options(q)
+    add_esa_option(q)
     q.set_defaults(func=cmd_significance)

@@ -180,6 +180,10 @@ def handler(args: argparse.Namespace) -> int:
         reference=reference or None,
         max_bytes=max_bytes_from_mb(args.max_mb),
     )
+    if getattr(args, "esa", None):
+        from bleu_core.cli_options import with_esa_files
+
+        result = with_esa_files(result, args.esa, max_bytes_from_mb(args.max_mb))
     if getattr(args, "metric_scores", None):
         from dataclasses import replace
 
@@ -210,6 +214,8 @@ def handler(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add the ``study`` sub-command to an argparse ``subparsers`` object."""
+    from bleu_core.cli_options import add_esa_option
+
     parser = subparsers.add_parser(
         "study",
         help="load a study (folder, zip, table, saved study or demo:NAME) and summarise it",
@@ -232,6 +238,7 @@ def register(subparsers: Any) -> None:
         "the others become human systems (MQM TSV: e.g. refB)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_esa_option(parser)
     parser.add_argument(
         "--metric-scores",
         nargs="+",

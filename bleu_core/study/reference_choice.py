@@ -128,10 +128,28 @@ def resolve_references(
 
 
 def _counts(ratings: Sequence[Rating]) -> str:
-    by_criterion: dict[str, int] = {}
+    """Segment ratings per criterion, and system-level scores counted apart (a release's one system
+    score is not a rated segment: 1543 rated segments and the system score are "1543 da + 1 system
+    score", as many segment rows as the release's file has).
+
+    >>> h = [Rating("H", "1", None, None, "da", 90.0), Rating("H", None, None, None, "da", 88.0)]
+    >>> _counts(h), _counts(h[1:])
+    ('1 da + 1 system score', '1 da system score')
+    """
+    segments: dict[str, int] = {}
+    systems: dict[str, int] = {}
     for rating in ratings:
-        by_criterion[rating.criterion] = by_criterion.get(rating.criterion, 0) + 1
-    return ", ".join(f"{n} {criterion}" for criterion, n in by_criterion.items())
+        counts = systems if rating.segment_id is None else segments
+        counts[rating.criterion] = counts.get(rating.criterion, 0) + 1
+    parts = []
+    for criterion in dict.fromkeys(r.criterion for r in ratings):
+        seg, sys = segments.get(criterion, 0), systems.get(criterion, 0)
+        if not seg:
+            parts.append(f"{sys} {criterion} system score{'s' if sys > 1 else ''}")
+        else:
+            more = f" + {sys} system score{'s' if sys > 1 else ''}" if sys else ""
+            parts.append(f"{seg} {criterion}{more}")
+    return ", ".join(parts)
 
 
 def choose_references(study: Study, references: str | Sequence[str]) -> LoadResult:
@@ -147,7 +165,12 @@ def choose_references(study: Study, references: str | Sequence[str]) -> LoadResu
     pool = reference_names(study)
     chosen = resolve_references(references, pool, where=study.name)
     texts = {n: study.references[n] if n in study.references else study.systems[n] for n in pool}
-    kept = study.metadata.get("reference_ratings") or []
+    ids = set(study.segment_ids)  # a subset of the study keeps only its segments' scores and spans
+    kept = [
+        row
+        for row in study.metadata.get("reference_ratings") or []
+        if row[1] in ids or row[1] is None
+    ]
     pooled = [Rating(*row) for row in kept] + [r for r in study.ratings if r.system in pool]
     others = [r for r in study.ratings if r.system not in pool]
     systems = {n: t for n, t in study.systems.items() if n not in pool}
@@ -157,7 +180,9 @@ def choose_references(study: Study, references: str | Sequence[str]) -> LoadResu
     metadata = dict(study.metadata)
     metadata["all_references"] = pool
     metadata["reference_ratings"] = [list(astuple(r)) for r in set_aside]
-    spans = [ErrorSpan(*row) for row in study.metadata.get("reference_spans") or []]
+    spans = [
+        ErrorSpan(*row) for row in study.metadata.get("reference_spans") or [] if row[1] in ids
+    ]
     spans += list(study.error_spans)
     if study.metadata.get("reference_spans") is not None or any(s.system in chosen for s in spans):
         metadata["reference_spans"] = [list(astuple(s)) for s in spans if s.system in chosen]

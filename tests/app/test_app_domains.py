@@ -12,15 +12,22 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sacrebleu
 from app_runs import start_app
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
+from bleu_core.options import BleuOptions
+from bleu_core.score import bleu_from_stats
+from bleu_core.statistics import compute_system_statistics
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
+from ui.analysis.domains import document_frame
 from ui.app import state as K
+from ui.app.context import Scores
+from ui.app.markup import md_escape
 
 ROOT = Path(__file__).resolve().parents[2]
 # Invented domains for the TED demo's five talks (the demo has none).
@@ -164,6 +171,7 @@ def test_the_export_carries_the_per_domain_figures():
     at = start(domain_study(3), "export")
     tables = " ".join(m.value for m in at.markdown if m.value.startswith("**Tables**"))
     assert "`corpus-bleu-per-domain`" in tables and "`bleu-vs-human-per-domain`" in tables
+    assert "`bleu-per-document`" in tables
 
 
 MINI = ROOT / "tests" / "study" / "data" / "wmt24-mini"
@@ -180,3 +188,43 @@ def test_human_translations_in_the_per_domain_table_follow_the_toggle():
     at.run()
     [per_domain] = [d for d in frames(at) if "BLEU · news" in d.columns]
     assert set(per_domain["system"]) == {"sysA", "sysB"}
+
+
+def test_a_criterion_name_is_shown_as_text_in_the_per_domain_caption():
+    study = domain_study(3)
+    name = "*mqm* <b>x</b>"
+    study = replace(
+        study,
+        name="ted-domains-markup",
+        criteria={name: replace(study.criteria["mqm"], name=name)},
+        ratings=tuple(replace(r, criterion=name) for r in study.ratings if r.criterion == "mqm"),
+    )
+    at = start(study, "bleu_vs_human")
+    [caption] = [
+        c.value for c in at.caption if c.value.startswith("Each system's BLEU on the domain")
+    ]
+    assert md_escape(name) in caption and name not in caption
+
+
+def test_the_per_document_table_is_document_bleu_and_the_documents_human_mean():
+    study = domain_study(3)
+    counted = compute_system_statistics(study.systems, study.reference_streams(), max_order=4)
+    stats = np.stack([counted[name].array for name in study.systems])
+    options = BleuOptions()
+    scores = Scores(
+        study, "test", options, "sig", tuple(study.references), tuple(study.systems), stats,
+        bleu_from_stats(stats.sum(axis=1), options),
+    )  # fmt: skip
+    frame = document_frame(scores)
+    assert len(frame) == 5 * 3 and set(frame["domain"]) == {"science", "arts", "society"}
+    row = frame[(frame["document"] == "talk.4") & (frame["system"] == "Nemo")].iloc[0]
+    rows = [p for p, s in enumerate(study.segments) if s.doc_id == "talk.4"]
+    reference = study.references[next(iter(study.references))]
+    # Oracle: sacrebleu 2.6 corpus_bleu of the talk's segments (13a, reference A).
+    oracle = sacrebleu.corpus_bleu(
+        [study.systems["Nemo"][p] for p in rows], [[reference[p] for p in rows]]
+    )
+    assert row["BLEU"] == pytest.approx(oracle.score, abs=1e-9)
+    assert row["segments"] == len(rows) and row["domain"] == "arts"
+    nemo = list(study.systems).index("Nemo")
+    assert row["mqm"] == pytest.approx(np.nanmean(study.segment_scores("mqm")[nemo, rows]))

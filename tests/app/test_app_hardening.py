@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from app_runs import start_app
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.csv_safety import formula_risk
@@ -86,16 +87,9 @@ def cat_mat_study() -> Study:
 
 
 def app_page(page: str, **state: object) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.session_state[K.STUDY] = cat_mat_study()
-    at.session_state[K.STUDY_KEY] = "test:hardening-toy"
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.switch_page(f"pages/{page}.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    study = cat_mat_study()
+    key = "test:hardening-toy"
+    return start_app(page, study, key=key, label=None, first_run=False, timeout=90, **state)
 
 
 def test_export_resamples_box_is_capped_and_says_so():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from app_runs import start_app
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study import Study
@@ -47,15 +48,8 @@ def score_files(study: Study) -> list[tuple[str, bytes]]:
 
 
 def app_with(study: Study) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    at.session_state[K.STUDY] = study
-    at.session_state[K.STUDY_KEY] = "test:ted-slice-40"
-    at.session_state[K.N_RESAMPLES] = 60
-    at.session_state[K.SEED] = 3
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    state = {K.N_RESAMPLES: 60, K.SEED: 3}
+    return start_app(study=study, key="test:ted-slice-40", label=None, timeout=180, **state)
 
 
 def attach(at: AppTest, files: list[tuple[str, bytes]]) -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import sacrebleu
-from app_runs import captions
+from app_runs import captions, start_app
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study.loading import load_files
@@ -25,11 +25,7 @@ from wmt22_release import REF_B, REF_C, SYSTEMS, release_zip  # noqa: E402
 
 
 def study_page() -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True  # no demo: the study comes from the upload
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return start_app(open_demo=False)  # no demo: the study comes from the upload
 
 
 def upload(at: AppTest, files: list[tuple[str, bytes]]) -> None:

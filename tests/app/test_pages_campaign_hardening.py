@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from app_runs import start_app
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.campaigns import (
@@ -69,14 +70,7 @@ def limiter(monkeypatch):
 
 
 def rate_page(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.session_state[K.DEFAULT_STUDY_TRIED] = True
-    for key, value in (query or {}).items():
-        at.query_params[key] = value
-    at.switch_page("pages/rate.py")
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    return start_app("rate", open_demo=False, first_run=False, query=query, timeout=60)
 
 
 @pytest.mark.parametrize("payload", [LINK, "[a](http://e)"])  # too long for a code / looked up

@@ -65,10 +65,18 @@ class Surfaces:
             K.RANK_METRICS: ["BLEU", "chrF"],
             K.RANK_STATISTICS: list(statistics),
             K.RANK_CRITERIA: [criterion],
+            K.MET_METRICS: ["BLEU"],
         }
         self.pages = {
             page: page_alone(f"{page}.py", state, timeout=600)
-            for page in ("corpus", "correlation", "bleu_vs_human", "significance", "metric_ranking")
+            for page in (
+                "corpus",
+                "correlation",
+                "bleu_vs_human",
+                "significance",
+                "metric_ranking",
+                "metrics",
+            )
         }
         self.pages["export"] = page_alone("export.py", state, timeout=600)
         where = [path] + (["--pair", pair] if pair else [])
@@ -119,9 +127,14 @@ def test_system_r_and_its_interval_are_one_number(surfaces: Surfaces) -> None:
             cli["confidence_interval"], abs=1e-12
         )
         assert row["p"] == format_p(cli["pvalue"])
-    # BLEU vs human shows the same r with the same interval
-    fits = surfaces.table("bleu_vs_human", "series", "CI low").iloc[0]
+    # the Metrics page and BLEU vs human show the same r with the same interval
+    metrics = surfaces.table("metrics", "oriented r", "low")
+    pick = (metrics["metric"] == "BLEU") & (metrics["criterion"] == surfaces.criterion)
+    row = metrics[pick & (metrics["level"] == "system") & (metrics["method"] == "pearson")].iloc[0]
     pearson = surfaces.correlation("system", "pearson")
+    assert row["r"] == pytest.approx(pearson["statistic"], abs=1e-12)
+    assert (row["low"], row["high"]) == pytest.approx(pearson["confidence_interval"], abs=1e-12)
+    fits = surfaces.table("bleu_vs_human", "series", "CI low").iloc[0]
     assert fits["r"] == pytest.approx(pearson["statistic"], abs=1e-9)
     assert (fits["CI low"], fits["CI high"]) == pytest.approx(pearson["confidence_interval"])
 

@@ -1,4 +1,4 @@
-"""End-to-end (issue 27): a WMT24-shaped release with domains (``tests/study/data/wmt24-mini``, invented text)
+"""End-to-end: a WMT24-shaped release with domains (``tests/study/data/wmt24-mini``, invented text)
 opened with ``bleu-study app PATH --pair en-ja``; the Corpus page sets BLEU per domain side by side (its CSV
 download, checked against sacrebleu on the domain's lines); choosing a domain in the sidebar restricts the
 page to it (corpus BLEU = that domain's column) and keeps the choice on the BLEU vs human page.

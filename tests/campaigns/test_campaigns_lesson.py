@@ -24,7 +24,9 @@ from bleu_core.campaigns.lesson import (
     choose_lesson_systems,
     class_snapshot,
     is_lesson,
+    lesson_display,
     lesson_plan,
+    lesson_segments,
 )
 
 
@@ -163,3 +165,37 @@ def test_alpha_history_follows_arrival_order(tmp_path, ted_zh_en, ted_bleu):
     counts = [n for n, _, _ in snap.alpha_history]
     assert counts == sorted(counts) and counts[-1] == len(ratings)
     assert datetime.now(UTC)  # timestamps are timezone-aware in the store
+
+
+@pytest.mark.parametrize(
+    ("reads", "display", "sees"),
+    [
+        ("target", "reference", "reference translation"),
+        ("source", "source", "source sentence"),
+        ("both", "both", "source sentence"),
+    ],
+)
+def test_the_lesson_shows_what_the_class_reads_and_asks_about_it(
+    ted_zh_en, ted_bleu, reads, display, sees
+):
+    plan = lesson_plan(ted_zh_en, ted_bleu, seed=7, reads=reads)
+    assert plan.display == display
+    adequacy = plan.criteria[0]
+    assert adequacy.name == "adequacy" and sees in adequacy.question
+    assert "original" not in adequacy.question  # the students never see an "original"
+
+
+def test_what_the_class_reads_must_be_known():
+    with pytest.raises(
+        CampaignError, match="what the class reads must be one of target, source, both"
+    ):
+        lesson_display("german", has_reference=True, has_source=True)
+
+
+def test_the_lesson_size_gives_every_system_enough_ratings_for_r():
+    for students in (1, 3, 7, 20, 45, 200):
+        segments = lesson_segments(students)
+        assert 10 <= segments <= 30
+        assert students * segments >= 40 or segments == 30
+    with pytest.raises(CampaignError, match="at least 1 student"):
+        lesson_segments(0)

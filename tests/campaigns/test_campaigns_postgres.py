@@ -71,6 +71,7 @@ integration_tests = _load("_bleu_pg_integration_tests", HERE / "test_campaigns_i
 load_tests = _load("_bleu_pg_load_tests", HERE / "test_campaigns_load.py")
 durability_tests = _load("_bleu_pg_durability_tests", HERE / "test_campaigns_durability.py")
 migration_tests = _load("_bleu_pg_migration_tests", HERE / "test_campaigns_migrations.py")
+esa_tests = _load("_bleu_pg_esa_tests", HERE / "test_campaigns_esa.py")
 
 #: Session time zone of every test database: far from UTC, with a half-hour offset.
 DB_TIMEZONE = "Asia/Kolkata"
@@ -167,6 +168,18 @@ REUSED[migration_tests] = [
     "test_every_row_survives_and_old_campaigns_still_open",
     "test_the_schema_after_migrating_is_the_schema_of_the_code",
     "test_migrating_twice_changes_nothing",
+]
+
+REUSED[esa_tests] = [
+    "test_an_esa_campaign_keeps_scores_and_spans",
+    "test_bad_spans_are_refused_with_the_fix",
+    "test_a_da_campaign_takes_0_to_100_and_no_spans",
+    "test_judges_are_checked_and_failing_ones_left_out_unless_kept",
+    "test_an_attention_check_is_pending_until_both_copies_are_rated",
+    "test_an_esa_campaign_joins_the_study_with_its_spans",
+    "test_the_appraise_csv_round_trips_through_the_wmt24_reader",
+    "test_the_jsonl_export_reads_back",
+    "test_deleting_a_campaign_deletes_its_spans",
 ]
 
 

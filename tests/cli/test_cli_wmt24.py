@@ -136,3 +136,42 @@ def test_real_en_ja_study_numbers(capsys) -> None:
     study = load_study(REAL, pair="en-ja").study
     assert summary["esa"] == [s.to_dict() for s in esa_system_scores(study)]
     assert any(row["system"] == "ref-A" for row in summary["esa"])
+
+
+def _release_without_esa(tmp_path: Path) -> tuple[Path, Path]:
+    import shutil
+
+    release = tmp_path / "release"
+    shutil.copytree(MINI, release)
+    rows = (release / "humeval" / "esa_mini.csv").read_text(encoding="utf-8").splitlines()
+    shutil.rmtree(release / "humeval")
+    given = tmp_path / "esa-en-ja.csv"
+    given.write_text("\n".join(r for r in rows if ",eng,jpn," in r) + "\n", encoding="utf-8")
+    return release, given
+
+
+def test_esa_file_given_on_the_command_line(tmp_path: Path, capsys) -> None:
+    release, given = _release_without_esa(tmp_path)
+    assert main(["spans", str(release), "--pair", "en-ja"]) == 2
+    assert "this study has no error spans" in capsys.readouterr().err
+    argv = ["study", str(release), "--pair", "en-ja", "--esa", str(given), "--format", "json"]
+    with_file = _json(argv, capsys)
+    expected = _json(["study", str(MINI), "--pair", "en-ja", "--format", "json"], capsys)
+    assert with_file["esa"] == expected["esa"]
+    spans = _json(
+        ["spans", str(release), "--pair", "en-ja", "--esa", str(given), "--format", "json"], capsys
+    )
+    assert (
+        spans["overall"]
+        == _json(["spans", str(MINI), "--pair", "en-ja", "--format", "json"], capsys)["overall"]
+    )
+
+
+def test_esa_file_of_another_pair_is_refused(tmp_path: Path, capsys) -> None:
+    release, given = _release_without_esa(tmp_path)
+    argv = ["meta", str(release), "--pair", "en-de", "--esa", str(given)]
+    assert main(argv) == 2
+    assert (
+        "line 1, column source language: this row is for eng-jpn (en-ja), but the study is en-de"
+        in (capsys.readouterr().err)
+    )

@@ -24,6 +24,7 @@ from bleu_core.fast.clipping import clipped_matches_by_segment
 from bleu_core.fast.word_index import (
     ASCII_WHITESPACE,
     NON_ASCII_WHITESPACE,
+    byte_counts,
     number_words,
     tokens_of_words,
 )
@@ -134,6 +135,15 @@ def test_tokens_of_words_compiled_equals_numpy(
     b_ids, b_len = tokens_of_words(word_ids, word_flat, word_len, n_lines, compiled=False)
     assert a_ids.tolist() == b_ids.tolist() and a_len.tolist() == b_len.tolist()
     assert int(a_len.sum()) == sum(len(words[w - 1]) for w in word_ids.tolist() if w)
+
+
+@SETTINGS
+@given(data=st.binary(max_size=70))
+def test_byte_counts_compiled_equals_bincount(data: bytes) -> None:
+    """The one-pass byte histogram (four tables, a tail of 0-3 bytes) against ``np.bincount``."""
+    got = byte_counts(data, compiled=True)
+    assert got.dtype == np.int64 and got.tolist() == byte_counts(data, compiled=False).tolist()
+    assert got.tolist() == [data.count(bytes([b])) for b in range(256)]
 
 
 LINES = st.lists(st.integers(0, 5), max_size=16)

@@ -328,3 +328,74 @@ def test_compiled_13a_rules_on_the_tricky_cases() -> None:
         for rule, replacement in Tokenizer13a()._post_tokenizer._re:
             expected = rule.sub(replacement, expected)
         assert native.rules_13a(text.encode()).decode() == expected, text
+
+
+# ------------------------------------------------------------------------------------------------ intl in C
+
+#: Text for the intl rules: every kind of character next to punctuation, symbols and numbers of many scripts.
+RULES_INTL_TEXT = st.lists(
+    st.one_of(
+        st.sampled_from(FRAGMENTS),
+        st.sampled_from(WHITESPACE),
+        WORDS,
+        st.text(alphabet=st.characters(categories=("P", "S", "N")), min_size=1, max_size=3),
+        st.sampled_from(["\ud800", "\udcff", "\udfff"]),
+    ),
+    max_size=20,
+).map("".join)
+
+
+def sacrebleu_intl_rules(text: str) -> str:
+    for rule, replacement in TokenizerV14International()._re:
+        text = rule.sub(replacement, text)
+    return text
+
+
+def compiled_intl_rules(text: str) -> str:
+    from bleu_core.fast import compiled, native
+
+    if not compiled.available():
+        pytest.skip("the compiled kernels are not built (or switched off)")
+    return native.rules_intl(text.encode("utf-8", "surrogatepass")).decode("utf-8", "surrogatepass")
+
+
+@SETTINGS
+@given(text=RULES_INTL_TEXT)
+def test_compiled_intl_rules_are_sacrebleus_regular_expressions(text: str) -> None:
+    """``rules_intl`` (C, on UTF-8 bytes, lone surrogates included) against sacrebleu's own three
+    ``regex.sub`` calls, character for character."""
+    assert compiled_intl_rules(text) == sacrebleu_intl_rules(text)
+
+
+def test_compiled_intl_rules_on_the_tricky_cases() -> None:
+    """Overlapping candidates, the ends of the text, numbers of other scripts, symbols of four UTF-8 bytes."""
+    cases = ["a..", "..5", ".,.,", "5.5.", "2019.", ".", "", "٣.٣", "Ⅻ,x", "½.", "x.¹", "🙂.🙂", "$$"]  # fmt: skip
+    cases += [
+        "«»",
+        "a\U0001f600,b",
+        "\u00ad.\u00ad",
+        "𝟘.𝟙",
+        "\ud800.\udfff",
+        "x" + "\U0010ffff" + ".,",
+    ]
+    for text in cases:
+        assert compiled_intl_rules(text) == sacrebleu_intl_rules(text), text
+
+
+def test_intl_table_is_regex_on_every_code_point() -> None:
+    """The class table the C rules read equals the ``regex`` package's ``\\p{P}``, ``\\p{S}``, ``\\p{N}`` on
+    every code point, surrogates included."""
+    import numpy as np
+    import regex
+
+    from bleu_core.fast.intl_table import CLASSES, SIZE, intl_classes
+
+    table = intl_classes()
+    assert table.shape == (SIZE,) and table.dtype == np.uint8
+    for bit, pattern in CLASSES:
+        compiled = regex.compile(pattern)
+        expected = np.fromiter(
+            (compiled.match(chr(c)) is not None for c in range(SIZE)), bool, SIZE
+        )
+        assert np.array_equal((table & bit) != 0, expected), pattern
+    assert not (table & ~np.uint8(7)).any()

@@ -88,4 +88,4 @@ def test_meta_ranks_every_metric_on_the_systems_all_of_them_score(
     assert main([*argv, "--format", "text"]) == 0
     text = capsys.readouterr().out
     assert "every metric ranked on 4 systems (human translations in)" in text
-    assert "left out: ref (no M score)" in text
+    assert "left out: HUMAN (ref) (no M score)" in text  # the human translation by both names

@@ -562,4 +562,4 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     )
     assert "severity Major" in out and "severity Minor" not in out
     assert main(["spans", "demo:paper-examples"]) == 2
-    assert "demo:paper-examples: this study has no MQM error spans" in capsys.readouterr().err
+    assert "demo:paper-examples: this study has no error spans" in capsys.readouterr().err

@@ -118,3 +118,25 @@ def test_ted_zh_en_view_equals_a_fresh_load() -> None:
     order = list(fresh.systems)
     rows = [list(view.systems).index(s) for s in order]
     np.testing.assert_array_equal(view.segment_scores("mqm")[rows], fresh.segment_scores("mqm"))
+
+
+def test_set_aside_counts_are_the_rows_of_the_file_system_scores_apart() -> None:
+    # two rated segments of ref-B and its one system-level score: "2 da + 1 system score", not "3 da"
+    ratings = text(
+        "system,segment_id,da", "HUMAN-B,1,90", "HUMAN-B,2,94", "HUMAN-B,,92", "mt,1,50", "mt,2,40"
+    )
+    result = load_files([*PLAIN, ("ratings.csv", ratings)], detect=False)
+    set_aside = [str(w) for w in result.warnings if w.code == "reference-ratings-set-aside"]
+    assert set_aside[0].startswith("human scores of ref-B (2 da + 1 system score) were set aside")
+
+
+WMT21 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt21-newstest2021-mqm-da"
+
+
+@pytest.mark.skipif(not WMT21.is_dir(), reason="WMT21 release not present (research use only)")
+def test_set_aside_counts_match_the_wmt21_file() -> None:
+    seg_file = WMT21 / "wmt21-news-systems/humaneval/newstest2021-toen/ad-seg-scores-zh-en.csv"
+    rows = sum(1 for line in seg_file.read_text().splitlines() if line.startswith("HUMAN.0 "))
+    result = load_study(str(WMT21), pair="zh-en")
+    [warning] = [str(w) for w in result.warnings if w.code == "reference-ratings-set-aside"]
+    assert f"({rows} da + 1 system score, {rows} da_z + 1 system score," in warning

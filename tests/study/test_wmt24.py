@@ -471,3 +471,30 @@ def test_esa_scores_in_a_long_table_get_the_esa_scale() -> None:
         InputError, match=r"line 3, column score: score 150 is outside the esa scale"
     ):
         load_long_table(head + "1,A,system,the dog,r1,esa,150\n", "esa.csv")
+
+
+def test_a_subset_can_switch_references_with_its_spans() -> None:
+    from bleu_core.study.reference_choice import choose_references
+    from bleu_core.study.validation import validate_study
+
+    small = load_study(MINI, pair="en-ja", reference="all").study.subset(n_segments=2)
+    view = choose_references(small, "A").study  # ref-B becomes a human system again
+    validate_study(view)
+    assert view.system_scores("esa")["ref-B"] == 98.0  # esa_mini.csv row 11; row 10 is segment 4
+    assert {s.segment_id for s in view.error_spans} <= {"1", "2"}
+
+
+def test_an_item_rated_again_in_another_file_counts_once(tmp_path: Path) -> None:
+    release = _copy(tmp_path)
+    again = 'r1,sysA,1,TGT,eng,jpn,75,doc-news-1,False,"[{""start_i"":0,""end_i"":1,""severity"":""minor""}]",0,1\n'
+    (release / "humeval" / "wave9.csv").write_text(again, encoding="utf-8")
+    result = load_study(release, pair="en-ja")
+    [rating] = [
+        r for r in result.study.ratings if (r.system, r.segment_id, r.rater) == ("sysA", "1", "r1")
+    ]
+    assert rating.score == 85.0  # esa_mini.csv row 2 (95) and wave9.csv (75)
+    spans = [s for s in result.study.error_spans if (s.system, s.segment_id) == ("sysA", "1")]
+    assert [(s.start, s.end, s.severity) for s in spans] == [(0, 1, "Minor")]  # the last file's
+    assert any(
+        "1 item rated by the same rater in several files" in w.message for w in result.warnings
+    )

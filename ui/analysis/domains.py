@@ -17,13 +17,14 @@ import math
 from collections.abc import Sequence
 
 import altair as alt
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from bleu_core.segment_level import SEGMENT_RULE
 from bleu_core.stats.domains import bleu_human_pairs, compare_by_domain
 from bleu_core.study.criterion_order import criteria_order
-from bleu_core.study.granularity import LEVELS, domain_names
+from bleu_core.study.granularity import LEVELS, domain_names, group_bleu, group_means, grouping
 from bleu_core.study.system_names import system_label
 from ui.analysis.charts import regression_scatter, segment_density
 from ui.analysis.frames import binned_counts, fit_line, system_points
@@ -31,6 +32,7 @@ from ui.analysis.relate import linear_fit
 from ui.app import state as K
 from ui.app.context import Scores, show_chart, table_downloads
 from ui.app.frames import system_human_scores
+from ui.app.markup import md_escape
 from ui.app.numbers import format_number, format_p, tidy_frame
 
 LEVEL_HELP = {
@@ -166,7 +168,14 @@ def render_corpus_domains(scores: Scores, include_humans: bool = True) -> None:
         "over the system's rated segments of the domain."
     )
     frame = domain_frame(scores, systems)
-    st.dataframe(tidy_frame(frame), hide_index=True, width="stretch")
+    config = {  # as the Corpus table: BLEU with 2 decimals, human scores with 3
+        name: st.column_config.NumberColumn(
+            name, format="%.2f" if name.startswith("BLEU") else "%.3f"
+        )
+        for name in frame.columns
+        if name not in ("system", "human")
+    }
+    st.dataframe(tidy_frame(frame), hide_index=True, column_config=config, width="stretch")
     table_downloads(
         frame, "corpus bleu per domain", caption=f"Corpus BLEU per domain ({scores.signature})"
     )
@@ -228,6 +237,10 @@ def render_bvh_domains(scores: Scores, criterion: str, systems: Sequence[str]) -
     if not has_domains(scores):
         return
     st.subheader("Per domain")
+    st.caption(
+        f"Each system's BLEU on the domain (its segments' statistics summed, scored once) against its "
+        f"{md_escape(criterion)} there (mean over its rated segments of the domain), system level."
+    )
     fits = domain_fits(scores, criterion, systems)
     st.dataframe(tidy_frame(fits), hide_index=True, width="stretch")
     table_downloads(
@@ -236,13 +249,38 @@ def render_bvh_domains(scores: Scores, criterion: str, systems: Sequence[str]) -
     show_chart(domain_chart(scores, criterion, systems), f"bleu vs {criterion} per domain")
 
 
+def document_frame(scores: Scores) -> pd.DataFrame:
+    """One row per (document, system): the document's domain, its segments, its BLEU (statistics summed
+    over its segments, scored once) and each criterion's mean over its rated segments (long form)."""
+    study = scores.study
+    docs = grouping(study.segments, "document")
+    bleu = group_bleu(scores.stats, docs, scores.options).bleu.score
+    sizes = np.bincount(docs.codes[docs.codes >= 0], minlength=docs.n_groups)
+    domain = {s.doc_id: s.domain for s in study.segments}
+    human = {c: group_means(study.segment_scores(c), docs) for c in criteria_order(study.criteria)}
+    rows = []
+    for k, doc in enumerate(docs.names):
+        for i, system in enumerate(scores.systems):
+            row = {"document": doc, "domain": domain.get(doc), "segments": int(sizes[k])}
+            row |= {"system": system_label(system, study.human_systems), "BLEU": bleu[i, k]}
+            rows.append(row | {c: values[i, k] for c, values in human.items()})
+    return pd.DataFrame(rows)
+
+
 def domain_tables(scores: Scores) -> dict[str, tuple[pd.DataFrame, str]]:
-    """The Export zip's per-domain tables (a study with domains, all domains on screen; else none):
-    every system's BLEU and human scores per domain, and BLEU vs each criterion per domain."""
+    """The Export zip's tables of documents and domains: every system's BLEU and human scores per
+    document (a study with document ids), and (a study with domains, all domains on screen) per domain
+    with BLEU vs each criterion per domain."""
+    tables = {}
+    if any(s.doc_id is not None for s in scores.study.segments):
+        tables["bleu-per-document"] = (
+            document_frame(scores),
+            f"BLEU and human scores per document ({scores.signature})",
+        )
     if not has_domains(scores):
-        return {}
+        return tables
     systems = list(scores.systems)
-    tables = {
+    tables |= {
         "corpus-bleu-per-domain": (
             domain_frame(scores, systems),
             f"Corpus BLEU and human scores per domain ({scores.signature})",

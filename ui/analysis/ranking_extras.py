@@ -27,6 +27,7 @@ from bleu_core.stats.clusters import MetricRanking
 from bleu_core.stats.multi_pair import MultiPairResult, multi_pair_meta, task_from_study
 from bleu_core.stats.multi_pair_tables import format_latex
 from bleu_core.stats.ties import pair_outcomes, tie_calibrated
+from ui.analysis.ranking import highlight_bleu
 from ui.app import chart_layout as layout
 from ui.app import state as K
 from ui.app.markup import md_escape
@@ -107,7 +108,7 @@ def show_chance_lines(ranking: MetricRanking, show_chart: Any) -> None:
             "they say here."
         )
     if frame["random metric"].notna().any():
-        st.dataframe(frame, hide_index=True, width="stretch")
+        st.dataframe(highlight_bleu(frame), hide_index=True, width="stretch")
         show_chart(
             chance_chart(ranking, frame), f"chance line {ranking.criterion} {ranking.statistic}"
         )

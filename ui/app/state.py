@@ -441,6 +441,14 @@ CLASS_SEGMENTS: Final = "class_segments"
 """Widget: number of segments of a lesson campaign."""
 CLASS_GROUPS: Final = "class_groups"
 """Widget: split the class into the paper's monolingual and bilingual groups (bool)."""
+CAMP_PROTOCOL: Final = "camp_protocol"
+"""Widget: the protocol of a new campaign (``adequacy-fluency``, ``esa`` or ``da``)."""
+CAMP_CLASS_PROTOCOL: Final = "camp_class_protocol"
+"""Widget: the protocol of a new lesson (class mode: ``esa`` or ``adequacy-fluency``)."""
+CLASS_READS: Final = "class_reads"
+"""Widget: what the class reads ("target", "source" or "both"; bleu_core.campaigns.lesson.READS)."""
+CLASS_STUDENTS: Final = "class_students"
+"""Widget: how many students the class has (sizes the lesson so that r settles)."""
 CAMP_LESSONS: Final = "camp_lessons"
 """The lessons this browser remembers (``"CODE:key"`` entries, latest first; ui/campaigns/browser_memory.py),
 read from its cookie on first use, or None before that."""
@@ -453,6 +461,8 @@ DEFAULTS.update(
         CLASS_SYSTEMS: 5,
         CLASS_SEGMENTS: 10,
         CLASS_GROUPS: False,
+        CLASS_READS: "target",
+        CLASS_STUDENTS: 20,
     }
 )
 
@@ -488,7 +498,16 @@ RATE_REMEMBERED: Final = "rate_remembered"
 cookie on first use, or None before that."""
 RATE_SCROLL_TO_ITEM: Final = "rate_scroll_to_item"
 """The item changed (saved, skipped, moved): bring its top into view on the next run (bool)."""
-DEFAULTS.update({RATE_CODE: None, RATE_TOKEN: None, RATE_NOTICE: None})
+RATE_MARKS_PREFIX: Final = "rate_marks_"
+"""ESA: the spans a judge has marked on an item and not saved yet, ``f"{RATE_MARKS_PREFIX}{position}"``
+(a list of ``MarkedSpan.to_dict()``; ui/campaigns/esa_marking.py)."""
+RATE_WORDS_PREFIX: Final = "rate_words_"
+"""ESA: widget, the words chosen for the next span, ``f"{RATE_WORDS_PREFIX}{position}_{version}"``."""
+RATE_SLIDER_PREFIX: Final = "rate_slider_"
+"""ESA / DA: widget, the 0-100 slider of an item, ``f"{RATE_SLIDER_PREFIX}{position}"``."""
+RATE_FEEDBACK: Final = "rate_feedback"
+"""What the judge missed on the tutorial item just saved (a ``CheckOutcome``), shown once, or None."""
+DEFAULTS.update({RATE_CODE: None, RATE_TOKEN: None, RATE_NOTICE: None, RATE_FEEDBACK: None})
 
 # --- Projector page (class mode; pages/projector.py) --------------------------------------------
 PROJ_CODE: Final = "proj_code"

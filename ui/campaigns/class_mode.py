@@ -14,7 +14,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import pandas as pd
 import streamlit as st
 
-from bleu_core.campaigns import CampaignStore
+from bleu_core.campaigns import CampaignStore, with_protocol
 from bleu_core.campaigns.lesson import (
     ClassSnapshot,
     lesson_plan,
@@ -24,6 +24,14 @@ from ui.analysis.charts import normalised_chart, regression_scatter
 from ui.analysis.frames import normalised_frame
 from ui.app import state as K
 from ui.app.context import Scores
+from ui.campaigns.esa_manage import lesson_protocol_choice
+from ui.campaigns.lesson_form import (
+    audience_inputs,
+    english_offer,
+    size_caption,
+    systems_preview,
+)
+from ui.campaigns.network import network_address, reachable_join_base
 from ui.campaigns.rating_widgets import connection_notice  # noqa: F401 (the projector's, re-exported)
 
 RATE_PATH = "rate"
@@ -33,8 +41,12 @@ PROJECTOR_STYLE = """
 <style>
 [data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"], [data-testid="stHeader"] {display: none;}
 .block-container {padding-top: 1.2rem;}
-[data-testid="stMetricValue"] {font-size: 3.2rem;}
-[data-testid="stMetricLabel"] p {font-size: 1.3rem;}
+h1 {font-size: 2rem !important; padding: 0.2rem 0 !important;}
+[data-testid="stMetricValue"] {font-size: 2.2rem;}
+[data-testid="stMetricLabel"] p {font-size: 1.1rem;}
+.bs-proj-r {font-size: 4.5rem; font-weight: 800; line-height: 1.05; color: #0b2545;}
+.bs-proj-r-label {font-size: 1.3rem;}
+.bs-proj-timer {font-size: 2.6rem; font-weight: 700; color: #8a3b00;}
 .bs-proj-code {font-size: 2.6rem; font-weight: 700; letter-spacing: 0.3rem;}
 .bs-proj-link {font-size: 1.4rem; word-break: break-all;}
 </style>
@@ -44,8 +56,8 @@ PROJECTOR_STYLE = """
 def app_base_url() -> str:
     """The address students type: the app's own URL as the browser reached it, without path or query.
 
-    A projector at ``http://localhost:8501`` is reachable by phones only through the machine's network
-    address: the teacher starts the app with ``--server.address 0.0.0.0`` and opens it by that address.
+    At ``http://localhost:8501`` phones cannot reach it: :func:`join_panel` puts the machine's network address
+    in the join link instead.
     """
     url = getattr(st.context, "url", None) or ""
     parts = urlsplit(url)
@@ -79,8 +91,15 @@ def qr_png(text: str, *, scale: int = 10) -> bytes:
 
 
 def join_panel(code: str, base: str, *, qr_width: int = 360) -> None:
-    """The join QR code, the code in large letters and the short link (for the projector)."""
-    link = join_url(base, code)
+    """The join QR code, the code in large letters and the short link (for the projector). An app opened at
+    localhost gets this machine's network address in the link instead, and a word on what phones can reach
+    (:func:`ui.campaigns.network.reachable_join_base`)."""
+    reach = reachable_join_base(
+        base, listen_address=st.get_option("server.address"), detected=network_address()
+    )
+    if reach.warning:
+        st.warning(reach.warning, icon=":material/wifi_off:")
+    link = join_url(reach.base, code)
     left, right = st.columns([1, 1])
     left.image(qr_png(link), width=qr_width, caption="Scan to join")
     right.markdown(
@@ -91,17 +110,26 @@ def join_panel(code: str, base: str, *, qr_width: int = 360) -> None:
     )
 
 
-def class_mode_form(n_systems_available: int) -> tuple[int, int, bool, int] | None:
-    """The class-mode choices (systems, segments, paper's two groups, seed) once the button is pressed."""
+def system_bleu_of(scores: Scores) -> dict[str, float]:
+    """Corpus BLEU (0-100) of every system of the open study under the sidebar's settings."""
+    return {s: float(scores.corpus.score[i]) for i, s in enumerate(scores.systems)}
+
+
+def class_mode_form(scores: Scores) -> tuple[int, int, bool, int, str] | None:
+    """The class-mode choices (systems, segments, paper's two groups, seed, what the class reads) once the
+    button is pressed."""
+    study = scores.study
     st.write(
         "One click makes a short campaign sized for a lesson from the open study: a few systems spread over "
         "the BLEU range (a human translation among them when the study has one), short segments, adequacy "
         "and fluency on the paper's 1-5 scale. Students join on their phones; the projector shows their "
         "judgment against BLEU as the ratings arrive."
     )
+    english_offer(study)
+    reads = audience_inputs(study)
     c1, c2, c3 = st.columns(3)
     n_systems = c1.number_input(
-        "Systems", min_value=2, max_value=max(2, min(8, n_systems_available)), key=K.CLASS_SYSTEMS
+        "Systems", min_value=2, max_value=max(2, min(8, len(study.systems))), key=K.CLASS_SYSTEMS
     )
     n_segments = c2.number_input("Segments", min_value=2, max_value=30, key=K.CLASS_SEGMENTS)
     groups = c3.toggle(
@@ -109,20 +137,20 @@ def class_mode_form(n_systems_available: int) -> tuple[int, int, bool, int] | No
         key=K.CLASS_GROUPS,
         help="The paper's two groups of judges (§4); off: one group called 'class'.",
     )
-    minutes = int(n_systems) * int(n_segments) * 2 * 6 / 60
-    st.caption(
-        f"{int(n_systems) * int(n_segments)} items; about {math.ceil(minutes)} minutes per student "
-        "(adequacy and fluency, ~6 s a rating)."
-    )
+    systems_preview(study, system_bleu_of(scores), int(n_systems))
+    lesson_protocol_choice()  # ESA or adequacy + fluency; create_lesson reads it
+    students = int(st.session_state.get(K.CLASS_STUDENTS) or 1)
+    st.caption(size_caption(students, int(n_systems), int(n_segments)))
     if not st.button("Start a class", type="primary", icon=":material/school:"):
         return None
-    return int(n_systems), int(n_segments), bool(groups), int(st.session_state.get(K.SEED, 12345))
+    seed = int(st.session_state.get(K.SEED, 12345))
+    return int(n_systems), int(n_segments), bool(groups), seed, reads
 
 
-def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int, bool, int]):
+def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int, bool, int, str]):
     """Create the lesson campaign of the open study (BLEU under the sidebar's settings travels along)."""
-    n_systems, n_segments, groups, seed = choices
-    system_bleu = {s: float(scores.corpus.score[i]) for i, s in enumerate(scores.systems)}
+    n_systems, n_segments, groups, seed, reads = choices
+    system_bleu = system_bleu_of(scores)
     plan = lesson_plan(
         scores.study,
         system_bleu,
@@ -131,7 +159,10 @@ def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int,
         n_segments=n_segments,
         groups=("monolingual", "bilingual") if groups else ("class",),
         bleu_signature=scores.signature,
+        reads=reads,
     )
+    if st.session_state.get(K.CAMP_CLASS_PROTOCOL) == "esa":  # the class marks spans, scores 0-100
+        plan = with_protocol(plan, "esa")
     return store.create_campaign(plan)
 
 
@@ -157,6 +188,17 @@ def fit_caption(snap: ClassSnapshot, criterion: str) -> str:
     fit = snap.fits[criterion]
     r = "r not yet defined" if not math.isfinite(fit.statistic) else f"r = {fit.statistic:.2f}"
     return f"{r} · {fit.n} system{'s' if fit.n != 1 else ''}"
+
+
+def r_html(snap: ClassSnapshot, criterion: str) -> str:
+    """r of BLEU against the class's *criterion* in large type, for the back of the room."""
+    fit = snap.fits[criterion]
+    r = f"r = {fit.statistic:.2f}" if math.isfinite(fit.statistic) else "r = …"
+    systems = f"{fit.n} system{'s' if fit.n != 1 else ''}"
+    return (
+        f'<div class="bs-proj-r-label">BLEU vs {html.escape(criterion)} · {systems}</div>'
+        f'<div class="bs-proj-r">{r}</div>'
+    )
 
 
 def fit_chart(campaign: Campaign, snap: ClassSnapshot, criterion: str):

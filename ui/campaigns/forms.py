@@ -14,14 +14,17 @@ import streamlit as st
 from bleu_core.campaigns import (
     DISPLAY_MODES,
     PAPER_LABELS,
+    PROTOCOLS,
     Campaign,
     CampaignPlan,
+    add_quality_control,
     criteria_from_choices,
     plan_from_study,
     split_names,
 )
 from bleu_core.campaigns.model import DEFAULT_QUESTIONS
 from bleu_core.campaigns.planning import DEFAULT_GROUPS
+from bleu_core.campaigns.protocols import PROTOCOL_TITLES
 from bleu_core.study.model import Study
 from ui.app import state as K
 from ui.campaigns.views import DISPLAY_HELP
@@ -50,6 +53,9 @@ class NewCampaignChoices:
     display: str
     reference_stream: str | None
     groups_text: str
+    protocol: str = "adequacy-fluency"
+    tutorials: int = 0
+    attention: int = 0
 
     def to_plan(self, study: Study) -> CampaignPlan:
         """The campaign plan these choices describe over *study*.
@@ -64,17 +70,21 @@ class NewCampaignChoices:
             extra_name=self.extra_name,
             extra_question=self.extra_question,
         )
-        return plan_from_study(
+        plan = plan_from_study(
             study,
             systems=self.systems,
             n_segments=self.n_segments,
             seed=self.seed,
-            criteria=criteria,
+            criteria=criteria if self.protocol == "adequacy-fluency" else None,
             display=self.display,
             groups=split_names(self.groups_text),
             reference_stream=self.reference_stream,
             name=self.name,
+            protocol=self.protocol,
         )
+        if self.tutorials or self.attention:
+            plan = add_quality_control(plan, tutorials=self.tutorials, attention=self.attention)
+        return plan
 
 
 def new_campaign_form(study: Study, *, default_seed: int) -> NewCampaignChoices | None:
@@ -82,6 +92,15 @@ def new_campaign_form(study: Study, *, default_seed: int) -> NewCampaignChoices 
     systems_all = list(study.systems)
     with st.form("camp_new_form"):
         name = st.text_input("Campaign name", value=f"{study.name}: human evaluation", max_chars=80)
+        protocol = st.radio(
+            "Protocol",
+            list(PROTOCOLS),
+            format_func=lambda p: PROTOCOL_TITLES[p],
+            horizontal=True,
+            key=K.CAMP_PROTOCOL,
+            help="ESA: judges mark the errors (minor / major) and score 0-100, as WMT since 2024. "
+            "DA: one 0-100 slider. Adequacy + fluency: the BLEU paper's 1-5 scales (the criteria below).",
+        )
         systems = st.multiselect(
             "Systems to rate",
             systems_all,
@@ -131,6 +150,16 @@ def new_campaign_form(study: Study, *, default_seed: int) -> NewCampaignChoices 
         groups_text = st.text_input(
             "Rater groups (comma-separated)", value=", ".join(DEFAULT_GROUPS)
         )
+        c1, c2 = st.columns(2)
+        tutorials = c1.number_input(
+            "Tutorial items (first, with expected answers)", min_value=0, max_value=20, value=0,
+            help="Judges see what they missed after each tutorial item.",
+        )  # fmt: skip
+        attention = c2.number_input(
+            "Attention checks (damaged on purpose)", min_value=0, max_value=20, value=0,
+            help="A phrase swapped in from another segment; judges who miss too many are left out of "
+            "the analyses unless you keep them.",
+        )  # fmt: skip
         submitted = st.form_submit_button("Create campaign", type="primary")
     if not submitted:
         return None
@@ -146,6 +175,9 @@ def new_campaign_form(study: Study, *, default_seed: int) -> NewCampaignChoices 
         display=display,
         reference_stream=reference_stream,
         groups_text=groups_text,
+        protocol=protocol,
+        tutorials=int(tutorials),
+        attention=int(attention),
     )
 
 

@@ -2,7 +2,7 @@
 room, re-exported from the modules that define it (a page imports one module of its room).
 """
 
-from ui.campaigns import class_mode, projector_access
+from ui.campaigns import class_mode, projector_access, projector_parts
 from ui.campaigns.browser_memory import sync_browser_memory
 from ui.campaigns.db import open_store
 
@@ -10,5 +10,6 @@ __all__ = [
     "class_mode",
     "open_store",
     "projector_access",
+    "projector_parts",
     "sync_browser_memory",
 ]

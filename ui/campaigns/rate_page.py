@@ -3,6 +3,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 """
 
 from ui.campaigns.browser_memory import sync_browser_memory
+from ui.campaigns.esa_marking import rate_slider_item, show_feedback
 from ui.campaigns.judge_access import (
     current_session,
     join_or_resume,
@@ -11,6 +12,7 @@ from ui.campaigns.judge_access import (
     sign_out,
     signed_in,
 )
+from ui.campaigns.lesson_timer import seconds_left, timer_text
 from ui.campaigns.rating_widgets import (
     connection_notice,
     finished_choice,
@@ -31,13 +33,17 @@ __all__ = [
     "judge_header",
     "keyboard_controls",
     "navigation",
+    "rate_slider_item",
     "resume_from_address",
     "resume_from_browser",
     "score_form",
+    "seconds_left",
     "scroll_to_item",
+    "show_feedback",
     "show_item",
     "sign_out",
     "signed_in",
     "sync_browser_memory",
+    "timer_text",
     "welcome",
 ]

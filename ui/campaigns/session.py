@@ -7,7 +7,9 @@ The keys themselves are declared in :mod:`ui.app.state` (section "Campaigns page
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
+from dataclasses import astuple
 
 import streamlit as st
 
@@ -15,10 +17,12 @@ from bleu_core.campaigns import (
     Campaign,
     CampaignStore,
     StoredRating,
+    StoredSpan,
     apply_to_study,
     ratings_digest,
     study_criterion_name,
 )
+from bleu_core.campaigns.integration import quality_note
 from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
@@ -76,16 +80,35 @@ def campaign_study_key(study_key: str, campaign_code: str, digest: str) -> str:
     return f"{base}{CAMPAIGN_KEY_MARK}{campaign_code}:{digest}"
 
 
-def use_ratings_in_study(study: Study, campaign: Campaign, ratings: Sequence[StoredRating]) -> str:
-    """Make the open study the one with the campaign's current *ratings* as criteria; return the notice for the
-    organiser. Raises :class:`~bleu_core.campaigns.CampaignError` when the study is not the campaign's."""
-    new = apply_to_study(study, campaign, ratings)
+def use_ratings_in_study(
+    study: Study,
+    campaign: Campaign,
+    ratings: Sequence[StoredRating],
+    *,
+    spans: Sequence[StoredSpan] = (),
+    left_out: Sequence[str] = (),
+    kept: Sequence[str] = (),
+) -> str:
+    """Make the open study the one with the campaign's current *ratings* (and ESA *spans*) as criteria, without
+    the judges *left_out* by the quality control; return the notice for the organiser. Raises
+    :class:`~bleu_core.campaigns.CampaignError` when the study is not the campaign's."""
+    new = apply_to_study(study, campaign, ratings, spans=spans, left_out=left_out, kept=kept)
     state = st.session_state
     old_key = str(state.get(K.STUDY_KEY) or study.name)
     state[K.STUDY] = new
-    state[K.STUDY_KEY] = campaign_study_key(old_key, campaign.code, ratings_digest(ratings))
+    extra = hashlib.sha256(
+        repr((sorted(left_out), [astuple(x) for x in spans])).encode()
+    ).hexdigest()
+    digest = f"{ratings_digest(ratings)}{extra[:8] if spans or left_out else ''}"
+    state[K.STUDY_KEY] = campaign_study_key(old_key, campaign.code, digest)
     names = ", ".join(study_criterion_name(campaign, c.name) for c in campaign.criteria)
-    return (
-        f"{len(ratings)} ratings added to the open study as criteria: {names}. "
+    n_used = sum(1 for r in ratings if r.kind == "test" and r.judge not in left_out)
+    notice = (
+        f"{n_used} ratings added to the open study as criteria: {names}. "
         "The BLEU vs human, Judges and Correlation pages now offer them."
     )
+    if spans:
+        n_spans = sum(1 for x in spans if x.kind == "test" and x.judge not in left_out)
+        notice += f" {n_spans} error spans too (BLEU vs error spans)."
+    note = quality_note(left_out, kept)
+    return f"{notice} {note}" if note else notice

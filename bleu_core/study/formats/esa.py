@@ -22,8 +22,8 @@ exports the annotations as a CSV **without header**, one row per (rater, system,
  11-12 start, end time      Unix seconds
 ====  ====================  ===========================================================================
 
-:func:`read_esa` (or, for a study already loaded, :func:`attach_esa`) turns such a file into :class:`~bleu_core.study.model.Rating` objects (criterion
-``esa``, rater kept) and :class:`~bleu_core.study.spans.ErrorSpan` objects (category ``Error``, or
+:func:`read_esa` (or, for a study already loaded, :func:`attach_esa`) turns such a file into
+:class:`~bleu_core.study.model.Rating` objects (criterion ``esa``, rater kept) and :class:`~bleu_core.study.spans.ErrorSpan` objects (category ``Error``, or
 ``Omission`` for a span marked missing, which covers no character: it sits empty at the end of the text;
 severity ``Minor``/``Major`` as in MQM), so every page and command that works on MQM spans works on ESA.
 
@@ -72,6 +72,7 @@ __all__ = [
     "attach_esa",
     "esa_system_scores",
     "looks_like_esa",
+    "merge_files",
     "read_esa",
 ]
 
@@ -381,6 +382,40 @@ def _item(
         )
     key = (row[0].strip(), system, segment_ids[index])
     return key, score, _spans(row[9], target, key, file, line)
+
+
+def merge_files(
+    results: Sequence[EsaAnnotations],
+) -> tuple[list[Rating], list[ErrorSpan], list[LoadWarning]]:
+    """The ratings and spans of several ESA files of one study, an item a rater rated in several files
+    counted once (the mean of the files' scores, the spans of the last file), with the files' warnings
+    and one more for such items."""
+    groups: dict[tuple[str | None, str, str | None], list[Rating]] = {}
+    last: dict[tuple[str | None, str, str | None], list[ErrorSpan]] = {}
+    for got in results:
+        for rating in got.ratings:
+            key = (rating.rater, rating.system, rating.segment_id)
+            groups.setdefault(key, []).append(rating)
+            last[key] = []
+        for span in got.spans:
+            last[(span.rater, span.system, span.segment_id)].append(span)
+    ratings = [
+        v[0] if len(v) == 1 else replace(v[0], score=math.fsum(r.score for r in v) / len(v))
+        for v in groups.values()
+    ]
+    warnings = [w for got in results for w in got.warnings()]
+    repeated = sum(1 for v in groups.values() if len(v) > 1)
+    if repeated:
+        warnings.append(
+            LoadWarning(
+                "esa-rows-left-out",
+                f"ESA: {repeated} item{'s' if repeated != 1 else ''} rated by the same rater in "
+                "several files count once, with the mean of the scores (and the spans of the last "
+                "file)",
+                file=results[-1].file,
+            )
+        )
+    return ratings, [s for spans in last.values() for s in spans], warnings
 
 
 def attach_esa(study: Study, text: str, file: str) -> LoadResult:

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field, replace
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.io.members import FileTree
-from bleu_core.study.formats.esa import ESA_CRITERION, looks_like_esa, read_esa
+from bleu_core.study.formats.esa import ESA_CRITERION, looks_like_esa, merge_files, read_esa
 from bleu_core.study.model import LoadResult, LoadWarning, Segment, Study
 from bleu_core.study.reference_choice import choose_references
 from bleu_core.study.validation import check_blank_lines, check_line_counts
@@ -288,21 +288,20 @@ def _with_esa(
     """The study with the release's ESA ratings and spans (references' ratings kept aside)."""
     if not release.esa:
         return study, []
-    ratings, spans, warnings = [], [], []
-    segment_ids = study.segment_ids
-    for path in sorted(release.esa):
-        got = read_esa(
-            tree.read_text(path),
-            tree.display(path),
-            pair=release.pair,
-            segment_ids=segment_ids,
-            texts=texts,
-            line_offset=int(canary),
-            skip_other_pairs=True,
-        )
-        ratings.extend(got.ratings)
-        spans.extend(got.spans)
-        warnings.extend(got.warnings())
+    ratings, spans, warnings = merge_files(
+        [
+            read_esa(
+                tree.read_text(path),
+                tree.display(path),
+                pair=release.pair,
+                segment_ids=study.segment_ids,
+                texts=texts,
+                line_offset=int(canary),
+                skip_other_pairs=True,
+            )
+            for path in sorted(release.esa)
+        ]
+    )
     if not ratings:
         return study, warnings
     refs = set(study.references)

@@ -1,0 +1,137 @@
+"""The class's results for the end of a lesson: one summary picture (PNG) and a zip with the class's ratings.
+
+The summary draws BLEU against the class's mean score per criterion with the least-squares line and r in the
+title (the paper's Figures 5-6), in colours told apart by colour-blind eyes (Okabe and Ito's palette: blue
+machines, vermilion human translations, also told apart by shape). The zip holds the ratings (spreadsheet
+formulas defused), the systems' BLEU and class means, the summary (PNG, SVG, Vega-Lite) and what the lesson was
+made from (study, systems, segments, seed, BLEU signature): with the study it re-makes every number.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import altair as alt
+import pandas as pd
+
+from bleu_core.campaigns import Campaign, StoredRating, ratings_to_csv
+from bleu_core.campaigns.lesson import ClassSnapshot
+from ui.app.export import build_zip, frame_to_csv, software_versions
+
+#: Okabe & Ito's colour-blind-safe palette.
+OKABE_ITO = ["#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"]
+MACHINE_HUMAN = alt.Scale(domain=["machine", "human"], range=["#0072B2", "#D55E00"])
+
+
+def r_text(value: float) -> str:
+    """r as the projector writes it.
+
+    >>> r_text(0.8149), r_text(float("nan"))
+    ('r = 0.81', 'r not yet defined')
+    """
+    return f"r = {value:.2f}" if math.isfinite(value) else "r not yet defined"
+
+
+def systems_frame(campaign: Campaign, snap: ClassSnapshot) -> pd.DataFrame:
+    """One row per system: human or machine, BLEU, and the class's mean of each criterion."""
+    bleu = campaign.metadata.get("bleu", {})
+    humans = set(campaign.metadata.get("human_systems", []))
+    rows = []
+    for system in campaign.systems:
+        row = {
+            "system": system,
+            "human": system in humans,
+            "BLEU": float(bleu.get(system, math.nan)),
+        }
+        for criterion, means in snap.system_means.items():
+            row[f"class {criterion}"] = means.get(system, math.nan)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _criterion_panel(frame: pd.DataFrame, criterion: str, r: float) -> alt.LayerChart:
+    column = f"class {criterion}"
+    data = frame.dropna(subset=[column]).assign(
+        kind=lambda f: f["human"].map({True: "human", False: "machine"})
+    )
+    x = alt.X("BLEU:Q", title="BLEU", scale=alt.Scale(zero=False))
+    y = alt.Y(f"{column}:Q", title=f"class {criterion} (1-5)", scale=alt.Scale(zero=False))
+    base = alt.Chart(data)
+    points = base.mark_point(size=160, filled=True).encode(
+        x=x,
+        y=y,
+        color=alt.Color("kind:N", scale=MACHINE_HUMAN, title=None),
+        shape=alt.Shape(
+            "kind:N",
+            scale=alt.Scale(domain=["machine", "human"], range=["circle", "diamond"]),
+            title=None,
+        ),
+    )
+    line = (
+        base.mark_line(color="#000000", strokeDash=[6, 4], strokeWidth=2)
+        .transform_regression("BLEU", column)
+        .encode(x=x, y=y)
+    )
+    labels = base.mark_text(align="left", dx=9, fontSize=13).encode(x=x, y=y, text="system:N")
+    return alt.layer(line, points, labels).properties(
+        width=420, height=320, title=alt.Title(f"{criterion}: {r_text(r)}", fontSize=22)
+    )
+
+
+def summary_chart(campaign: Campaign, snap: ClassSnapshot) -> alt.HConcatChart:
+    """BLEU against the class's mean score, one panel per criterion, r in each title (one picture)."""
+    frame = systems_frame(campaign, snap)
+    panels = [_criterion_panel(frame, c, snap.fits[c].statistic) for c in snap.fits]
+    title = (
+        f"{campaign.name} · {snap.n_joined} students · {snap.n_ratings} ratings · "
+        f"BLEU: {campaign.metadata.get('bleu_signature', '')}"
+    )
+    return (
+        alt.hconcat(*panels)
+        .properties(title=alt.Title(title, fontSize=14))
+        .configure_view(strokeWidth=0)
+        .configure_axis(labelFontSize=13, titleFontSize=14)
+    )
+
+
+def lesson_record(campaign: Campaign) -> dict:
+    """What the lesson was made from, for the zip's ``lesson.json``."""
+    return {
+        "campaign": campaign.code,
+        "name": campaign.name,
+        "study": campaign.study_name,
+        "systems": list(campaign.systems),
+        "segments": list(campaign.segment_ids),
+        "seed": campaign.seed,
+        "bleu_signature": campaign.metadata.get("bleu_signature", ""),
+        "bleu": campaign.metadata.get("bleu", {}),
+        "human_systems": campaign.metadata.get("human_systems", []),
+        "criteria": list(campaign.criterion_names),
+        "software": software_versions(),
+    }
+
+
+def class_zip(
+    campaign: Campaign, snap: ClassSnapshot, ratings: list[StoredRating], render_png, render_svg
+) -> bytes:
+    """The end-of-class zip (see the module docstring); *render_png* / *render_svg* turn a Vega-Lite spec
+    into an image."""
+    spec = summary_chart(campaign, snap).to_json()
+    return build_zip(
+        {
+            "README.txt": (
+                f"{campaign.name} (campaign {campaign.code}): the class's ratings against BLEU.\n"
+                "tables/ratings.csv: every rating; tables/systems.csv: BLEU and the class's means;\n"
+                "charts/summary.*: the projector's result; lesson.json: study, systems, segments, seed and\n"
+                "BLEU signature. On the app's Campaigns page, 'Use these ratings in the analyses' adds\n"
+                "the ratings to the study, whose Export page gives its full reproducible zip.\n"
+            ),
+            "lesson.json": json.dumps(lesson_record(campaign), indent=2, ensure_ascii=False) + "\n",
+            "tables/ratings.csv": ratings_to_csv(ratings),
+            "tables/systems.csv": frame_to_csv(systems_frame(campaign, snap)),
+            "charts/summary.vl.json": spec,
+            "charts/summary.png": render_png(spec),
+            "charts/summary.svg": render_svg(spec),
+        }
+    )

@@ -1,0 +1,288 @@
+"""Rating under ESA and DA: mark error spans word by word, then score 0-100 on a slider.
+
+Streamlit has no text-selection widget, so a span is chosen from the translation's words: each word is a
+toggle button (``st.pills``, reached with Tab and switched with Space or Enter, large enough for a thumb on a
+390-px phone), neighbouring chosen words form one span, and "Minor error" / "Major error" mark them. Choosing
+words of a span already marked and marking them again changes that span; each marked span has its own
+"Remove" and "Make minor / major" buttons. ``[missing]`` (the last toggle) marks an omission. The translation
+is shown with the marks highlighted, each mark labelled for screen readers ("major error: …").
+
+The slider shows its number; the ESA anchors (0 / 33 / 66 / 100) are written under it. When the score and the
+spans disagree (a high score with a major error, a low score with no error) a gentle question appears above
+"Save and next"; the judge may save anyway. Marks not yet saved live in the session
+(``ui.app.state.RATE_MARKS_PREFIX``) and are saved with the score in one transaction.
+
+>>> words_of("the  cat sat")
+[(0, 3), (5, 8), (9, 12)]
+>>> spans_from_words([0, 1, 2], words_of("the  cat sat"), "major")
+[MarkedSpan(start=0, end=12, severity='major', missing=False)]
+>>> [(s.start, s.end) for s in spans_from_words([0, 2], words_of("the  cat sat"), "minor")]
+[(0, 3), (9, 12)]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import streamlit as st
+
+from bleu_core.campaigns import Campaign, Item, JudgeSession, MarkedSpan
+from bleu_core.campaigns.protocols import SLIDER_ANCHORS, score_span_check
+from bleu_core.errors import BleuStudyError
+from ui.app import state as K
+from ui.app.markup import html_text, md_escape
+from ui.campaigns.rating_widgets import SAVE_LABEL, SKIP_LABEL, text_box
+
+_WORD = re.compile(r"\S+")
+MISSING = "missing"
+ESA_STYLE = """
+<style>
+.bs-esa mark { padding: 0.05rem 0.15rem; border-radius: 0.25rem; }
+.bs-esa mark.bs-minor { background: #ffe08a; color: #3d2e00; }
+.bs-esa mark.bs-major { background: #f4a3a3; color: #4a0000; text-decoration: underline; }
+.bs-esa .bs-missing { border: 1px dashed #4a0000; padding: 0 0.2rem; border-radius: 0.25rem; }
+@media (max-width: 640px) {
+  [data-testid="stPills"] button { min-height: 44px; font-size: 1rem; }
+  [data-testid="stButton"] button { min-height: 48px; }
+}
+</style>
+"""
+
+
+def words_of(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` character offsets of the words (runs of non-space characters) of *text*."""
+    return [m.span() for m in _WORD.finditer(text)]
+
+
+def spans_from_words(
+    chosen: Sequence[int], words: Sequence[tuple[int, int]], severity: str
+) -> list[MarkedSpan]:
+    """One span per run of neighbouring chosen words, from the first word's start to the last one's end."""
+    spans: list[MarkedSpan] = []
+    run: list[int] = []
+    for index in sorted(set(chosen)):
+        if run and index != run[-1] + 1:
+            spans.append(MarkedSpan(words[run[0]][0], words[run[-1]][1], severity))
+            run = []
+        run.append(index)
+    if run:
+        spans.append(MarkedSpan(words[run[0]][0], words[run[-1]][1], severity))
+    return spans
+
+
+def add_marks(marks: Sequence[MarkedSpan], new: Sequence[MarkedSpan]) -> list[MarkedSpan]:
+    """*marks* with *new* added; a mark that overlaps a new one gives way to it (that is how a judge changes
+    a span), and a new ``[missing]`` mark replaces the old one.
+
+    >>> add_marks([MarkedSpan(0, 3, "minor"), MarkedSpan(9, 12, "minor")], [MarkedSpan(0, 8, "major")])
+    [MarkedSpan(start=0, end=8, severity='major', missing=False), MarkedSpan(start=9, end=12, severity='minor', missing=False)]
+    """
+
+    def clash(old: MarkedSpan, span: MarkedSpan) -> bool:
+        if old.missing or span.missing:
+            return old.missing and span.missing
+        return (old.start or 0) < (span.end or 0) and (span.start or 0) < (old.end or 0)
+
+    kept = [old for old in marks if not any(clash(old, span) for span in new)]
+    placed = sorted(
+        (s for s in [*kept, *new] if not s.missing), key=lambda s: (s.start or 0, s.end or 0)
+    )
+    return placed + [s for s in [*kept, *new] if s.missing]
+
+
+def marked_html(text: str, marks: Sequence[MarkedSpan]) -> str:
+    """*text* escaped, with the marks highlighted and labelled for screen readers.
+
+    >>> marked_html("a <b> c", [MarkedSpan(2, 5, "major"), MarkedSpan(None, None, "minor", True)])
+    '<div class="bs-esa" style="max-width:75ch;font-size:1.15rem">a <mark class="bs-major" aria-label="major error: &lt;b&gt;">&lt;b&gt;</mark> c <span class="bs-missing" role="note" aria-label="minor error: something is missing">[missing]</span></div>'
+    """
+    out, at = [], 0
+    for span in sorted((s for s in marks if not s.missing), key=lambda s: s.start or 0):
+        start, end = span.start or 0, span.end or 0
+        piece = html_text(text[start:end])
+        out.append(html_text(text[at:start]))
+        out.append(
+            f'<mark class="bs-{span.severity}" aria-label="{span.severity} error: {piece}">{piece}</mark>'
+        )
+        at = end
+    out.append(html_text(text[at:]))
+    for span in marks:
+        if span.missing:
+            out.append(
+                f' <span class="bs-missing" role="note" aria-label="{span.severity} error: something is '
+                'missing">[missing]</span>'
+            )
+    return '<div class="bs-esa" style="max-width:75ch;font-size:1.15rem">' + "".join(out) + "</div>"
+
+
+def anchors_caption() -> str:
+    """The slider's anchors as one line: ``0 no meaning preserved · 33 some meaning preserved · …``."""
+    return " · ".join(f"**{score}** {md_escape(text)}" for score, text in SLIDER_ANCHORS.items())
+
+
+def marks_key(position: int) -> str:
+    return f"{K.RATE_MARKS_PREFIX}{position}"
+
+
+def current_marks(position: int, stored: Sequence[MarkedSpan]) -> list[MarkedSpan]:
+    """The marks of item *position* in this session (first the stored ones)."""
+    state = st.session_state
+    if marks_key(position) not in state:
+        state[marks_key(position)] = [s.to_dict() for s in stored]
+    return [MarkedSpan.from_dict(d) for d in state[marks_key(position)]]
+
+
+def set_marks(position: int, marks: Sequence[MarkedSpan]) -> None:
+    st.session_state[marks_key(position)] = [s.to_dict() for s in marks]
+
+
+def forget_marks(position: int) -> None:
+    """Drop the unsaved marks of *position* (after saving: the stored ones are read again)."""
+    st.session_state.pop(marks_key(position), None)
+
+
+@dataclass(frozen=True)
+class SliderAnswer:
+    """What the judge did: ``save`` with the ``score`` and ``spans``, ``skip``, or neither."""
+
+    save: bool = False
+    skip: bool = False
+    score: int | None = None
+    spans: list[MarkedSpan] = field(default_factory=list)
+
+
+def _label(text: str, span: MarkedSpan) -> str:
+    return "[missing]" if span.missing else repr(text[span.start : span.end])
+
+
+def word_picker(item: Item, position: int, marks: list[MarkedSpan]) -> None:
+    """The word toggles, "Minor error" / "Major error", and each mark with its buttons."""
+    text = item.translation
+    words = words_of(text)
+    options: list[int | str] = [*range(len(words)), MISSING]
+    version = abs(hash(tuple(marks))) % 10**8  # a new mark clears the choice: a new widget key
+    chosen = st.pills(
+        "Tap the words of an error (neighbouring words form one span), then mark it minor or major. "
+        "[missing] marks something left out.",
+        options,
+        selection_mode="multi",
+        format_func=lambda o: "[missing]" if o == MISSING else md_escape(text[slice(*words[o])]),
+        key=f"{K.RATE_WORDS_PREFIX}{position}_{version}",
+    )
+    picked = [o for o in chosen or [] if o != MISSING]
+    c1, c2 = st.columns(2)
+    for column, severity in ((c1, "minor"), (c2, "major")):
+        if column.button(
+            f"{severity.capitalize()} error",
+            key=f"rate_mark_{severity}_{position}",
+            disabled=not chosen,
+            width="stretch",
+        ):
+            new = spans_from_words(picked, words, severity)
+            if MISSING in (chosen or []):
+                new.append(MarkedSpan(None, None, severity, True))
+            set_marks(position, add_marks(marks, new))
+            st.rerun()
+    for i, span in enumerate(marks):
+        other = "major" if span.severity == "minor" else "minor"
+        c1, c2, c3 = st.columns([3, 1, 1])
+        c1.markdown(f"{md_escape(_label(text, span))} — **{span.severity}**")
+        if c2.button(f"Make {other}", key=f"rate_swap_{position}_{i}"):
+            marks[i] = MarkedSpan(span.start, span.end, other, span.missing)
+            set_marks(position, marks)
+            st.rerun()
+        if c3.button("Remove", key=f"rate_remove_{position}_{i}"):
+            set_marks(position, [m for j, m in enumerate(marks) if j != i])
+            st.rerun()
+
+
+def slider_form(
+    campaign: Campaign,
+    item: Item,
+    position: int,
+    stored_score: int | None,
+    stored_spans: Sequence[MarkedSpan],
+    *,
+    save_label: str,
+    skip_label: str,
+) -> SliderAnswer:
+    """The ESA screen (marks, then the slider) or, for DA, the slider alone; "Save and next" and "Skip"."""
+    st.html(ESA_STYLE)
+    esa = campaign.protocol == "esa"
+    marks = current_marks(position, stored_spans) if esa else []
+    st.markdown("**Translation to rate**")
+    st.markdown(marked_html(item.translation, marks), unsafe_allow_html=True)
+    if esa:
+        word_picker(item, position, marks)
+    crit = campaign.criteria[0]
+    score = st.slider(
+        f"{md_escape(crit.name)} — {md_escape(crit.question)}",
+        min_value=0,
+        max_value=100,
+        value=stored_score if stored_score is not None else 50,
+        key=f"{K.RATE_SLIDER_PREFIX}{position}",
+    )
+    st.caption(anchors_caption())
+    question = score_span_check(score, marks) if esa else None
+    if question:
+        st.info(question + " You can save anyway.")
+    c1, c2, _ = st.columns([1, 1, 3])
+    save = c1.button(save_label, type="primary", key=f"rate_save_{position}")
+    skip = c2.button(skip_label, key=f"rate_skip_{position}")
+    return SliderAnswer(save=save, skip=skip, score=int(score), spans=list(marks))
+
+
+def tutorial_feedback(outcome: object) -> None:
+    """What the judge got right or missed on the tutorial item they just saved (a ``CheckOutcome``)."""
+    passed = getattr(outcome, "passed", None)
+    missed = getattr(outcome, "missed", ())
+    explanation = getattr(outcome, "explanation", "")
+    if passed:
+        st.success("Tutorial item: well done. " + md_escape(explanation))
+        return
+    lines = "\n".join(f"- {md_escape(m)}" for m in missed)
+    st.warning(f"Tutorial item: {md_escape(explanation)}\n\n{lines}")
+
+
+def show_feedback() -> None:
+    """The tutorial feedback kept for this run (:data:`ui.app.state.RATE_FEEDBACK`), shown once."""
+    outcome = st.session_state.get(K.RATE_FEEDBACK)
+    if outcome is not None:
+        st.session_state[K.RATE_FEEDBACK] = None
+        tutorial_feedback(outcome)
+
+
+def rate_slider_item(session: JudgeSession, position: int, item: Item) -> bool:
+    """An ESA or DA item: the texts for context, the marks and the slider; saving stores score and spans
+    together (and keeps a tutorial's feedback for the next run). True when the judge saved or skipped."""
+    if item.kind == "tutorial":
+        st.info("Tutorial item: after you save it, you see what was expected.")
+    if item.source is not None:
+        text_box("Source", item.source)
+    if item.reference is not None:
+        text_box("Reference translation", item.reference)
+    answer = slider_form(
+        session.campaign,
+        item,
+        position,
+        session.scores(position).get(session.campaign.criteria[0].name),
+        session.spans(position) if session.campaign.protocol == "esa" else (),
+        save_label=SAVE_LABEL,
+        skip_label=SKIP_LABEL,
+    )
+    try:
+        if answer.save:
+            spans = answer.spans if session.campaign.protocol == "esa" else None
+            session.submit(position, {session.campaign.criteria[0].name: answer.score}, spans)
+            forget_marks(position)
+            if item.kind == "tutorial":
+                st.session_state[K.RATE_FEEDBACK] = session.feedback(position)
+            return True
+        if answer.skip:
+            session.skip(position)
+            return True
+    except BleuStudyError as err:
+        st.error(md_escape(str(err)))
+    return False

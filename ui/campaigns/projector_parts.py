@@ -1,0 +1,141 @@
+"""The Projector page's parts for the teacher and the room: the timer, the end-of-class downloads, the
+ratings into the open study, the countdown and the agreement column. The page passes what it shows (the store,
+the lesson, its code and organiser key); every text a student or organiser wrote is escaped.
+"""
+
+from __future__ import annotations
+
+import altair as alt
+import streamlit as st
+
+from bleu_core.campaigns import Campaign, CampaignStore, apply_to_study
+from bleu_core.campaigns.lesson import ClassSnapshot, class_snapshot
+from bleu_core.errors import BleuStudyError
+from ui.app import chart_images
+from ui.app import state as K
+from ui.app.context import current_study, open_study
+from ui.app.markup import md_escape
+from ui.campaigns import class_mode as cm
+from ui.campaigns import class_results as results
+from ui.campaigns import lesson_timer
+from ui.campaigns.projector_access import ClassData, class_data
+
+#: Bootstrap draws of alpha's interval on the projector (re-computed every refresh).
+ALPHA_RESAMPLES = 200
+
+
+def snapshot(data: ClassData) -> ClassSnapshot:
+    """The class's numbers so far."""
+    return class_snapshot(
+        data.campaign,
+        data.ratings,
+        len(data.progress),
+        n_resamples=ALPHA_RESAMPLES,
+        seed=data.campaign.seed,
+    )
+
+
+def timer_controls(store: CampaignStore, code: str, key: str) -> None:
+    """The teacher sets the timer: the projector counts down and rating closes at zero."""
+    minutes = st.number_input(
+        "Minutes", min_value=1, max_value=120, value=10, key=K.PROJ_TIMER_MINUTES
+    )
+    if st.button("Start the timer", type="primary", icon=":material/timer:"):
+        lesson_timer.start_timer(code, float(minutes))
+        store.set_open(code, key, True)
+        st.rerun()
+    if st.button("Stop the timer", disabled=lesson_timer.seconds_left(code) is None):
+        lesson_timer.stop_timer(code)
+        st.rerun()
+
+
+def end_of_class(store: CampaignStore, campaign: Campaign) -> None:
+    """The end-of-class downloads (one picture, the class's zip) and the ratings into the open study."""
+    stem = f"class-{campaign.code}"
+
+    def picture() -> bytes:
+        snap = snapshot(class_data(store))
+        return chart_images.chart_png(results.summary_chart(campaign, snap).to_json())
+
+    def zipped() -> bytes:
+        data = class_data(store)
+        return results.class_zip(
+            campaign, snapshot(data), data.ratings, chart_images.chart_png, chart_images.chart_svg
+        )
+
+    st.download_button(
+        "Summary picture (PNG)",
+        data=picture,
+        file_name=f"{stem}.png",
+        mime="image/png",
+        on_click="ignore",
+        icon=":material/image:",
+    )
+    st.download_button(
+        "The class's ratings and results (zip)",
+        data=zipped,
+        file_name=f"{stem}.zip",
+        mime="application/zip",
+        on_click="ignore",
+        icon=":material/folder_zip:",
+    )
+    keep_results(store, campaign)
+
+
+def keep_results(store: CampaignStore, campaign: Campaign) -> None:
+    """Add the class's ratings to the open study as criteria."""
+    study = current_study()
+    state = st.session_state
+    st.write(
+        "Add the class's ratings to the open study as criteria: every page (BLEU vs human, Judges, "
+        "Correlation, Export's reproducible zip) then offers them."
+    )
+    if st.button("Add to the open study", disabled=study is None):
+        try:
+            new = apply_to_study(study, campaign, class_data(store).ratings)
+        except BleuStudyError as err:
+            st.error(md_escape(str(err)))
+        else:
+            open_study(
+                new,
+                key=f"{state.get(K.STUDY_KEY)}|class:{campaign.code}:{len(new.ratings)}",
+                label=f"{state.get(K.STUDY_LABEL)} + class {campaign.code}",
+            )
+            st.success("Added. Open Export for the reproducible zip.")
+
+
+def show_timer(store: CampaignStore, data: ClassData, key: str | None) -> None:
+    """The countdown in large type; at zero the teacher's projector (*key* given) closes rating."""
+    code = data.campaign.code
+    left = lesson_timer.seconds_left(code)
+    if left is None:
+        return
+    st.markdown(
+        f'<div class="bs-proj-timer">{lesson_timer.timer_text(left)}</div>', unsafe_allow_html=True
+    )
+    if left <= 0 and key and data.campaign.is_open:
+        store.set_open(code, key, False)
+
+
+def alpha_part(snap: ClassSnapshot) -> None:
+    """Do the students agree? Alpha per criterion, its history, and the class against the experts."""
+    st.subheader("Do the students agree? (Krippendorff's α)")
+    for line in cm.alpha_lines(snap):
+        st.markdown(f"#### {md_escape(line)}")
+    if snap.alpha_history:
+        chart = (
+            alt.Chart(cm.alpha_frame(snap))
+            .mark_line(point=True)
+            .encode(
+                x=alt.X("ratings:Q", title="ratings so far"),
+                y=alt.Y("alpha:Q", title="α"),
+                color=alt.Color("criterion:N", scale=alt.Scale(range=results.OKABE_ITO)),
+            )
+            .properties(height=220, title="α as the ratings came in")
+        )
+        st.altair_chart(chart, width="stretch")
+    for name, value in snap.experts.items():
+        st.markdown(
+            f"**The class vs the experts** ({md_escape(name)}, {int(value['n'])} systems): "
+            + results.r_text(value["r"])
+        )
