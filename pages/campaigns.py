@@ -17,6 +17,7 @@ from ui.app import state as K
 from ui.app.context import current_study
 from ui.app.markup import md_escape
 from ui.campaigns.campaigns_page import (
+    AnalysisInput,
     field_downloads,
     forget_campaign,
     forms,
@@ -95,7 +96,7 @@ def agreement_section(campaign: Campaign, ratings: list[StoredRating]) -> None:
     show_agreement(report, n_resamples=n_resamples, seed=seed)
 
 
-def use_in_analyses(campaign: Campaign, ratings: list[StoredRating], extra) -> None:
+def use_in_analyses(campaign: Campaign, ratings: list[StoredRating], extra: AnalysisInput) -> None:
     study = current_study()
     if study is None:
         st.info("Open the study this campaign was made from to use its ratings in the analyses.")

@@ -11,6 +11,7 @@ from ui.analysis.corpus_page import (
     corpus_bars,
     corpus_frame,
     render_corpus_domains,
+    render_reference_scores,
 )
 from ui.app import state as K
 from ui.app.frames import system_human_scores
@@ -57,6 +58,7 @@ config = {
     },
 }
 st.dataframe(frame, hide_index=True, column_config=config, width="stretch")
+render_reference_scores(study)
 signature_caption(scores.signature)
 table_downloads(frame, "corpus bleu", caption=f"Corpus BLEU of {study.name} ({scores.signature})")
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
 from bleu_core.study.criterion_order import criteria_order, headline_criterion
@@ -139,7 +141,12 @@ with left:
             f"`{settings['study']['content_sha256']}`"
         )
 with right:
-    st.json(settings, expanded=1)
+    # Plain text: st.json's value colours (teal booleans, 3.2:1) fail WCAG contrast.
+    st.code(
+        json.dumps(settings, indent=2, ensure_ascii=False, default=str),
+        language=None,
+        wrap_lines=True,  # no scroll box a keyboard cannot reach
+    )
 signature_caption(scores.signature)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.segment_level import sentence_options
 from bleu_core.signature import make_signature
 from ui import current_options, current_scores, current_study, signature_caption
 from ui.app import demos
@@ -14,13 +13,16 @@ from ui.app.frames import records_frame
 from ui.app.markup import STYLE, md_escape
 from ui.explore.learn_page import (
     SMOOTHED_ABOVE_ONE,
-    bp_formula,
     corpus_vs_sentence_frame,
+    example_label,
     examples_from_study,
+    learn_options,
     legend_html,
     ngram_frame,
-    precision_bars,
-    precisions_frame,
+    penalty_and_bleu_steps,
+    precision_line,
+    precision_step,
+    quiz_controls,
     segment_block,
     smoothing_rows,
     tokens_frame,
@@ -40,7 +42,7 @@ try:
 except (BleuStudyError, ImportError, FileNotFoundError, KeyError) as err:
     examples = []
     st.warning(f"The paper's examples could not be loaded ({err}); type your own sentences below.")
-labels = [f"{ex.title} · {name}" for ex in examples for name, _ in ex.candidates] + [
+labels = [example_label(ex.title, name) for ex in examples for name, _ in ex.candidates] + [
     "Your own sentences"
 ]
 pairs = [(ex, text) for ex in examples for _, text in ex.candidates]
@@ -71,10 +73,11 @@ c1.selectbox(
     on_change=_fill_from_example,
 )
 use_sidebar = c2.toggle(
-    "Use the sidebar's tokenizer",
+    "Use the sidebar's settings",
     key=K.LEARN_USE_SIDEBAR,
-    help="Off: the `paper` tokenizer (case-folded words, punctuation dropped), as the "
-    "paper counts. The other sidebar settings (order, weights, smoothing…) always apply.",
+    help="Off: the paper's settings, the `paper` tokenizer (case-folded words, punctuation dropped), "
+    "4-grams, no smoothing, so its Example 2 scores 0 as in the paper. On: the sidebar's tokenizer, order, "
+    "weights and smoothing, as sentence BLEU on every page.",
 )
 candidate = st.text_area("Candidate", key=K.LEARN_CANDIDATE, height=80)
 references = [
@@ -84,13 +87,11 @@ references = [
     ).splitlines()
     if r.strip()
 ]
-# one sentence: BLEU as sacrebleu's sentence_bleu computes it (effective order), as on every page
-options = sentence_options(current_options())
-if not use_sidebar:
-    options = options.with_(tokenize="paper", lowercase=False)
+options = learn_options(use_sidebar, current_options())
 if not references:
     st.info("Type at least one reference.")
     st.stop()
+hidden = quiz_controls(candidate, references)  # quiz: p_n, BP and BLEU hidden until revealed
 w = walkthrough(candidate, references, options)
 signature = make_signature(options, len(references))
 ref_names = [f"Reference {k}" for k in range(1, len(references) + 1)]
@@ -114,45 +115,11 @@ for tab, step in zip(tabs, w.orders, strict=True):
         st.html(STYLE + legend_html())
         st.html(segment_block(w.matches, step.n, ref_names, system="Candidate"))
         st.dataframe(ngram_frame(w.matches, step.n, ref_names), hide_index=True, width="stretch")
-        st.markdown(
-            f"Modified {step.n}-gram precision $p_{step.n}$ = clipped matches / candidate "
-            f"{step.n}-grams = **{step.fraction}**"
-            + (f" = {step.matches / step.total:.4f}" if step.total else " (no n-grams)")
-        )
+        st.markdown(precision_line(step.n, step.fraction, step.matches, step.total, hidden=hidden))
 
 st.header("3 · Modified precisions and their geometric mean")
-prec = precisions_frame(w.orders, w.weights)
-st.dataframe(prec, hide_index=True, width="stretch")
-bars = prec.assign(precision=prec["p_n used (after smoothing)"], label=prec["matches/total"])
-st.altair_chart(precision_bars(bars, title="Modified precision per order"), width="stretch")
-if (prec["p_n used (after smoothing)"] > 1).any():
-    st.caption(SMOOTHED_ABOVE_ONE)
-terms = " + ".join(
-    f"{wn:.3g}\\log {p:.4g}"
-    for wn, p in zip(w.weights, prec["p_n used (after smoothing)"], strict=True)
-)
-st.latex(
-    rf"\begin{{aligned}}\exp\Big(\sum_n w_n \log p_n\Big) &= \exp\big({terms}\big)\\ "
-    rf"&= {w.geometric_mean:.4g}\end{{aligned}}"
-)
-if any(s.matches == 0 for s in w.orders) and options.smooth == "none":
-    st.warning(
-        "An order has no match: log 0 = −∞, so the geometric mean and BLEU are 0. See step 6."
-    )
-
-st.header("4 · Brevity penalty")
-st.write(
-    f"Candidate length c = **{w.hyp_len}**; reference lengths {w.ref_lens}; effective reference length "
-    f"r = **{w.ref_len:g}** (policy `{options.ref_length}`: the paper's *best match length* is `closest`)."
-)
-st.latex(bp_formula(w.hyp_len, w.ref_len))
-
-st.header("5 · BLEU")
-st.latex(
-    rf"\mathrm{{BLEU}} = \mathrm{{BP}} \cdot \exp\Big(\sum_n w_n \log p_n\Big) = {w.bp:.4g} \times "
-    rf"{w.geometric_mean:.4g} = {w.bleu:.4f}"
-)
-st.metric("Sentence BLEU", f"{w.bleu:.4f}", help=f"{100 * w.bleu:.2f} on the 0-100 scale")
+precision_step(w, options, hidden=hidden)
+penalty_and_bleu_steps(w, options, hidden=hidden)
 signature_caption(signature)
 
 st.header("6 · Why short sentences often get 0, and what smoothing does")
@@ -161,8 +128,11 @@ st.write(
     "geometric mean collapses to 0 whatever the other orders say. Smoothing replaces zero counts by "
     "something small; the methods differ in how much."
 )
-st.table(records_frame(smoothing_rows(candidate, references, options)).set_index("smoothing"))
-st.caption(SMOOTHED_ABOVE_ONE)
+if hidden:
+    st.caption("Hidden for the quiz: each method's BLEU follows once revealed.")
+else:
+    st.table(records_frame(smoothing_rows(candidate, references, options)).set_index("smoothing"))
+    st.caption(SMOOTHED_ABOVE_ONE)
 
 st.header("7 · Corpus BLEU is not the average of sentence BLEUs")
 study = current_study()

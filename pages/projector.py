@@ -17,6 +17,7 @@ from ui.app import state as K
 from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape
 from ui.campaigns.projector_page import class_mode as cm
+from ui.campaigns.projector_page import esa_projector as esa
 from ui.campaigns.projector_page import open_store, sync_browser_memory
 from ui.campaigns.projector_page import projector_access as pa
 from ui.campaigns.projector_page import projector_parts as parts
@@ -105,6 +106,8 @@ def live() -> None:
         st.altair_chart(cm.normalised_class_chart(campaign, snap), width="stretch")
     with right:
         parts.alpha_part(snap)
+    if campaign.protocol == "esa":  # the class's error spans against BLEU's matches
+        esa.esa_class_panel(store, campaign, data.ratings)
 
 
 live()

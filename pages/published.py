@@ -16,7 +16,12 @@ import streamlit as st
 from bleu_core.errors import BleuStudyError
 from bleu_core.io.text import decode_text
 from bleu_core.stats.correlation import METHODS
-from bleu_core.stats.system_table import is_human_column, parse_system_table, table_correlations
+from bleu_core.stats.system_table import (
+    is_human_column,
+    parse_system_table,
+    table_correlations,
+    wmt_table_pairs,
+)
 from bleu_core.study.demo import data_dir as demo_dir
 from ui import show_chart, table_downloads
 from ui.app import state as K
@@ -70,7 +75,14 @@ else:
     name, data = upload.name, upload.getvalue()
 
 try:
-    table = parse_system_table(decode_text(data, name), name)
+    text = decode_text(data, name)
+    language_pairs = wmt_table_pairs(text, name)
+    pair = (
+        st.selectbox("Language pair", language_pairs, key=K.PUB_LANGUAGE_PAIR)
+        if len(language_pairs) > 1
+        else None
+    )
+    table = parse_system_table(text, name, pair=pair)
 except BleuStudyError as err:
     stop_with(err)
 
@@ -106,6 +118,10 @@ if (
     no_interval
 ):  # bleu_core gives no interval for a system table: keep the columns only when it does
     frame = frame.drop(columns=["CI low", "CI high"])
+else:  # said in the table: a system table has no segments to resample (as every page and `meta`)
+    frame["CI method"] = (
+        frame["CI low"].notna().map({True: "Fisher z, system-level only", False: "—"})
+    )
 number = st.column_config.NumberColumn
 st.dataframe(
     frame,
@@ -120,12 +136,6 @@ if no_interval:
         "No confidence intervals: a published table holds one score per system and no segments to "
         "resample. p-values are scipy's two-sided tests of no correlation (Pearson: t-test with n − 2 "
         "degrees of freedom; with 4 systems only very strong correlations reach p < 0.05)."
-    )
-else:
-    st.caption(
-        "Intervals: Fisher z (human scores are system-level only: a published table has no segments "
-        "to resample), for Pearson's r with more than 3 systems; the same rule as every page and "
-        "`meta` where a study has only system-level human scores."
     )
 st.markdown("**As a paper prints them** (metric × criterion · method)")
 matrix = cp.r_matrix(frame)

@@ -7,6 +7,11 @@ Build a :class:`~bleu_core.campaigns.planning.CampaignPlan` (from texts with
 :meth:`~CampaignStore.rate`, then measure agreement (:mod:`bleu_core.campaigns.agreement`, summed up per criterion by
 :mod:`bleu_core.campaigns.report`) and turn the ratings into
 study ratings (:mod:`bleu_core.campaigns.integration`).
+
+A campaign's protocol (:mod:`~bleu_core.campaigns.protocols`) is the paper's adequacy + fluency, ESA (error spans
+and a 0-100 score, as WMT since 2024) or DA; :mod:`~bleu_core.campaigns.qc_items` mixes in tutorial items and
+attention checks and :mod:`~bleu_core.campaigns.quality` scores them; :mod:`~bleu_core.campaigns.exports` writes
+Appraise's ESA CSV and JSONL; :mod:`~bleu_core.campaigns.migrate` keeps the database's schema current (Alembic).
 """
 
 from bleu_core.campaigns.agreement import (

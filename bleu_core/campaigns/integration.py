@@ -95,7 +95,44 @@ def plan_from_study(
         reference_stream=reference_stream,
         metadata={"source_lang": study.source_lang, "target_lang": study.target_lang},
     )
-    return plan if protocol == "adequacy-fluency" else with_protocol(plan, protocol)
+    if protocol == "adequacy-fluency":
+        return plan
+    plan = with_protocol(plan, protocol)
+    return replace(plan, metadata={**plan.metadata, "context": document_context(study, plan)})
+
+
+def document_context(study: Study, plan: CampaignPlan) -> dict[str, dict[str, list[str | None]]]:
+    """For each segment of *plan*: the segment before and after it in the same document (``None`` at a
+    document's edge, or when the study has no document ids), as the source (``"source"``) and as each rated
+    system's translation, so judges can read a segment in its context (ESA's guidelines ask for it).
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> study = Study("toy", (Segment("1", "d", "x1"), Segment("2", "d", "x2"), Segment("3", "e", "x3")),
+    ...               {"ref": ["r1", "r2", "r3"]}, {"A": ["a1", "a2", "a3"]})
+    >>> plan = plan_from_study(study, systems=["A"], n_segments=3, seed=0)
+    >>> document_context(study, plan)["2"]
+    {'source': ['x1', None], 'A': ['a1', None]}
+    """
+    ids = study.segment_ids
+    index = {seg: i for i, seg in enumerate(ids)}
+    sources = study.sources()
+
+    def neighbour(i: int, step: int) -> int | None:
+        j = i + step
+        doc = study.segments[i].doc_id
+        if doc is None or not 0 <= j < len(ids) or study.segments[j].doc_id != doc:
+            return None
+        return j
+
+    context: dict[str, dict[str, list[str | None]]] = {}
+    for seg in plan.segment_ids:
+        i = index[seg]
+        around = [neighbour(i, -1), neighbour(i, 1)]
+        entry = {"source": [sources[j] if j is not None else None for j in around]}
+        for system in plan.systems:
+            entry[system] = [study.systems[system][j] if j is not None else None for j in around]
+        context[seg] = entry
+    return context
 
 
 def study_criterion_name(campaign: Campaign, criterion: str) -> str:

@@ -39,6 +39,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import func, inspect, select
 from sqlalchemy.engine import Connection, Engine
 
+from bleu_core.campaigns.model import CampaignError
 from bleu_core.campaigns.schema import metadata
 
 #: The folder of the revisions (:mod:`bleu_core.campaigns.migrations`).
@@ -106,6 +107,13 @@ def migrate(engine: Engine, target: str = HEAD) -> MigrationResult:
                 return MigrationResult(None, HEAD, True)
             if before is None and "campaigns" in tables:
                 MigrationContext.configure(conn).stamp(script, BEFORE_MIGRATIONS)
+            known = {r.revision for r in script.walk_revisions()}
+            if before is not None and before not in known:
+                raise CampaignError(
+                    f"the campaign database is at revision {before!r}, which this bleu-study does not "
+                    f"know (it knows {', '.join(sorted(known))}): it was migrated by a newer bleu-study; "
+                    "upgrade bleu-study (pip install -U bleu-study)"
+                )
             if current_revision(conn) != target:
                 _upgrade(conn, script, target)
             return MigrationResult(before, str(current_revision(conn)), False)

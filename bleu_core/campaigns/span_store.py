@@ -8,8 +8,8 @@ each judge's quality control (:mod:`bleu_core.campaigns.quality`) and keeps a fa
 from __future__ import annotations
 
 from bleu_core.campaigns import queries, span_queries
-from bleu_core.campaigns.access import normalise_code
-from bleu_core.campaigns.model import CampaignError
+from bleu_core.campaigns.access import check_viewer_token, normalise_code
+from bleu_core.campaigns.model import CampaignError, Item
 from bleu_core.campaigns.protocols import MarkedSpan, StoredSpan
 from bleu_core.campaigns.quality import (
     DEFAULT_PASS_RATE,
@@ -85,3 +85,17 @@ class SpanQualityMixin:
                     )
                 )  # fmt: skip
         return result
+
+    def class_spans(
+        self, code: str, *, key: str | None = None, view: str | None = None
+    ) -> tuple[list[Item], list[StoredSpan]]:
+        """Every item (with its reference, for BLEU's matches) and every span of the campaign, for the
+        organiser (*key*) or a view-only projector link (*view*)."""
+        code = normalise_code(code)
+        with self._read() as conn:
+            if key is not None:
+                self._check_key(conn, code, key)
+            else:
+                check_viewer_token(queries.campaign_row(conn, code), view)
+            items = [item_from_row(r) for r in queries.item_rows(conn, code)]
+            return items, span_queries.campaign_spans(conn, code)

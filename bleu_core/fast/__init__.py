@@ -14,6 +14,10 @@
   character and word n-gram matches of every system against every reference, segment by segment, exact
   (hash tables confirmed unit by unit), without the GIL; its pure twin is
   :func:`bleu_core.metrics.chrf._match_counts` (numpy sorting).
+* ``rules_13a`` and ``rules_intl`` (in ``_kernels.c``, wrapped by :mod:`bleu_core.fast.native`) — sacrebleu's
+  13a and intl regular expressions over UTF-8 bytes, for the batched tokenizers; intl's Unicode classes are
+  taken from the ``regex`` package itself by :mod:`bleu_core.fast.intl_table`. Their pure twins are sacrebleu's
+  own compiled expressions.
 * :mod:`bleu_core.fast.compiled` — whether the compiled kernels run (``_kernels.c``, a C extension built ahead
   of time at install; :mod:`bleu_core.fast.native` wraps it): always when built, unless ``BLEU_STUDY_PURE=1``.
 

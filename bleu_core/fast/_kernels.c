@@ -271,34 +271,34 @@ done:
     return result;
 }
 
-/* byte_counts(buf, out): out[b] (int64, 256 of them, zeroed) += the number of bytes of value b in buf (uint8).
- * Four tables, one per byte of each group of four, so that consecutive equal bytes do not wait on each other. */
-static PyObject *byte_counts(PyObject *self, PyObject *args) {
-    PyObject *o_buf, *o_out;
-    if (!PyArg_ParseTuple(args, "OO", &o_buf, &o_out)) return NULL;
-    Buf bb = {0}, bo = {0};
+/* count_bytes(buf, values, out): out[j] (int64, zeroed) = the number of bytes equal to values[j] in buf (both
+ * uint8), one memchr walk per value: fast for the rare bytes it is used on (the marker characters). */
+static PyObject *count_bytes(PyObject *self, PyObject *args) {
+    PyObject *o_buf, *o_values, *o_out;
+    if (!PyArg_ParseTuple(args, "OOO", &o_buf, &o_values, &o_out)) return NULL;
+    Buf bb = {0}, bv = {0}, bo = {0};
     PyObject *result = NULL;
-    if (get_buffer(o_buf, &bb, 1, 0, "buf") < 0 || get_buffer(o_out, &bo, 8, 1, "out") < 0) goto done;
-    if (N_ITEMS(bo) != 256) {
-        PyErr_SetString(PyExc_ValueError, "byte_counts: 256 counts expected");
+    if (get_buffer(o_buf, &bb, 1, 0, "buf") < 0 || get_buffer(o_values, &bv, 1, 0, "values") < 0 ||
+        get_buffer(o_out, &bo, 8, 1, "out") < 0)
+        goto done;
+    if (N_ITEMS(bo) != N_ITEMS(bv)) {
+        PyErr_SetString(PyExc_ValueError, "count_bytes: one count per value expected");
         goto done;
     }
-    const uint8_t *buf = bb.view.buf;
+    const uint8_t *buf = bb.view.buf, *values = bv.view.buf;
     int64_t *out = bo.view.buf;
-    const int64_t n = N_ITEMS(bb);
+    const int64_t n = N_ITEMS(bb), n_values = N_ITEMS(bv);
     Py_BEGIN_ALLOW_THREADS;
-    int64_t counts[4][256];
-    memset(counts, 0, sizeof counts);
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        counts[0][buf[i]]++, counts[1][buf[i + 1]]++, counts[2][buf[i + 2]]++, counts[3][buf[i + 3]]++;
+    for (int64_t j = 0; j < n_values; j++) {
+        const uint8_t *p = buf, *end = buf + n;
+        int64_t found = 0;
+        while (p < end && (p = memchr(p, values[j], (size_t)(end - p))) != NULL) found++, p++;
+        out[j] = found;
     }
-    for (; i < n; i++) counts[0][buf[i]]++;
-    for (int b = 0; b < 256; b++) out[b] += counts[0][b] + counts[1][b] + counts[2][b] + counts[3][b];
     Py_END_ALLOW_THREADS;
     result = Py_NewRef(Py_None);
 done:
-    release(&bb), release(&bo);
+    release(&bb), release(&bv), release(&bo);
     return result;
 }
 
@@ -1100,7 +1100,7 @@ static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS, "Number the words of a UTF-8 buffer (see bleu_core.fast.native)."},
     {"rehash", rehash, METH_VARARGS, "Rebuild a word table's slots (see bleu_core.fast.native)."},
     {"expand", expand, METH_VARARGS, "Word ids to token ids (see bleu_core.fast.native)."},
-    {"byte_counts", byte_counts, METH_VARARGS, "How often each byte value occurs (see bleu_core.fast.native)."},
+    {"count_bytes", count_bytes, METH_VARARGS, "How often some byte values occur (see bleu_core.fast.native)."},
     {"gathered_sum", gathered_sum, METH_VARARGS, "sum(word_len[word_ids]) (see bleu_core.fast.native)."},
     {"count", count, METH_VARARGS, "Clipped n-gram matches per segment (see bleu_core.fast.native)."},
     {"rules_13a", rules_13a, METH_VARARGS,

@@ -30,8 +30,8 @@ only (``str.isalnum``) is left whole, as every rule of 13a and intl leaves it. T
 (``tests/engine/test_fast_tokenizers.py``) compare the result token for token with sacrebleu's tokenizer on
 every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
 
-Cost: a line met twice in one call is tokenised once (one dictionary look-up per line: the reference that
-:func:`bleu_core.statistics.compute_system_statistics` repeats for every system, outputs shared by systems).
+Cost: a line (a string object) met twice in one call is tokenised once (one dictionary look-up per line: the
+reference that :func:`bleu_core.statistics.compute_system_statistics` repeats for every system).
 The distinct lines are joined into one text, which the compiled kernels read in UTF-8 (built line by line, so
 that a line of ASCII is copied as it is; the markers are counted on the bytes, vectorised), numbering every
 word through a hash table (:mod:`bleu_core.fast.word_index`); the pure path uses ``str.split`` and a
@@ -60,7 +60,7 @@ import numpy as np
 from ..line_tokenizers import LineTokenizer, sacrebleu_class
 from . import native
 from .compiled import use_compiled
-from .word_index import WordTable, byte_counts, number_words, tokens_of_words
+from .word_index import WordTable, count_bytes, number_words, tokens_of_words
 
 #: Tokenizers whose batched (word-by-word) implementation is proven identical to sacrebleu's by the tests.
 WORD_LOCAL_TOKENIZERS = frozenset({"13a", "intl", "char", "none"})
@@ -75,6 +75,10 @@ _MARKER_RE = re.compile("[" + re.escape(_MARKER_CANDIDATES) + "]")
 # ``intl`` words are tokenised in one string separated by a *number* character: a number is invisible to the
 # mteval-v14 rules (a punctuation mark next to a number is never split off), exactly like "no neighbour".
 _NUMBER_SEPARATORS = "\u00b9\u00b2\u00b3\u00bc\u00bd\u00be\u2189\u216f\u3007"
+
+
+#: Lines repeated in one call are tokenised again, not looked up, when at most one line in this many is a repeat.
+_FEW_REPEATS = 8
 
 
 @dataclass(frozen=True)
@@ -244,21 +248,28 @@ class BatchTokenizer:
     def encode(self, lines: Sequence[str]) -> EncodedLines:
         """Token ids of ``lines`` (each line as ``Tokenizer(name, lowercase)`` would tokenise it).
 
-        A line met more than once in ``lines`` is tokenised once: the reference stream that
-        :func:`bleu_core.statistics.compute_system_statistics` repeats for every system, and the outputs two
-        systems share, cost one dictionary look-up each (equal strings, equal tokens).
+        A string object met more than once in ``lines`` is tokenised once: the reference stream that
+        :func:`bleu_core.statistics.compute_system_statistics` repeats for every system (the same objects)
+        costs one dictionary look-up a line. Lines are told apart by identity, not by value: equal strings
+        give equal tokens anyway, and hashing every line of a big corpus of distinct lines would cost more
+        than the repeats it finds. When at most one line in :data:`_FEW_REPEATS` is a repeat, every line is
+        tokenised (same tokens, less work).
         """
         n_lines = len(lines)
         if n_lines == 0:
             return EncodedLines(np.zeros(0, np.int64), np.zeros(0, np.int64))
-        distinct = list(dict.fromkeys(lines))
-        if len(distinct) == n_lines:
+        keys = list(map(id, lines))
+        distinct_keys = list(dict.fromkeys(keys))
+        # A few repeats (Python shares the objects of empty and one-character lines) cost less tokenised again
+        # than the second pass that gives every line the tokens of its distinct line.
+        if (n_lines - len(distinct_keys)) * _FEW_REPEATS <= n_lines:
             return self._encode_distinct(lines)
-        encoded = self._encode_distinct(distinct)
+        by_key = dict(zip(keys, lines, strict=True))
+        encoded = self._encode_distinct([by_key[k] for k in distinct_keys])
         # Each distinct line is a "word" of the lines (word k + 1 = distinct line k, word 0 = the boundary).
-        number = dict(zip(distinct, range(1, len(distinct) + 1), strict=True))
+        number = dict(zip(distinct_keys, range(1, len(distinct_keys) + 1), strict=True))
         word_ids = np.zeros(2 * n_lines - 1, np.int64)
-        word_ids[0::2] = np.fromiter(map(number.__getitem__, lines), np.int64, n_lines)
+        word_ids[0::2] = np.fromiter(map(number.__getitem__, keys), np.int64, n_lines)
         line_len = np.concatenate([np.zeros(1, np.int64), encoded.lengths])
         ids, lengths = tokens_of_words(word_ids, encoded.ids, line_len, n_lines)
         return EncodedLines(ids, lengths)
@@ -345,14 +356,13 @@ class BatchTokenizer:
 
     def _markers_fit_bytes(self, data: bytes, markers: tuple[str, ...], n_lines: int) -> bool:
         """:meth:`_markers_fit` on the UTF-8 text (a marker below U+0080 is one byte that UTF-8 uses for
-        nothing else, so counting that byte counts the marker: all byte values in one pass)."""
-        per_byte = byte_counts(data) if min(map(ord, markers)) < 0x80 else None
+        nothing else, so counting that byte counts the marker: a ``memchr`` walk for each)."""
+        one_byte = bytes(ord(m) for m in markers if ord(m) < 0x80)
+        per_byte = dict(zip(one_byte, count_bytes(data, one_byte), strict=True))
 
         def count(marker: str) -> int:
             code = ord(marker)
-            if code < 0x80 and per_byte is not None:
-                return int(per_byte[code])
-            return data.count(marker.encode())
+            return per_byte[code] if code < 0x80 else data.count(marker.encode())
 
         sep, first, last, special = markers
         per_line = n_lines if self.name == "intl" else 0

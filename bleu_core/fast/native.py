@@ -86,12 +86,12 @@ def expand(
     return ids, lengths[: int(n_lines)], int(line)
 
 
-def byte_counts(data: bytes) -> np.ndarray:
-    """How often each byte value occurs in ``data``: ``int64``, 256 of them (the twin is ``np.bincount``,
-    :func:`bleu_core.fast.word_index.byte_counts`)."""
-    out = np.zeros(256, np.int64)
-    _c().byte_counts(data, out)
-    return out
+def count_bytes(data: bytes, values: bytes) -> list[int]:
+    """How often each byte of ``values`` occurs in ``data`` (the twin is ``bytes.count``,
+    :func:`bleu_core.fast.word_index.count_bytes`)."""
+    out = np.zeros(len(values), np.int64)
+    _c().count_bytes(data, values, out)
+    return out.tolist()
 
 
 def count(

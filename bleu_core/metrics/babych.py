@@ -116,6 +116,149 @@ def feature_label(scheme: str, measure: str, reference: str) -> str:
     return f"{measure} ({SCHEME_LABELS[scheme]}) [{reference}]"
 
 
+def _reference_names(study: Any, references: Sequence[str] | None) -> list[str]:
+    """The reference streams to score against (all of the study's by default), checked to exist."""
+    ref_names = list(study.references) if references is None else list(references)
+    unknown = [r for r in ref_names if r not in study.references]
+    if unknown or not ref_names:
+        raise BleuOptionError(
+            f"unknown reference stream(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
+            f"the study has: {', '.join(study.references) or 'no references'}"
+        )
+    return ref_names
+
+
+def _system_names(study: Any, systems: Sequence[str] | None, include_human: bool) -> list[str]:
+    """The systems to score (the machine systems by default, every system with ``include_human``),
+    checked to exist."""
+    if systems is None:
+        systems = list(study.systems) if include_human else list(study.machine_systems)
+    missing = [s for s in systems if s not in study.systems]
+    if missing:
+        raise BleuOptionError(
+            f"unknown system(s) {', '.join(map(repr, missing))}; the study has: {', '.join(study.systems)}"
+        )
+    return list(systems)
+
+
+def _reference_weights(
+    study: Any, ref_names: Sequence[str], tokenizer: Any, docs: Sequence[Any]
+) -> tuple[dict[str, list[list[str] | None]], dict[str, list[Any]]]:
+    """Each reference stream's tokens (``None`` where it has no text) and its weight tables, one per
+    scheme of :data:`SCHEMES` (``None`` for the unweighted baseline), computed from that stream alone."""
+    ref_tokens: dict[str, list[list[str] | None]] = {}
+    tables: dict[str, list[Any]] = {}
+    for name in ref_names:
+        stream = study.references[name]
+        toks = tokenizer.tokenize_corpus([t or "" for t in stream])
+        ref_tokens[name] = [
+            tok if t is not None else None for tok, t in zip(toks, stream, strict=True)
+        ]
+        present = [i for i, t in enumerate(stream) if t is not None]
+        grouped = group_tokens([toks[i] for i in present], [docs[i] for i in present])
+        tables[name] = [None, tfidf_weights(grouped), s_score_weights(grouped)]
+    return ref_tokens, tables
+
+
+def _system_bleu(
+    study: Any, system: str, keep: Sequence[int], ref_names: Sequence[str], options: BleuOptions
+) -> float:
+    """BLEU of ``system`` on its translated segments ``keep`` against every reference stream but
+    itself (NaN when nothing is left)."""
+    other_refs = [r for r in ref_names if r != system]
+    if not (other_refs and keep):
+        return math.nan
+    hyps = study.systems[system]
+    return corpus_bleu(
+        [hyps[i] for i in keep],
+        [[study.references[r][i] for i in keep] for r in other_refs],
+        options,
+    ).bleu
+
+
+def _score_system(
+    study: Any,
+    system: str,
+    *,
+    ref_names: Sequence[str],
+    refs: tuple[dict[str, list[list[str] | None]], dict[str, list[Any]]],
+    tokenizer: Any,
+    docs: Sequence[Any],
+    bleu_opts: BleuOptions,
+    max_order: int,
+    ngram_rule: str,
+    shared: dict[str, dict],
+    scores: dict[tuple[str, str, str], dict[str, float]],
+) -> float:
+    """Fill ``scores`` with the precision, recall and F of ``system`` against each reference stream
+    alone, under every scheme, and return its BLEU with all the streams.
+
+    A stream that is the system itself, or shares no segment with it, gives NaN. ``shared`` keeps the
+    reference-side work of each stream across systems.
+    """
+    ref_tokens, tables = refs
+    hyps = study.systems[system]
+    hyp_toks = tokenizer.tokenize_corpus([h or "" for h in hyps])
+    keep = [i for i, h in enumerate(hyps) if h is not None]
+    bleu = _system_bleu(study, system, keep, ref_names, bleu_opts)
+    for ref in ref_names:
+        idx = [i for i in keep if ref_tokens[ref][i] is not None]
+        if ref == system or not idx:
+            for sc in SCHEMES:
+                for m in MEASURES:
+                    scores[(sc, m, ref)][system] = math.nan
+            continue
+        counts = weighted_counts_many(
+            [hyp_toks[i] for i in idx],
+            [ref_tokens[ref][i] for i in idx],
+            [docs[i] for i in idx],
+            tables[ref],
+            max_order=max_order,
+            ngram_rule=ngram_rule,
+            cache=shared[ref],
+        )
+        for k, sc in enumerate(SCHEMES):
+            prf = prf_from_counts(counts[k].sum(axis=0), max_order)
+            for m, value in zip(MEASURES, (prf.precision, prf.recall, prf.f), strict=True):
+                scores[(sc, m, ref)][system] = float(value)
+    return bleu
+
+
+def _correlation_rows(
+    human: dict[str, dict[str, float]],
+    correlated: Sequence[str],
+    bleu: dict[str, float],
+    scores: dict[tuple[str, str, str], dict[str, float]],
+) -> list[CorrelationRow]:
+    """Pearson r of BLEU and of every scheme/measure/reference score with each human criterion,
+    across the ``correlated`` systems (the tables' last rows)."""
+    rows: list[CorrelationRow] = []
+    for criterion, by_system in human.items():
+        h = [by_system.get(s, math.nan) for s in correlated]
+        bleu_r = pearson_pairwise([bleu[s] for s in correlated], h)
+        rows.append(CorrelationRow("BLEU", None, None, None, criterion, bleu_r))
+        for (sc, m, ref), values in scores.items():
+            r = pearson_pairwise([values[s] for s in correlated], h)
+            rows.append(CorrelationRow(feature_label(sc, m, ref), sc, m, ref, criterion, r))
+    return rows
+
+
+def _stability_tables(
+    scores: dict[tuple[str, str, str], dict[str, float]],
+    ref_names: Sequence[str],
+    systems: Sequence[str],
+) -> tuple[dict[tuple[str, str], dict[str, float]], dict[tuple[str, str], float]]:
+    """Table 3: per ``(measure, scheme)``, each system's standard deviation across the reference
+    runs and their average (:func:`stability`)."""
+    stab: dict[tuple[str, str], dict[str, float]] = {}
+    stab_avg: dict[tuple[str, str], float] = {}
+    for m in MEASURES:
+        for sc in SCHEMES:
+            runs = {s: [scores[(sc, m, r)][s] for r in ref_names] for s in systems}
+            stab[(m, sc)], stab_avg[(m, sc)] = stability(runs)
+    return stab, stab_avg
+
+
 def babych_tables(
     study: Any,
     *,
@@ -128,112 +271,51 @@ def babych_tables(
     ngram_rule: str = "max",
     bleu_options: BleuOptions | None = None,
 ) -> BabychTables:
-    """Compute the paper's Tables 1-3 on ``study`` (a :class:`bleu_core.study.Study`)."""
-    ref_names = list(study.references) if references is None else list(references)
-    unknown = [r for r in ref_names if r not in study.references]
-    if unknown or not ref_names:
-        raise BleuOptionError(
-            f"unknown reference stream(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
-            f"the study has: {', '.join(study.references) or 'no references'}"
-        )
-    if systems is None:
-        systems = list(study.systems) if include_human else list(study.machine_systems)
-    missing = [s for s in systems if s not in study.systems]
-    if missing:
-        raise BleuOptionError(
-            f"unknown system(s) {', '.join(map(repr, missing))}; the study has: {', '.join(study.systems)}"
-        )
+    """Compute the paper's Tables 1-3 on ``study`` (a :class:`bleu_core.study.Study`).
+
+    The steps: check the references and systems; tokenize each reference stream and compute its
+    weights; score every system (BLEU, and weighted P/R/F against each stream alone); correlate
+    those scores with the human criteria; measure their stability across the streams.
+    """
+    ref_names = _reference_names(study, references)
+    systems = _system_names(study, systems, include_human)
     tokenizer = get_tokenizer(tokenize, lowercase=lowercase)
     docs = segment_documents([s.doc_id for s in study.segments], study.n_segments)
-    ref_tokens: dict[str, list[list[str] | None]] = {}
-    tables: dict[str, list[Any]] = {}
-    for name in ref_names:
-        stream = study.references[name]
-        toks = tokenizer.tokenize_corpus([t or "" for t in stream])
-        ref_tokens[name] = [
-            tok if t is not None else None for tok, t in zip(toks, stream, strict=True)
-        ]
-        present = [i for i, t in enumerate(stream) if t is not None]
-        grouped = group_tokens([toks[i] for i in present], [docs[i] for i in present])
-        tables[name] = [None, tfidf_weights(grouped), s_score_weights(grouped)]
+    refs = _reference_weights(study, ref_names, tokenizer, docs)
 
     bleu_opts = bleu_options or BleuOptions(tokenize=tokenize, lowercase=lowercase)
-    bleu: dict[str, float] = {}
     scores: dict[tuple[str, str, str], dict[str, float]] = {
         (sc, m, r): {} for sc in SCHEMES for m in MEASURES for r in ref_names
     }
     shared: dict[str, dict] = {
         name: {} for name in ref_names
     }  # reference-side work, once per stream
-    for system in systems:
-        hyps = study.systems[system]
-        hyp_toks = tokenizer.tokenize_corpus([h or "" for h in hyps])
-        other_refs = [r for r in ref_names if r != system]
-        keep = [i for i, h in enumerate(hyps) if h is not None]
-        if other_refs and keep:
-            bleu[system] = corpus_bleu(
-                [hyps[i] for i in keep],
-                [[study.references[r][i] for i in keep] for r in other_refs],
-                bleu_opts,
-            ).bleu
-        else:
-            bleu[system] = math.nan
-        for ref in ref_names:
-            idx = [i for i in keep if ref_tokens[ref][i] is not None]
-            if ref == system or not idx:
-                for sc in SCHEMES:
-                    for m in MEASURES:
-                        scores[(sc, m, ref)][system] = math.nan
-                continue
-            counts = weighted_counts_many(
-                [hyp_toks[i] for i in idx],
-                [ref_tokens[ref][i] for i in idx],
-                [docs[i] for i in idx],
-                tables[ref],
-                max_order=max_order,
-                ngram_rule=ngram_rule,
-                cache=shared[ref],
-            )
-            for k, sc in enumerate(SCHEMES):
-                prf = prf_from_counts(counts[k].sum(axis=0), max_order)
-                for m, value in zip(MEASURES, (prf.precision, prf.recall, prf.f), strict=True):
-                    scores[(sc, m, ref)][system] = float(value)
+    bleu = {
+        system: _score_system(
+            study,
+            system,
+            ref_names=ref_names,
+            refs=refs,
+            tokenizer=tokenizer,
+            docs=docs,
+            bleu_opts=bleu_opts,
+            max_order=max_order,
+            ngram_rule=ngram_rule,
+            shared=shared,
+            scores=scores,
+        )
+        for system in systems
+    }
 
     human = {c: study.system_scores(c) for c in study.criteria}
     correlated = [s for s in systems if include_human or s not in study.human_systems]
-    rows: list[CorrelationRow] = []
-    for criterion, by_system in human.items():
-        h = [by_system.get(s, math.nan) for s in correlated]
-        rows.append(
-            CorrelationRow(
-                "BLEU",
-                None,
-                None,
-                None,
-                criterion,
-                pearson_pairwise([bleu[s] for s in correlated], h),
-            )
-        )
-        for (sc, m, ref), values in scores.items():
-            rows.append(
-                CorrelationRow(
-                    feature_label(sc, m, ref),
-                    sc,
-                    m,
-                    ref,
-                    criterion,
-                    pearson_pairwise([values[s] for s in correlated], h),
-                )
-            )
+    rows = _correlation_rows(human, correlated, bleu, scores)
 
     notes = []
     stab: dict[tuple[str, str], dict[str, float]] = {}
     stab_avg: dict[tuple[str, str], float] = {}
     if len(ref_names) >= 2:
-        for m in MEASURES:
-            for sc in SCHEMES:
-                runs = {s: [scores[(sc, m, r)][s] for r in ref_names] for s in systems}
-                stab[(m, sc)], stab_avg[(m, sc)] = stability(runs)
+        stab, stab_avg = _stability_tables(scores, ref_names, systems)
     else:
         notes.append("stability (Table 3) needs at least two reference streams; this study has one")
     if not study.criteria:

@@ -383,18 +383,9 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", choices=("json", "text"), default="text")
 
 
-def register(subparsers: Any) -> None:
-    """Add the ``meta`` and ``significance`` sub-commands to the command line's sub-parsers."""
-    from ..cli_options import add_bleu_options, add_esa_option
-    from .multi_pair_command import add_arguments as add_multi_pair_arguments
-
-    p = subparsers.add_parser(
-        "meta",
-        help="correlation of BLEU with human scores (a study), or of a published system-level table",
-        description="System- and segment-level correlation of BLEU with every human criterion of a study, "
-        "with bootstrap confidence intervals; or, with --system-scores, every metric × criterion Pearson r "
-        "of a CSV table (one row per system; NA allowed).",
-    )
+def _add_meta_inputs(p: argparse.ArgumentParser) -> None:
+    """What ``meta`` correlates: a study PATH or a published ``--system-scores`` table, which of its
+    criteria and methods, and the scores of metrics computed elsewhere."""
     p.add_argument("path", nargs="?", help="study folder, zip or file")
     p.add_argument(
         "--system-scores",
@@ -419,6 +410,11 @@ def register(subparsers: Any) -> None:
         help="scores of metrics computed elsewhere (MTME *.score files, a system,segment_id,metric,"
         "score table, or a WMT automatic-scores.tsv), ranked beside the computed metrics",
     )
+
+
+def _add_meta_rankings(p: argparse.ArgumentParser) -> None:
+    """How ``meta`` ranks the metrics: which ones, by which statistics, the clusters' significance
+    level, and where TER keeps its per-segment statistics."""
     p.add_argument(
         "--metrics",
         metavar="NAMES",
@@ -449,18 +445,32 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="compute TER without reading or writing the cache",
     )
+
+
+def _register_meta(subparsers: Any) -> None:
+    """The ``meta`` sub-command: its inputs, rankings, several language pairs, the options shared
+    with ``significance``, BLEU's options and ESA files."""
+    from ..cli_options import add_bleu_options, add_esa_option
+    from .multi_pair_command import add_arguments as add_multi_pair_arguments
+
+    p = subparsers.add_parser(
+        "meta",
+        help="correlation of BLEU with human scores (a study), or of a published system-level table",
+        description="System- and segment-level correlation of BLEU with every human criterion of a study, "
+        "with bootstrap confidence intervals; or, with --system-scores, every metric × criterion Pearson r "
+        "of a CSV table (one row per system; NA allowed).",
+    )
+    _add_meta_inputs(p)
+    _add_meta_rankings(p)
     add_multi_pair_arguments(p)
     _common(p)
     add_bleu_options(p)
     add_esa_option(p)
     p.set_defaults(func=cmd_meta)
 
-    q = subparsers.add_parser(
-        "significance",
-        help="bootstrap confidence intervals and paired significance tests of BLEU",
-        description="Bootstrap CIs of BLEU per system (Zhang & Vogel 2004) and paired tests between systems "
-        "(paired bootstrap like sacrebleu --paired-bs, approximate randomisation like --paired-ar).",
-    )
+
+def _add_significance_inputs(q: argparse.ArgumentParser) -> None:
+    """What ``significance`` compares: a study PATH (and which of its systems) or ``-r``/``-i`` files."""
     q.add_argument("path", nargs="?", help="study folder, zip or file (instead of -r/-i)")
     q.add_argument("-r", "--refs", nargs="+", metavar="REF", help="reference files")
     q.add_argument("-i", "--input", nargs="+", metavar="HYP", help="system output files")
@@ -469,6 +479,10 @@ def register(subparsers: Any) -> None:
         metavar="NAMES",
         help="for a study: comma-separated systems (default: machine systems)",
     )
+
+
+def _add_significance_tests(q: argparse.ArgumentParser) -> None:
+    """Which paired tests ``significance`` runs, against which baseline, at which level."""
     q.add_argument(
         "--test",
         choices=("bs", "ar", "both"),
@@ -491,6 +505,21 @@ def register(subparsers: Any) -> None:
     q.add_argument(
         "--alpha", type=parse_fraction, default=0.05, help="significance level (default 0.05)"
     )
+
+
+def _register_significance(subparsers: Any) -> None:
+    """The ``significance`` sub-command: its inputs, tests, the input size limit, the options shared
+    with ``meta``, BLEU's options and ESA files."""
+    from ..cli_options import add_bleu_options, add_esa_option
+
+    q = subparsers.add_parser(
+        "significance",
+        help="bootstrap confidence intervals and paired significance tests of BLEU",
+        description="Bootstrap CIs of BLEU per system (Zhang & Vogel 2004) and paired tests between systems "
+        "(paired bootstrap like sacrebleu --paired-bs, approximate randomisation like --paired-ar).",
+    )
+    _add_significance_inputs(q)
+    _add_significance_tests(q)
     q.add_argument(
         "--max-mb", type=parse_max_mb, default=200, help="refuse input files larger than this (MB)"
     )
@@ -498,3 +527,9 @@ def register(subparsers: Any) -> None:
     add_bleu_options(q)
     add_esa_option(q)
     q.set_defaults(func=cmd_significance)
+
+
+def register(subparsers: Any) -> None:
+    """Add the ``meta`` and ``significance`` sub-commands to the command line's sub-parsers."""
+    _register_meta(subparsers)
+    _register_significance(subparsers)

@@ -132,7 +132,9 @@ def pairwise_pvalues(segment_scores: Any, n_permutations: int = 1000, seed: int 
         raise StatsInputError("segment scores must be a systems × segments array")
     k, s = scores.shape
     signs = sign_matrix(n_permutations, s, seed)
-    seg = scores.astype(np.float32)
+    # C order as MTME's packed arrays: float32 sums round by layout, and a null difference equal to the
+    # observed one in exact arithmetic (systems with equal segment scores) must land where MTME's does.
+    seg = np.ascontiguousarray(scores, dtype=np.float32)
     totals = seg.sum(axis=1)
     partial = signs @ seg.T  # permutations × systems
     iu, ju = np.triu_indices(k, k=1)
@@ -165,7 +167,7 @@ def batched_pairwise_pvalues(scores: np.ndarray, signs: np.ndarray) -> np.ndarra
     >>> bool(p == pairwise_pvalues(x, 200, 4)[0, 1])
     True
     """
-    x = np.asarray(scores, dtype=np.float32)
+    x = np.ascontiguousarray(scores, dtype=np.float32)  # C order, as pairwise_pvalues
     r, k, s = x.shape
     totals = x.sum(-1)  # R × K
     partial = signs @ x.transpose(2, 0, 1).reshape(s, r * k)  # P × (R·K)

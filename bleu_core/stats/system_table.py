@@ -149,6 +149,27 @@ def parse_system_table(text: str, file: str = "table", *, pair: str | None = Non
 _WMT_LONG = frozenset({"pair", "system", "metric", "score"})
 
 
+def wmt_table_pairs(text: str, file: str = "table") -> list[str]:
+    r"""The language pairs of a WMT release's long scores table (``pair, system, …, metric, score``), in
+    the order they first appear; ``[]`` for any other table. A page offers them before parsing.
+
+    >>> wmt_table_pairs("pair\tsystem\tmetric\tscore\nen-de\tA\tBLEU\t30\nzh-en\tA\tBLEU\t20\n")
+    ['en-de', 'zh-en']
+    >>> wmt_table_pairs("system,BLEU\nA,30\n")
+    []
+    """
+    header_index, rows = _csv_rows(text, file)
+    header = [c.strip().lower() for c in rows[header_index]]
+    if not _WMT_LONG <= set(header):
+        return []
+    at = header.index("pair")
+    return list(
+        dict.fromkeys(
+            r[at].strip() for r in rows[header_index + 1 :] if len(r) > at and r[at].strip()
+        )
+    )
+
+
 def _wide_from_wmt_long(
     header: list[str], rows: list[list[str]], header_index: int, file: str, pair: str | None
 ) -> tuple[list[str], list[list[str]], int]:

@@ -221,6 +221,33 @@ def choose_references(study: Study, references: str | Sequence[str]) -> LoadResu
     return LoadResult(view, tuple(warnings))
 
 
+def reference_human_scores(study: Study) -> dict[str, dict[str, tuple[float, int]]]:
+    """The human scores of the reference streams themselves, set aside by :func:`choose_references`:
+    ``{reference: {criterion: (mean of its segment scores, number of scores)}}``.
+
+    WMT24 rates its reference ``refA`` like a system. With one reference it cannot be a BLEU system (BLEU
+    would score it against itself), yet its human score is the human ceiling a reader compares systems
+    with: the Corpus page shows it beside the table.
+
+    >>> from bleu_core.study.model import Segment
+    >>> study = Study("toy", (Segment("1"), Segment("2")), {"ref-A": ["a", "b"]}, {"S": ["a", "c"]},
+    ...               metadata={"reference_ratings": [["ref-A", "1", "r1", None, "esa", 90.0],
+    ...                                               ["ref-A", "2", "r1", None, "esa", 80.0]]})
+    >>> reference_human_scores(study)
+    {'ref-A': {'esa': (85.0, 2)}}
+    """
+    sums: dict[str, dict[str, list[float]]] = {}
+    for row in study.metadata.get("reference_ratings") or []:
+        rating = Rating(*row)
+        if rating.segment_id is None or rating.system not in study.references:
+            continue
+        sums.setdefault(rating.system, {}).setdefault(rating.criterion, []).append(rating.score)
+    return {
+        ref: {c: (sum(v) / len(v), len(v)) for c, v in by_criterion.items()}
+        for ref, by_criterion in sums.items()
+    }
+
+
 def references_from_cli(values: Sequence[str] | None) -> str | list[str] | None:
     """The ``--references`` values of the command line as ``load_study(reference=...)`` takes them.
 

@@ -72,7 +72,7 @@ def test_stored_view_lists_the_same_rows_as_the_plain_browser(scores, filters):
         segment_frame(
             scores.study,
             scores.systems,
-            bleu_from_stats(scores.stats, scores.options),
+            scores.sentence,  # segment BLEU: sacrebleu's sentence_bleu (effective order)
             human,
             missing=browse.missing(scores),
         ),

@@ -228,3 +228,18 @@ def test_the_per_document_table_is_document_bleu_and_the_documents_human_mean():
     assert row["segments"] == len(rows) and row["domain"] == "arts"
     nemo = list(study.systems).index("Nemo")
     assert row["mqm"] == pytest.approx(np.nanmean(study.segment_scores("mqm")[nemo, rows]))
+
+
+def test_the_corpus_page_shows_the_references_own_human_score():
+    """wmt24-mini rates its reference ref-A like a system: the Corpus page shows that score beside the
+    table (the reference has no BLEU of its own), with the mean of its ratings."""
+    from bleu_core.study.reference_choice import reference_human_scores
+
+    study = load_study(MINI, pair="en-ja", reference="A").study
+    scores = reference_human_scores(study)
+    assert set(scores) == {"ref-A"}
+    at = start(study, "corpus")
+    assert not at.exception, at.exception
+    shown = " ".join(m.value for m in at.markdown)
+    mean, n = scores["ref-A"]["esa"]
+    assert f"esa **{mean:.3f}** ({n} rating" in shown

@@ -63,7 +63,7 @@ def test_the_export_records_every_setting_and_the_segment_signature():
     at.switch_page("pages/export.py")
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    settings = json.loads(at.json[0].value)
+    settings = json.loads(at.code[0].value)
     assert settings["input_files"][0]["name"] == "ted-en-de.study.json.gz"
     assert len(settings["input_files"][0]["sha256"]) == 64
     assert settings["signature"].startswith(

@@ -105,3 +105,12 @@ def test_the_class_zip_holds_ratings_results_and_the_summary_picture(lesson):
         assert json.loads(zf.read("lesson.json"))["seed"] == campaign.seed
     spec = json.loads(class_results.summary_chart(campaign, snap).to_json())
     assert "r = " in json.dumps(spec) and "#D55E00" in json.dumps(spec)  # Okabe-Ito vermilion
+
+
+def test_the_summary_picture_renders(lesson):
+    vl_convert = pytest.importorskip("vl_convert")
+    store, code, key = lesson
+    campaign, ratings = store.check_organiser(code, key), store.ratings(code, key)
+    snap = class_snapshot(campaign, ratings, 2, n_resamples=0)
+    png = vl_convert.vegalite_to_png(class_results.summary_chart(campaign, snap).to_json())
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000

@@ -20,8 +20,8 @@ from bleu_core.campaigns import (
     MarkedSpan,
     add_quality_control,
     plan_from_study,
-    with_protocol,
 )
+from bleu_core.campaigns.class_spans import esa_lesson
 from bleu_core.campaigns.lesson import lesson_plan
 from bleu_core.study.model import Segment, Study
 from ui.app import state as K
@@ -33,7 +33,7 @@ start = partial(start_app, key="test:toy", label=None, open_demo=False, first_ru
 def toy() -> Study:
     return Study(
         name="toy",
-        segments=tuple(Segment(f"s{i}", source=f"source <{i}>") for i in range(4)),
+        segments=tuple(Segment(f"s{i}", doc_id="doc", source=f"source <{i}>") for i in range(4)),
         references={"ref": [f"the reference number {i} is here" for i in range(4)]},
         systems={
             "A": [f"A says <b>{i}</b> to everyone today" for i in range(4)],
@@ -106,6 +106,9 @@ def test_texts_are_escaped_and_a_da_item_has_only_the_slider(db):
     first = plan.items[0].translation
     assert first.replace("<", "&lt;").replace(">", "&gt;") in page  # the texts, escaped
     assert not any(f"<b>{i}</b>" in page for i in range(4))
+    # the document around the segment: the next segment's source and this system's translation of it
+    assert "The document around this segment" in [e.label for e in at.expander]
+    assert "source &lt;1&gt;" in page and "A says &lt;b&gt;1&lt;/b&gt;" in page
     assert not at.button_group  # DA: no words to mark
     at.slider(key=f"{K.RATE_SLIDER_PREFIX}0").set_value(64).run()
     assert "no meaning preserved" in " ".join(c.value for c in at.caption)
@@ -174,6 +177,7 @@ def test_campaigns_page_esa_with_quality_control(db):
     store = CampaignStore.shared(db)
     campaign = store.check_organiser(code, key)
     assert (campaign.protocol, [c.name for c in campaign.criteria]) == ("esa", ["esa"])
+    assert "ESA: error spans + 0-100 score &#40;WMT24+&#41;" in html_of(at)  # the summary (escaped)
     assert campaign.quality_control["tutorials"] == 1 and campaign.quality_control["attention"] == 2
     items = store.items(code, key)
     careful_and_careless(store, code, type("Plan", (), {"items": items}))
@@ -204,7 +208,7 @@ def test_campaigns_page_esa_with_quality_control(db):
 
 
 def test_class_mode_offers_esa(db, ted_four_systems):
-    at = start("campaigns", ted_four_systems, **{K.SEED: 7})
+    at = start("campaigns", ted_four_systems, key="test:ted-four", **{K.SEED: 7})
     choice = at.radio(key=K.CAMP_CLASS_PROTOCOL)
     assert choice.options == [
         "ESA: error spans + 0-100 score (WMT24+)",
@@ -221,7 +225,8 @@ def test_class_mode_offers_esa(db, ted_four_systems):
 def test_the_projector_follows_an_esa_lesson(db, ted_four_systems):
     store = CampaignStore.shared(db)
     bleu = {s: float(i * 5) for i, s in enumerate(ted_four_systems.systems)}
-    plan = with_protocol(lesson_plan(ted_four_systems, bleu, seed=2, n_segments=3), "esa")
+    plan = esa_lesson(lesson_plan(ted_four_systems, bleu, seed=2, n_segments=3), ted_four_systems)
+    assert plan.metadata["expert_spans"]  # the TED demo's MQM spans of the lesson's items
     created = store.create_campaign(plan)
     code, key = created.campaign.code, created.organiser_key
     for n, name in enumerate(("ana", "bo")):
@@ -232,3 +237,15 @@ def test_the_projector_follows_an_esa_lesson(db, ted_four_systems):
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Students joined"] == "2" and metrics["Done"] == "100%"
     assert "BLEU vs esa" in html_of(at)
+    # the segment on screen: every student marked its first word
+    assert at.selectbox(key=K.PROJ_ESA_ITEM).value == 0
+    first = store.items(code, key)[0].translation.split()[0]
+    assert f"{first}: " in html_of(at) and "marked by 2 of 2 students" in html_of(at)
+    tables = [
+        df.value for df in at.dataframe if "marked by the class (this segment)" in df.value.columns
+    ]
+    assert len(tables) == 1 and tables[0]["marked by the class (this segment)"].sum() >= 1
+    assert "Span overlap between students (mean Jaccard per pair): 1.00" in " ".join(
+        c.value for c in at.caption
+    )
+    assert "The class vs the experts' error spans" in html_of(at)

@@ -143,3 +143,21 @@ def test_every_column_a_criterion_is_explained():
     at = upload(run_page(), "t.csv", "system,adequacy,fluency\nA,1,2\nB,2,3\nC,3,1\n")
     assert not at.exception, at.exception
     assert "every column is a human criterion" in shown(at.error[0].value)
+
+
+def test_a_wmt_scores_table_of_several_pairs_asks_for_the_pair():
+    """A release's ``scores/automatic-scores.tsv`` (long form, several pairs) is read one pair at a time:
+    the page offers the pairs instead of refusing the file (invented scores, the release's shape)."""
+    rows = ["pair\tsystem\tmetric\tscore"]
+    for pair, systems in [("en-de", "ABC"), ("zh-en", "XYZW")]:
+        for k, system in enumerate(systems):
+            rows += [f"{pair}\t{system}\tBLEU\t{20 + k}", f"{pair}\t{system}\tDA\t{0.1 * k}"]
+    at = upload(run_page(), "automatic-scores.tsv", "\n".join(rows) + "\n")
+    assert not at.exception, at.exception
+    pair = at.selectbox(key=K.PUB_LANGUAGE_PAIR)
+    assert pair.options == ["en-de", "zh-en"]
+    assert pair.value == "en-de"
+    pair.set_value("zh-en").run()
+    assert not at.exception, at.exception
+    table = next(d.value for d in at.dataframe if "system" in d.value.columns)
+    assert list(table["system"]) == ["X", "Y", "Z", "W"]

@@ -188,7 +188,7 @@ def test_ranking_values_and_clusters_are_one_number(surfaces: Surfaces) -> None:
 
 
 def test_signatures_and_criterion_are_one_label(surfaces: Surfaces) -> None:
-    settings = json.loads(surfaces.pages["export"].json[0].value)
+    settings = json.loads(surfaces.pages["export"].code[0].value)
     assert settings["signature"] == surfaces.meta["bleu_signature"]
     assert settings["segment_level"]["signature"] == surfaces.meta["segment_bleu_signature"]
     assert "|refs:" in settings["signature"] and "eff:yes" in settings["segment_level"]["signature"]

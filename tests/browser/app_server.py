@@ -123,3 +123,21 @@ def wait_app_idle(page, timeout_ms: int = 60_000, settle_ms: int = 400) -> None:
         if page.evaluate(idle):
             return
     raise TimeoutError("the app did not become idle")
+
+
+def axe_serious(page) -> list[str]:
+    """axe-core's serious and critical WCAG 2.1 AA violations on *page*, the framework's sidebar navigation
+    left out (as ``test_accessibility.py`` does); needs the ``axe-playwright-python`` test extra."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options = {
+        "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]},
+        "resultTypes": ["violations"],
+    }
+    context = {"exclude": [['[data-testid="stSidebarNav"]']]}
+    found = Axe().run(page, context=context, options=options).response["violations"]
+    return [
+        f"{v['id']}: {v['nodes'][0]['html'][:120]}"
+        for v in found
+        if v["impact"] in ("serious", "critical")
+    ]

@@ -139,6 +139,7 @@ def test_a_phone_survives_reloads_a_new_tab_and_a_server_restart(lesson):
                 ).is_visible()  # no keyboard help on a phone
                 rate_one(phone)
                 assert in_view(phone, "h3#bs-item")  # the next sentence, not the form, is on screen
+                assert server.axe_serious(phone) == []  # WCAG 2.1 AA on the phone's rating screen
                 phone.reload()
                 assert item_heading(phone).startswith("Item 2 of")  # the same student, same item
                 second = context.new_page()  # the tab closed, the join link opened again
@@ -195,5 +196,73 @@ def test_the_projector_opens_without_a_key_and_its_link_is_view_only(lesson):
                 server.wait_app_idle(room)
                 assert room.get_by_label("Organiser key").count() == 0
                 assert "bs_lessons" not in {c["name"] for c in room.context.cookies()}
+            finally:
+                browser.close()
+
+
+def test_the_projector_survives_a_server_restart(lesson):
+    db, code, key = lesson
+    port = server.free_port()
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=server.CHROMIUM_ARGS
+        )
+        try:
+            room = browser.new_context(**PROJECTOR).new_page()
+            with app_on(port, db) as url:
+                view = CampaignStore(db).viewer_token(code, key)
+                room.goto(f"{url}/projector?lesson={code}&view={view}")
+                room.get_by_text("Students joined").first.wait_for(timeout=60_000)
+                server.wait_app_idle(room)
+            room.wait_for_function(
+                """() => document.querySelector('[data-testid="stApp"]')
+                    .getAttribute('data-test-connection-state') !== 'CONNECTED'""",
+                timeout=30_000,
+            )
+            room.wait_for_timeout(3_000)
+            assert "class's ratings are saved" in banner(room)
+            dialogs = room.locator('[data-testid="stDialog"]')
+            assert all(not dialogs.nth(i).is_visible() for i in range(dialogs.count()))
+            with app_on(port, db):
+                room.wait_for_function(
+                    """() => document.querySelector('[data-testid="stApp"]')
+                        .getAttribute('data-test-connection-state') === 'CONNECTED'""",
+                    timeout=60_000,
+                )
+                room.get_by_text("Students joined").first.wait_for(timeout=60_000)
+                assert f"lesson={code}" in room.url
+        finally:
+            browser.close()
+
+
+def test_the_teacher_reloads_campaigns_and_is_back_in_the_lesson(tmp_path):
+    db = tmp_path / "teacher.sqlite"
+    with server.streamlit_server(extra_env={"BLEU_STUDY_DB": str(db)}, quiet=True) as url:
+        with sync_api.sync_playwright() as pw:
+            browser = pw.chromium.launch(
+                executable_path=str(CHROMIUM), headless=True, args=server.CHROMIUM_ARGS
+            )
+            try:
+                teacher = browser.new_context(**PROJECTOR)
+                page = teacher.new_page()
+                page.goto(f"{url}/campaigns")
+                page.get_by_role("button", name="Start a class").click(timeout=120_000)
+                heading = page.locator("h3").filter(has_text="Lesson ").first
+                heading.wait_for(timeout=60_000)
+                server.wait_app_idle(page)
+                lesson = heading.inner_text()
+                key = page.locator('[data-testid="stCode"]').first.inner_text().strip()
+                link = page.get_by_role("link", name="Open the projector dashboard")
+                href = link.get_attribute("href")
+                assert "view=" in href and key not in href  # the projector's link is view-only
+                page.reload()
+                page.locator("h3").filter(has_text=lesson).first.wait_for(timeout=120_000)
+                server.wait_app_idle(page)
+                assert page.locator('[data-testid="stCode"]').filter(has_text=key).count() == 0
+                room = browser.new_context(**PROJECTOR).new_page()  # another computer
+                room.goto(href)
+                room.get_by_text("Students joined").first.wait_for(timeout=60_000)
+                server.wait_app_idle(room)
+                assert room.get_by_role("button", name="Timer").count() == 0  # no organiser rights
             finally:
                 browser.close()

@@ -76,6 +76,7 @@ def test_the_results_view_reads_from_the_back_at_1280x720(tmp_path):
                 assert page.locator(".bs-proj-r").first.inner_text().startswith("r = ")
                 box = page.locator(".vega-embed").first.bounding_box()
                 assert box is not None and box["y"] + box["height"] <= 720, box
+                assert server.axe_serious(page) == []  # WCAG 2.1 AA, as test_accessibility.py
                 ARTIFACTS.mkdir(exist_ok=True)
                 page.screenshot(path=str(ARTIFACTS / "projector-results-1280x720.png"))
             finally:

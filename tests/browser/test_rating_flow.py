@@ -93,7 +93,8 @@ def test_judge_rates_with_the_keyboard_and_resumes_after_reload(tmp_path):
                 server.wait_app_idle(page)
                 assert item_heading(page) == "Item 1 of 6"
                 page.get_by_text("Translation to rate").wait_for()
-                # the resume code is shown once, and never kept in the address (history, shared screens)
+                # the resume code (for another device) is shown once, and never kept in the address
+                page.get_by_text("Continue on another device").click()
                 resume_code = page.locator('[data-testid="stCode"]').first.inner_text().strip()
                 assert resume_code.startswith(code) and "resume=" not in page.url
 
@@ -116,9 +117,15 @@ def test_judge_rates_with_the_keyboard_and_resumes_after_reload(tmp_path):
                 server.wait_app_idle(page)
                 assert item_heading(page) == "Item 2 of 6"
 
-                # closing the tab loses nothing: the resume code brings the judge back to where they were
+                # a reload loses nothing: this browser remembers the judge, on the item they were on
                 assert "resume=" not in page.url
                 page.reload(wait_until="domcontentloaded")
+                server.wait_app_idle(page)
+                assert item_heading(page) == "Item 2 of 6"
+                # another device: the resume code brings the judge back to where they were
+                page = browser.new_page(viewport={"width": 1280, "height": 1000})
+                page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+                page.goto(f"{url}/rate", wait_until="domcontentloaded")
                 server.wait_app_idle(page)
                 page.get_by_role("tab", name="Resume").click()
                 page.get_by_label("Resume code").fill(resume_code)

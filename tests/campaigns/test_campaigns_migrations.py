@@ -245,3 +245,23 @@ def test_migrate_command_names_a_bad_database():
     )  # fmt: skip
     assert run.returncode == 2
     assert "database 'not a url://' is not a file path or SQLAlchemy URL" in run.stderr
+
+
+def test_a_database_from_a_newer_bleu_study_is_refused_with_the_fix(legacy_url):
+    engine = make_engine(legacy_url)
+    migrate(engine)
+    with engine.begin() as conn:
+        conn.execute(version_table().update().values(version_num="9999"))
+    with pytest.raises(
+        CampaignError, match=r"at revision '9999', which this bleu-study does not know"
+    ):
+        migrate(engine)
+    engine.dispose()
+    with pytest.raises(CampaignError, match=r"upgrade bleu-study"):
+        CampaignStore(legacy_url)
+
+
+def version_table():
+    from sqlalchemy import Column, String, Table
+
+    return Table("alembic_version", MetaData(), Column("version_num", String(32)))

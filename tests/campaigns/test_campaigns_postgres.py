@@ -168,6 +168,8 @@ REUSED[migration_tests] = [
     "test_every_row_survives_and_old_campaigns_still_open",
     "test_the_schema_after_migrating_is_the_schema_of_the_code",
     "test_migrating_twice_changes_nothing",
+    "test_migrate_command",
+    "test_a_database_from_a_newer_bleu_study_is_refused_with_the_fix",
 ]
 
 REUSED[esa_tests] = [
@@ -533,4 +535,47 @@ def test_a_live_store_survives_a_server_crash_and_restart(pg, pg_url):
         (6, "adequacy"): 5,
         (6, "fluency"): 5,
     }
+    store.close()
+
+
+# One app server (a Streamlit process holding one CampaignStore) serving some judges of an ESA campaign: each
+# judge in turn submits every item with a span, the judges of both servers interleaved.
+APP_SERVER = """
+import sys
+from bleu_core.campaigns import CampaignStore, JudgeSession, MarkedSpan
+url, code, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+store = CampaignStore(url)
+sessions = [JudgeSession.join(store, code, name, "bilingual") for name in names]
+for pos in range(sessions[0].n_items):
+    for k, session in enumerate(sessions):
+        session.submit(pos, {"esa": (13 * pos + 7 * k) % 101}, [MarkedSpan(0, 1, "major")])
+store.close()
+"""
+
+
+def test_two_app_servers_sharing_one_postgresql_serve_one_campaign(pg_url):
+    """Two processes, each with its own store (its own connection pool), rate one ESA campaign at once:
+    every rating and span of both is stored once, and each server sees the other's judges."""
+    import subprocess
+
+    store = CampaignStore(pg_url)
+    created = store.create_campaign(esa_tests.esa_plan())
+    code, key = created.campaign.code, created.organiser_key
+    servers = [
+        subprocess.Popen(
+            [sys.executable, "-c", APP_SERVER, pg_url, code, names],
+            cwd=ROOT,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for names in ("a1,a2,a3", "b1,b2,b3")
+    ]
+    for server in servers:
+        assert server.wait(timeout=300) == 0, server.stderr.read()
+    n_items = store.get_campaign(code).n_items
+    ratings = store.ratings(code, key)
+    assert len(ratings) == 6 * n_items
+    assert len({(r.judge, r.position) for r in ratings}) == 6 * n_items
+    assert len(store.spans(code, key)) == 6 * n_items
+    assert [p.n_rated for p in store.progress(code, key)] == [n_items] * 6
     store.close()

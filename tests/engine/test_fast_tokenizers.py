@@ -268,6 +268,27 @@ def test_a_repeated_line_is_tokenised_once(monkeypatch: pytest.MonkeyPatch) -> N
     assert seen == [6, 1]
 
 
+def test_a_few_repeats_are_tokenised_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines are told apart by identity, and a few repeats (the shared empty string, say) are tokenised again
+    rather than looked up: one pass over every line, the same tokens."""
+    seen: list[int] = []
+    real = BatchTokenizer._encode_distinct
+
+    def spy(self: BatchTokenizer, lines: list[str]) -> batch_tokenizers.EncodedLines:
+        seen.append(len(lines))
+        return real(self, lines)
+
+    monkeypatch.setattr(BatchTokenizer, "_encode_distinct", spy)
+    lines = [f"Line {i}, 3.5 -- done." for i in range(20)] + ["", ""]
+    assert BatchTokenizer("13a").tokenize(lines) == [
+        sacrebleu_tokens("13a", False, x) for x in lines
+    ]
+    assert seen == [22]
+    equal_not_same = ["".join(["a", " b."]) for _ in range(3)]  # equal strings, three objects
+    assert BatchTokenizer("intl").tokenize(equal_not_same) == [["a", "b", "."]] * 3
+    assert seen == [22, 3]
+
+
 @pytest.mark.parametrize(("name", "lowercase"), CONFIGS)
 def test_markers_beyond_ascii_and_newlines(name: str, lowercase: bool) -> None:
     """Lines holding every ASCII marker candidate force markers from U+0080-U+0084 (two bytes in UTF-8, which

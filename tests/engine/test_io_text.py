@@ -99,3 +99,41 @@ def test_read_text_names_a_missing_file_and_a_folder(tmp_path: Path) -> None:
         read_text(tmp_path / "nope.txt", name="shown.txt")
     with pytest.raises(InputError, match=r": file not found; check the path"):
         read_text(tmp_path)
+
+
+#: Bytes of text files: UTF-8 pieces, line ends, byte-order marks, NUL, and bytes that are not UTF-8.
+FILE_BYTES = st.lists(
+    st.one_of(
+        LINE.map(str.encode),
+        st.sampled_from(
+            [b"\n", b"\r\n", b"\r", b"\xef\xbb\xbf", b"\x00", b"\xff", b"\xc3", b"\xe2\x80"]
+        ),
+    ),
+    max_size=10,
+).map(b"".join)
+
+
+@given(FILE_BYTES)
+def test_lines_from_bytes_is_split_lines_of_text_from_bytes(data: bytes) -> None:
+    """``read_lines``'s fast path (split the bytes, decode line by line, checks on the bytes) gives the same
+    lines as decoding the whole text, and the same error, word for word."""
+    from bleu_core.io.text import lines_from_bytes
+
+    try:
+        expected = split_lines(text_from_bytes(data, "f.txt"))
+    except InputError as exc:
+        with pytest.raises(InputError) as got:
+            lines_from_bytes(data, "f.txt")
+        assert str(got.value) == str(exc)
+    else:
+        assert lines_from_bytes(data, "f.txt") == expected
+
+
+def test_lines_from_bytes_refuses_an_over_long_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bleu_core.io import text
+
+    monkeypatch.setattr(text, "MAX_LINE_CHARS", 4)
+    monkeypatch.setattr("bleu_core.limits.MAX_LINE_CHARS", 4)
+    assert text.lines_from_bytes("ééé\nabcd\n".encode(), "f.txt") == ["ééé", "abcd"]
+    with pytest.raises(InputError, match="line 2: line is 5 characters long"):
+        text.lines_from_bytes(b"abc\nabcde\n", "f.txt")

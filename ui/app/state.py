@@ -273,7 +273,14 @@ LEARN_EXAMPLE: Final = "learn_example"
 LEARN_CANDIDATE: Final = "learn_candidate"
 LEARN_REFERENCES: Final = "learn_references"
 LEARN_USE_SIDEBAR: Final = "learn_use_sidebar"
-DEFAULTS.update({LEARN_EXAMPLE: 0, LEARN_USE_SIDEBAR: False})
+"""Widget: Learn BLEU uses the sidebar's settings (off: the paper's, no smoothing) (bool)."""
+LEARN_QUIZ: Final = "learn_quiz"
+"""Widget: quiz mode, p_n, BP and BLEU hidden until revealed (bool)."""
+LEARN_REVEALED: Final = "learn_revealed"
+"""The example (a digest of candidate and references) whose numbers the quiz has revealed, or None."""
+LEARN_GUESS: Final = "learn_guess"
+"""Widget: the class's prediction of BLEU (0-1) during the quiz, or None."""
+DEFAULTS.update({LEARN_EXAMPLE: 0, LEARN_USE_SIDEBAR: False, LEARN_QUIZ: False})
 PERSISTENT_WIDGET_KEYS += [LEARN_EXAMPLE, LEARN_CANDIDATE, LEARN_REFERENCES, LEARN_USE_SIDEBAR]
 
 # --- BLEU vs error spans page (pages/error_spans.py) --------------------------------------------
@@ -394,6 +401,8 @@ PUB_CRITERIA_PREFIX: Final = "pub_criteria"
 from the default rule."""
 PUB_PAIRS: Final = "pub_pairs"
 """Widget: the (metric, criterion) pairs drawn."""
+PUB_LANGUAGE_PAIR: Final = "pub_language_pair"
+"""Widget: the language pair read from a WMT scores table of several pairs (``automatic-scores.tsv``)."""
 
 # --- Metric ranking page (pages/metric_ranking.py) ----------------------------------------------
 RANK_METRICS: Final = "rank_metrics"
@@ -524,6 +533,8 @@ PROJ_VIEW: Final = "proj_view"
 """View-only token of the campaign the projector shows (str) or None: its link keeps it in the address."""
 PROJ_RESULTS: Final = "proj_results"
 """Widget: the projector shows the results view (r and the line in large type, no QR code) (bool)."""
+PROJ_ESA_ITEM: Final = "proj_esa_item"
+"""Widget: in an ESA lesson, the position of the segment whose marks the projector shows (int)."""
 PROJ_TIMER_MINUTES: Final = "proj_timer_minutes"
 """Widget: minutes of the rating timer the teacher sets on the projector."""
 DEFAULTS.update({PROJ_CODE: None, PROJ_KEY: None, PROJ_FROZEN: False})

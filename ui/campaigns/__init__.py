@@ -8,7 +8,17 @@
 ``judge_access``   a judge's way in (campaign code, resume token) and the judge's view.
 ``judge_link``     whether a session is a judge's (link or sign-in): the app then shows the Rate page only.
 ``rating_widgets`` the rating form of one item.
+``esa_marking``    ESA and DA rating: the translation's words as toggles → error spans, the 0-100 slider.
+``esa_manage``     the organiser's quality control (pass rates, keep), ESA CSV / JSONL downloads.
 ``class_mode``     class mode: a lesson campaign in one click, the join QR code, the projector dashboard's parts.
+``lesson_form``    class mode's questions: what the class reads, how many students, the systems' preview.
+``lesson_panel``   the Class mode tab: the form, then the lesson (my lessons, the key once, the projector link).
+``browser_memory`` what this browser remembers (cookies): the teacher's lessons, the student's resume codes.
+``network``        whether phones can reach the join link; this machine's network address.
+``projector_access`` who the projector shows the lesson to: a view-only link, or the teacher's browser.
+``projector_parts`` the projector's timer, end-of-class downloads, countdown and agreement column.
+``class_results``  the end-of-class summary picture and zip (colour-blind-safe palette).
+``lesson_timer``   the lesson's timer (a deadline per lesson, shared by the server's sessions).
 ``*_page``  each page's one door into this room (a page imports one module of its room): what
             ``pages/<page>.py`` uses, re-exported from the modules that define it: campaigns_page,
             projector_page, rate_page.

@@ -4,7 +4,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 
 from ui.campaigns import forms, lesson_panel
 from ui.campaigns.db import open_store
-from ui.campaigns.esa_manage import field_downloads, quality_section
+from ui.campaigns.esa_manage import AnalysisInput, field_downloads, quality_section
 from ui.campaigns.session import (
     forget_campaign,
     remember_campaign,
@@ -19,6 +19,7 @@ from ui.campaigns.views import (
 )
 
 __all__ = [
+    "AnalysisInput",
     "field_downloads",
     "forget_campaign",
     "forms",

@@ -14,7 +14,8 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 import pandas as pd
 import streamlit as st
 
-from bleu_core.campaigns import CampaignStore, with_protocol
+from bleu_core.campaigns import CampaignStore
+from bleu_core.campaigns.class_spans import esa_lesson
 from bleu_core.campaigns.lesson import (
     ClassSnapshot,
     lesson_plan,
@@ -162,7 +163,7 @@ def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int,
         reads=reads,
     )
     if st.session_state.get(K.CAMP_CLASS_PROTOCOL) == "esa":  # the class marks spans, scores 0-100
-        plan = with_protocol(plan, "esa")
+        plan = esa_lesson(plan, scores.study)  # with the experts' spans, for the projector
     return store.create_campaign(plan)
 
 

@@ -9,7 +9,8 @@ is shown with the marks highlighted, each mark labelled for screen readers ("maj
 
 The slider shows its number; the ESA anchors (0 / 33 / 66 / 100) are written under it. When the score and the
 spans disagree (a high score with a major error, a low score with no error) a gentle question appears above
-"Save and next"; the judge may save anyway. Marks not yet saved live in the session
+"Save and next"; the judge may save anyway. The segments before and after the item in its document are one
+tap away (:func:`show_context`). Marks not yet saved live in the session
 (``ui.app.state.RATE_MARKS_PREFIX``) and are saved with the score in one transaction.
 
 >>> words_of("the  cat sat")
@@ -44,7 +45,7 @@ ESA_STYLE = """
 .bs-esa mark.bs-major { background: #f4a3a3; color: #4a0000; text-decoration: underline; }
 .bs-esa .bs-missing { border: 1px dashed #4a0000; padding: 0 0.2rem; border-radius: 0.25rem; }
 @media (max-width: 640px) {
-  [data-testid="stPills"] button { min-height: 44px; font-size: 1rem; }
+  [data-testid="stButtonGroup"] button { min-height: 44px; font-size: 1rem; }
   [data-testid="stButton"] button { min-height: 48px; }
 }
 </style>
@@ -254,11 +255,29 @@ def show_feedback() -> None:
         tutorial_feedback(outcome)
 
 
+def show_context(campaign: Campaign, item: Item) -> None:
+    """The segments before and after this one in its document (the source when the judge sees sources, and
+    this system's translations), folded away, when the campaign stored them."""
+    entry = (campaign.metadata.get("context") or {}).get(item.segment_id) or {}
+    sides = []
+    if item.source is not None:
+        sides.append(("source", entry.get("source") or [None, None]))
+    sides.append(("translation", entry.get(item.system) or [None, None]))
+    if not any(text for _, pair in sides for text in pair):
+        return
+    with st.expander("The document around this segment"):
+        for where, index in (("Before", 0), ("After", 1)):
+            for what, pair in sides:
+                if pair[index]:
+                    text_box(f"{where} ({what})", pair[index])
+
+
 def rate_slider_item(session: JudgeSession, position: int, item: Item) -> bool:
     """An ESA or DA item: the texts for context, the marks and the slider; saving stores score and spans
     together (and keeps a tutorial's feedback for the next run). True when the judge saved or skipped."""
     if item.kind == "tutorial":
         st.info("Tutorial item: after you save it, you see what was expected.")
+    show_context(session.campaign, item)
     if item.source is not None:
         text_box("Source", item.source)
     if item.reference is not None:

@@ -63,19 +63,20 @@ class NewCampaignChoices:
         Raises :class:`~bleu_core.campaigns.CampaignError` (a :class:`~bleu_core.errors.BleuStudyError`) with
         the fix when a choice is invalid (no system, a one-label scale, a group listed twice, ...).
         """
-        labels = split_names(self.labels_text)
-        criteria = criteria_from_choices(
-            self.criteria_names,
-            labels,
-            extra_name=self.extra_name,
-            extra_question=self.extra_question,
-        )
+        criteria = None  # ESA and DA: the protocol's own criteria
+        if self.protocol == "adequacy-fluency":
+            criteria = criteria_from_choices(
+                self.criteria_names,
+                split_names(self.labels_text),
+                extra_name=self.extra_name,
+                extra_question=self.extra_question,
+            )
         plan = plan_from_study(
             study,
             systems=self.systems,
             n_segments=self.n_segments,
             seed=self.seed,
-            criteria=criteria if self.protocol == "adequacy-fluency" else None,
+            criteria=criteria,
             display=self.display,
             groups=split_names(self.groups_text),
             reference_stream=self.reference_stream,

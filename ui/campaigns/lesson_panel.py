@@ -1,7 +1,6 @@
 """The Campaigns page's Class mode tab: the lesson form (:func:`ui.campaigns.class_mode.class_mode_form`), then
-the lesson: "My lessons on this browser" (switch between the
-lessons this browser remembers), the join panel, the organiser key shown once as text (the code block has a copy
-button), and the projector's view-only link.
+the lesson: "My lessons on this browser" (switch between the lessons this browser remembers), the join panel,
+the organiser key shown once as text (the code block has a copy button), and the projector's view-only link.
 """
 
 from __future__ import annotations

@@ -78,14 +78,17 @@ PHONE_STYLE = """
   [data-testid="stForm"] [role="radiogroup"] label {
     width: 100%; min-width: 0; min-height: 56px; padding: 0.3rem 0.15rem; margin: 0 !important;
     border: 1px solid #bbb; border-radius: 0.6rem; justify-content: center; text-align: center;
+    display: flex; align-items: center;
   }
   [data-testid="stForm"] [role="radiogroup"] label > div { justify-content: center; width: 100%; }
   [data-testid="stForm"] [role="radiogroup"] label > div > div:not([data-testid="stMarkdownContainer"]) {
     display: none;
   }
   [data-testid="stForm"] [role="radiogroup"] label p { font-size: 0.85rem; line-height: 1.15; }
+  [data-testid="stForm"] [data-testid="stElementContainer"]:has([data-testid="stFormSubmitButton"]),
+  [data-testid="stForm"] [data-testid="stElementContainer"]:has([data-testid="stFormSubmitButton"]) > div,
   [data-testid="stForm"] [data-testid="stFormSubmitButton"],
-  [data-testid="stForm"] [data-testid="stFormSubmitButton"] button { width: 100%; min-height: 52px; }
+  [data-testid="stForm"] [data-testid="stFormSubmitButton"] button { width: 100% !important; min-height: 52px; }
   .bs-keys-help { display: none; }
 }
 </style>

@@ -19,6 +19,7 @@ from bleu_core.campaigns import (
     StoredRating,
     ratings_to_csv,
 )
+from bleu_core.campaigns.protocols import PROTOCOL_TITLES
 from ui.app.context import file_stem
 from ui.app.markup import STYLE, html_text, label_html
 from ui.app.numbers import plural
@@ -55,6 +56,8 @@ def campaign_summary_html(campaign: Campaign) -> str:
         + label_html("Judges see")
         + f'<div class="bs-seg">{e(DISPLAY_HELP[campaign.display])}; groups: '
         + f"{e(', '.join(campaign.groups))}</div>"
+        + label_html("Protocol")
+        + f'<div class="bs-seg">{e(PROTOCOL_TITLES.get(campaign.protocol, campaign.protocol))}</div>'
     )
 
 
