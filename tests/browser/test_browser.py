@@ -300,7 +300,7 @@ def test_bleu_vs_human_charts_are_updated_in_place_and_show_the_new_scores(serve
     same_nodes = updated.evaluate(
         f"[...document.querySelectorAll('{marks}')].map((e, i) => e === window.__marks[i])"
     )
-    assert same_nodes == [True, True, True]  # updated in place, not drawn anew
+    assert len(same_nodes) >= 3 and all(same_nodes)  # every chart updated in place, not drawn anew
     after = _chart_images(updated)
     assert all(a != b for a, b in zip(before, after, strict=True))  # the new scores show
     open_page(fresh, server, "study")

@@ -55,10 +55,19 @@ def sacrebleu_on(system: str, rows: list[int], tokenize: str) -> float:
     ).score
 
 
-def csv_download(page, nth: int) -> dict[str, dict[str, str]]:
-    """The page's ``nth`` table, from its CSV download (the grid on screen is a canvas)."""
+def table_csv(page, heading: str, file_name: str) -> dict[str, dict[str, str]]:
+    """The table under ``heading``, from its CSV download (the grid on screen is a canvas): the first table
+    CSV button after the heading (not a chart's "Chart data (CSV)"), checked by its file name."""
+    button = (
+        page.get_by_role("heading", name=heading, exact=True)
+        .locator("xpath=following::*[@data-testid='stDownloadButton']")
+        .filter(has_text="CSV")
+        .filter(has_not_text="Chart data")
+        .first
+    )
     with page.expect_download(timeout=60_000) as info:
-        page.locator('[data-testid="stDownloadButton"]').filter(has_text="CSV").nth(nth).click()
+        button.click()
+    assert info.value.suggested_filename == file_name
     rows = csv.DictReader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8")))
     return {row["system"]: row for row in rows}
 
@@ -84,7 +93,7 @@ def test_per_domain_bleu_and_the_domain_choice(browser):
         assert page.locator('[data-testid="stException"]').count() == 0
         page.get_by_role("heading", name="Per domain").wait_for()
         tok = tokenizer(page)
-        per_domain = csv_download(page, 1)  # 0: the corpus table; 1: its per-domain table
+        per_domain = table_csv(page, "Per domain", "corpus-bleu-per-domain.csv")
         for system in ("sysA", "sysB"):
             for domain in ("news", "social", "literary"):
                 shown = float(per_domain[system][f"BLEU · {domain}"])
@@ -96,7 +105,7 @@ def test_per_domain_bleu_and_the_domain_choice(browser):
 
         choose_domain(page, "social")
         assert page.get_by_role("heading", name="Per domain").count() == 0
-        social = csv_download(page, 0)
+        social = table_csv(page, "Corpus BLEU", "corpus-bleu.csv")
         for system in ("sysA", "sysB"):
             assert float(social[system]["BLEU"]) == pytest.approx(
                 float(per_domain[system]["BLEU · social"]), abs=1e-9

@@ -31,6 +31,7 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 def test_explore_pops_up_an_error_span_on_hover():
     from bleu_core.study.demo import load_demo
     from bleu_core.study.error_agreement import error_agreement
+    from ui.app import state as K
     from ui.explore.agreement import BROWSE_SORTS
 
     ted = load_demo("ted-en-de")
@@ -78,8 +79,9 @@ def test_explore_pops_up_an_error_span_on_hover():
             # the page "BLEU vs error spans": selecting an example opens it in Explore
             page.goto(f"{url}/error_spans")
             wait_app_idle(page)
-            grids = page.locator('[data-testid="stDataFrame"]')
-            grid = grids.nth(grids.count() - 2)  # "most rewarded errors"
+            # the "Most rewarded errors" grid, found by its widget key (its position among the page's
+            # grids moves as sections are added: "BLEU as an error-span detector" now follows it)
+            grid = page.locator(f'.st-key-{K.SPANS_REWARDED_TABLE} [data-testid="stDataFrame"]')
             second = result.segment_ranking("matched_in_error", top=2)[1]
             # the grid is a canvas: its row markers have no element to click, only a position. The
             # grid may still be settling (layout, scroll) when first measured: measure again and

@@ -75,15 +75,16 @@ def test_upload_a_release_and_choose_its_references(server, page):
     table = corpus_csv(page, server)  # the loader's choice: reference B; ref-C is a human system
     for system, bleu in expected([REF_B]).items():
         assert float(table[system]["BLEU"]) == pytest.approx(bleu, abs=1e-6)
-    assert "ref-C" in table and "nrefs:1|" in signature(page)
+    # a human translation is shown by both names (the Corpus CSV as on screen)
+    assert "HUMAN-C (ref-C)" in table and "nrefs:1|" in signature(page)
 
     remove_last_reference(page)  # nothing chosen: still the loader's choice
     add_reference(page, "ref-C")  # C only: B is a human system with HUMAN-B.12's DA (91-93)
     table = corpus_csv(page, server)
     for system, bleu in expected([REF_C]).items():
         assert float(table[system]["BLEU"]) == pytest.approx(bleu, abs=1e-6)
-    assert float(table["ref-B"]["da"]) == pytest.approx(92.0)
-    assert float(table["ref-B"]["BLEU"]) == pytest.approx(
+    assert float(table["HUMAN-B (ref-B)"]["da"]) == pytest.approx(92.0)
+    assert float(table["HUMAN-B (ref-B)"]["BLEU"]) == pytest.approx(
         sacrebleu.corpus_bleu(REF_B, [REF_C]).score, abs=1e-6
     )
 
