@@ -72,7 +72,8 @@ KNOWN_CRITERIA: dict[str, Criterion] = {
     ),
 }
 
-#: Columns that identify a rating; every other column of a wide table is a criterion.
+#: Columns that identify a rating (or, like the long table's ``spans``, say more about it); every other
+#: column of a wide table is a criterion.
 KEY_COLUMNS = frozenset(
     {
         "system",
@@ -88,6 +89,7 @@ KEY_COLUMNS = frozenset(
         "source",
         "text",
         "role",
+        "spans",
     }
 )
 

@@ -178,7 +178,7 @@ def test_export_page_records_settings_and_seed():
     assert at.title[0].value == "Reproducible export"
     at.number_input(key=K.SEED).set_value(99).run()
     assert not at.exception
-    settings = json.loads(at.json[0].value)
+    settings = json.loads(at.code[0].value)
     assert settings["resampling"]["seed"] == 99
     assert settings["input_files"][0]["name"] == "ted-en-de.study.json.gz"
     assert len(settings["study"]["content_sha256"]) == 64

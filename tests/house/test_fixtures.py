@@ -77,24 +77,25 @@ def hidden_conftest_fixtures(files: list[Path], root: Path) -> list[str]:
     return found
 
 
-def test_files() -> list[Path]:
+def suite_modules() -> list[Path]:
+    """Every Python file of the test suite."""
     return sorted(p for p in TESTS.rglob("*.py") if "artifacts" not in p.parts)
 
 
 def test_no_fixture_body_is_written_twice():
-    twice = fixtures_written_twice(test_files(), ROOT)
+    twice = fixtures_written_twice(suite_modules(), ROOT)
     assert not twice, f"the same fixture written twice (move it to a conftest.py): {twice}"
 
 
 def test_no_module_hides_a_conftest_fixture():
     hidden = [
-        name for name in hidden_conftest_fixtures(test_files(), ROOT) if name not in OVERRIDES
+        name for name in hidden_conftest_fixtures(suite_modules(), ROOT) if name not in OVERRIDES
     ]
     assert not hidden, f"module fixtures that hide a conftest fixture (rename one): {hidden}"
 
 
 def test_overrides_are_still_there():
-    assert OVERRIDES <= set(hidden_conftest_fixtures(test_files(), ROOT))
+    assert OVERRIDES <= set(hidden_conftest_fixtures(suite_modules(), ROOT))
 
 
 def test_the_rules_can_fail(tmp_path):

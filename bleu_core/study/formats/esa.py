@@ -23,9 +23,11 @@ exports the annotations as a CSV **without header**, one row per (rater, system,
 ====  ====================  ===========================================================================
 
 :func:`read_esa` (or, for a study already loaded, :func:`attach_esa`) turns such a file into
-:class:`~bleu_core.study.model.Rating` objects (criterion ``esa``, rater kept) and :class:`~bleu_core.study.spans.ErrorSpan` objects (category ``Error``, or
-``Omission`` for a span marked missing, which covers no character: it sits empty at the end of the text;
-severity ``Minor``/``Major`` as in MQM), so every page and command that works on MQM spans works on ESA.
+:class:`~bleu_core.study.model.Rating` objects (criterion ``esa``, rater kept) and
+:class:`~bleu_core.study.spans.ErrorSpan` objects (category ``Error``, or ``Omission`` for a span marked
+missing, which covers no character: it sits empty at the end of the text; severity ``Minor``/``Major`` as in
+MQM, or the rare ``Undecided``), so every page and command that works on MQM spans works on ESA.
+:func:`parse_esa_spans` reads one spans cell; the long table's ``spans`` column uses it too.
 
 Left out, as the organisers' own scripts leave them out, and counted in one warning by kind: ``BAD`` rows
 and ``#bad`` documents (attention checks), ``#dup`` and ``#incomplete`` documents, ``tutorial`` documents,
@@ -67,12 +69,14 @@ from bleu_core.study.spans import ErrorSpan
 __all__ = [
     "ESA_COLUMNS",
     "ESA_CRITERION",
+    "ESA_SEVERITIES",
     "EsaAnnotations",
     "EsaSystemScore",
     "attach_esa",
     "esa_system_scores",
     "looks_like_esa",
     "merge_files",
+    "parse_esa_spans",
     "read_esa",
 ]
 
@@ -101,6 +105,8 @@ ISO_639_3 = {
     "khm": "km", "hau": "ha", "xho": "xh", "zul": "zu", "liv": "liv", "sah": "sah", "bho": "bho",
     "mas": "mas", "swa": "sw", "swh": "sw", "tha": "th", "vie": "vi", "ind": "id", "fas": "fa",
 }  # fmt: skip
+#: The severities an ESA span may have (Appraise writes them in lower case; ``undecided`` is rare).
+ESA_SEVERITIES = ("minor", "major", "undecided")
 _QUALITY_CONTROL = (("#bad", "BAD"), ("#dup", "#dup"), ("#incomplete", "#incomplete"))
 
 
@@ -194,10 +200,30 @@ def _offset(value: Any, what: str, file: str, line: int) -> int:
     return value
 
 
-def _spans(
-    cell: str, text: str, key: tuple[str, str, str], file: str, line: int
+def parse_esa_spans(
+    cell: str,
+    text: str,
+    *,
+    system: str,
+    segment_id: str,
+    rater: str | None,
+    file: str,
+    line: int,
 ) -> list[ErrorSpan]:
-    """The error spans of one row, checked against the rated text."""
+    """The error spans of one ESA rating: ``cell`` is Appraise's spans JSON, ``text`` the rated translation.
+
+    Each span becomes an :class:`~bleu_core.study.spans.ErrorSpan` of ``system``'s translation of
+    ``segment_id`` by ``rater`` (see the module docstring for severity and category). Malformed JSON, a span
+    without a known severity (:data:`ESA_SEVERITIES`), offsets that are not whole numbers, an end before the
+    start or a span outside ``text`` raise :class:`~bleu_core.errors.InputError` naming ``file``, ``line``
+    and the column ``spans``. Also used for the ``spans`` column of the long table.
+
+    >>> cell = ('[{"start_i": 4, "end_i": 7, "severity": "major"},'
+    ...         ' {"start_i": "missing", "end_i": "missing", "severity": "minor"}]')
+    >>> [(s.start, s.end, s.category, s.severity) for s in parse_esa_spans(
+    ...     cell, "the dog", system="A", segment_id="1", rater="r1", file="x.csv", line=2)]
+    [(4, 7, 'Error', 'Major'), (7, 7, 'Omission', 'Minor')]
+    """
     try:
         items = json.loads(cell)
     except json.JSONDecodeError as exc:
@@ -215,34 +241,54 @@ def _spans(
             line=line,
             column="spans",
         )
+    where = (file, line)
+    return [_span(item, text, (rater, system, segment_id), where) for item in items]
+
+
+def _span(
+    item: dict[str, Any], text: str, key: tuple[str | None, str, str], where: tuple[str, int]
+) -> ErrorSpan:
+    """One span object of the spans JSON, checked against the rated ``text``."""
+    file, line = where
     rater, system, seg_id = key
-    spans = []
-    for item in items:
-        severity = str(item.get("severity") or "").strip().capitalize()
-        if not severity:
-            raise InputError("a span has no severity", file=file, line=line, column="spans")
-        start, end = item.get("start_i"), item.get("end_i")
-        if start == "missing" or end == "missing":
-            spans.append(
-                ErrorSpan(
-                    system, seg_id, rater, "target", len(text), len(text), "Omission", severity
-                )
-            )
-            continue
-        start = _offset(start, "start_i", file, line)
-        end = _offset(end, "end_i", file, line)
-        if not 0 <= start <= end <= len(text):
-            raise InputError(
-                f"span {start}-{end} lies outside the translation, which has {len(text)} "
-                "characters; offsets are characters of the rated text (is this the file of "
-                "another release or of another line numbering?)",
-                file=file,
-                line=line,
-                column="spans",
-            )
-        category = str(item.get("error_type") or "Error")
-        spans.append(ErrorSpan(system, seg_id, rater, "target", start, end, category, severity))
-    return spans
+    severity = str(item.get("severity") or "").strip()
+    if not severity:
+        raise InputError("a span has no severity", file=file, line=line, column="spans")
+    if severity.lower() not in ESA_SEVERITIES:
+        raise InputError(
+            f"unknown severity {severity!r}; ESA severities are {', '.join(ESA_SEVERITIES)}",
+            file=file,
+            line=line,
+            column="spans",
+        )
+    severity = severity.capitalize()
+    start, end = item.get("start_i"), item.get("end_i")
+    if start == "missing" or end == "missing":
+        # An omission covers no character: it sits empty at the end of the text.
+        return ErrorSpan(
+            system, seg_id, rater, "target", len(text), len(text), "Omission", severity
+        )
+    start = _offset(start, "start_i", file, line)
+    end = _offset(end, "end_i", file, line)
+    if end < start:
+        raise InputError(
+            f"span {start}-{end} ends before it starts (end_i {end} < start_i {start}); end_i is "
+            "the offset just after the span's last character",
+            file=file,
+            line=line,
+            column="spans",
+        )
+    if not 0 <= start <= end <= len(text):
+        raise InputError(
+            f"span {start}-{end} lies outside the translation, which has {len(text)} "
+            "characters; offsets are characters of the rated text (is this the file of "
+            "another release or of another line numbering?)",
+            file=file,
+            line=line,
+            column="spans",
+        )
+    category = str(item.get("error_type") or "Error")
+    return ErrorSpan(system, seg_id, rater, "target", start, end, category, severity)
 
 
 def _system_name(raw: str, texts: Mapping[str, Any], file: str, line: int) -> str:
@@ -381,7 +427,10 @@ def _item(
             column="line",
         )
     key = (row[0].strip(), system, segment_ids[index])
-    return key, score, _spans(row[9], target, key, file, line)
+    spans = parse_esa_spans(
+        row[9], target, system=system, segment_id=key[2], rater=key[0], file=file, line=line
+    )
+    return key, score, spans
 
 
 def merge_files(

@@ -13,10 +13,14 @@ Required columns: ``segment_id``, ``system`` and ``text``. ``role`` is ``system`
 ``criterion`` and a non-empty ``score`` add a rating; the text may then be repeated (it must be identical) or
 left empty. Segments keep the order of their first row. A translation that does not cover a segment has
 ``None`` there. ``higher_is_better``, ``scale_min`` and ``scale_max`` declare criteria (see ratings.py).
+An optional ``spans`` column holds the rater's error spans of the row's translation as ESA's JSON
+(Appraise's export, read by :func:`bleu_core.study.formats.esa.parse_esa_spans`); they become the study's
+error spans as from an ESA file, by the row's rater.
 
 The builder reads in three steps: :func:`_collect` walks the rows once (each fact kept where first seen, a
 contradiction an error naming both lines: :class:`bleu_core.io.FirstSeen`), :func:`_streams` lays the texts
-out as reference and system streams, and the ratings come from :func:`bleu_core.study.ratings.ratings_from_table`.
+out as reference and system streams, and the ratings come from :func:`bleu_core.study.ratings.ratings_from_table`
+and the error spans from :func:`_error_spans`.
 
 >>> text = ("segment_id,system,role,text,criterion,score\\n1,ref,reference,a dog,,\\n"
 ...         "1,A,system,the dog,adequacy,4\\n")
@@ -31,8 +35,10 @@ from dataclasses import dataclass, field
 
 from bleu_core.errors import InputError
 from bleu_core.io.first_seen import FirstSeen
+from bleu_core.study.formats.esa import parse_esa_spans
 from bleu_core.study.model import LoadResult, LoadWarning, Segment, Study
 from bleu_core.study.ratings import KEY_COLUMNS, ParsedRatings, ratings_from_table
+from bleu_core.study.spans import ErrorSpan
 from bleu_core.study.tables import Row, Table, parse_table
 from bleu_core.study.validation import validate_study
 
@@ -63,6 +69,7 @@ def long_table_study(table: Table, *, name: str | None = None) -> LoadResult:
         human_systems=frozenset(n for n, role in got.roles.as_dict().items() if role == "human"),
         criteria=parsed.criteria if parsed else {},
         ratings=tuple(parsed.ratings) if parsed else (),
+        error_spans=_error_spans(table, got, references),
         metadata={"format": "long-table"},
     )
     validate_study(study)
@@ -226,3 +233,56 @@ def _ratings(
         )
     # Rows that only carry text have empty score cells: skipping them is normal, not reported.
     return ratings_from_table(table, systems=set(systems), segment_ids=set(segments))
+
+
+def _error_spans(
+    table: Table, got: _Collected, references: dict[str, list[str | None]]
+) -> tuple[ErrorSpan, ...]:
+    """The error spans of the ``spans`` column, in the order of their first row.
+
+    A rater gives the spans of one translation once: repeating them on the rater's other rows (one per
+    criterion) is fine, different spans are an error naming both lines. An empty cell says nothing.
+    """
+    if "spans" not in table.columns:
+        return ()
+    kept: FirstSeen[tuple[str | None, str, str], tuple[ErrorSpan, ...]] = FirstSeen(
+        table.file,
+        lambda key: f"{_rater_words(key[0])} marks other spans in {key[1]!r}'s segment {key[2]!r}",
+        fix="give a rater's spans of a translation on one row, or repeat them exactly "
+        "(name each rater in the 'rater' column)",
+        column="spans",
+    )
+    for row in table:
+        cell = row["spans"].strip()
+        if not cell:
+            continue
+        system, seg = row["system"].strip(), row["segment_id"].strip()
+        text = _spanned_text(system, seg, got, references, row.line)
+        rater = row["rater"].strip() or None
+        spans = parse_esa_spans(
+            cell, text, system=system, segment_id=seg, rater=rater, file=table.file, line=row.line
+        )
+        kept.add((rater, system, seg), tuple(spans), line=row.line)
+    return tuple(span for spans in kept.as_dict().values() for span in spans)
+
+
+def _rater_words(rater: str | None) -> str:
+    return "the unnamed rater" if rater is None else f"rater {rater!r}"
+
+
+def _spanned_text(
+    system: str, seg: str, got: _Collected, references: dict[str, list[str | None]], line: int
+) -> str:
+    """The translation a row's spans point into; an error when there is none to mark."""
+    if not seg:
+        problem = "spans without a segment_id; spans mark a segment's translation"
+    elif system in references:
+        problem = (
+            f"spans on the reference {system!r}: a reference is not rated; give it role 'human' "
+            "to rate it as a system"
+        )
+    elif (text := got.texts.get((system, seg))) is None:
+        problem = f"spans, but {system!r} has no text for segment {seg!r}; add the translation"
+    else:
+        return text
+    raise InputError(problem, file=got.file, line=line, column="spans")
