@@ -99,16 +99,17 @@ series.update(
 table_rows = []
 n_res, seed = session_resamples(), int(st.session_state[K.SEED])
 cols = st.columns(min(2, len(series)))
+pearson = (  # BLEU, all raters: r with its interval, as Correlation and `meta` give it
+    bvh.bleu_system_correlations(scores, tuple(systems), criterion, n_res, seed)["pearson"]
+    if metric == "BLEU" and len(systems) >= 3
+    else None
+)
 for k, (name, human) in enumerate(series.items()):
     frame = bvh.system_points(systems, bleu, human, study.human_systems).rename(
         columns={"BLEU": metric}
     )
     fit = bvh.linear_fit(frame[metric], frame["human score"])
-    interval = (  # BLEU, all raters: r with its interval, as Correlation and `meta` give it
-        bvh.bleu_system_correlations(scores, tuple(systems), criterion, n_res, seed)["pearson"]
-        if metric == "BLEU" and k == 0 and len(systems) >= 3
-        else None
-    )
+    interval = pearson if k == 0 else None
     table_rows.append(bvh.fit_row(name, fit, interval))
     with cols[k % len(cols)]:
         chart = bvh.regression_scatter(
@@ -132,7 +133,7 @@ for k, (name, human) in enumerate(series.items()):
         if interval is not None:
             st.caption(interval_note(interval))
         show_chart(chart, f"{metric} vs {name}", stable=True, subtitle=False)  # numbers: caption
-signature_caption(scores.signature)
+bvh.analysis_caption(scores, systems, metric=metric, criterion=criterion, ci=pearson or "none")
 fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
     st.dataframe(tidy_frame(fits), hide_index=True, width="stretch")

@@ -6,22 +6,11 @@ import json
 
 import streamlit as st
 
-from bleu_core.study.criterion_order import criteria_order, headline_criterion
 from ui import current_scores, file_stem, signature_caption
-from ui.analysis.export_page import (
-    corpus_bars,
-    corpus_frame,
-    describe_fit,
-    domain_tables,
-    linear_fit,
-    normalised_chart,
-    normalised_frame,
-    regression_scatter,
-)
+from ui.analysis.export_page import export_contents
 from ui.app import chart_images
 from ui.app import state as K
-from ui.app.export import app_settings, reproducible_zip, settings_record
-from ui.app.frames import records_frame, system_human_scores
+from ui.app.frames import records_frame
 from ui.app.limits import resamples_input
 
 st.title("Reproducible export")
@@ -54,78 +43,10 @@ include_viewed = st.toggle(
     key=K.EXPORT_INCLUDE_VIEWED,
 )
 
-# The core artefacts, always recomputed under the current settings.
-human = {c: system_human_scores(study, c) for c in criteria_order(study.criteria)}
-corpus = corpus_frame(
-    scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
-)
-tables: dict[str, tuple[object, str]] = {
-    "corpus-bleu": (corpus, f"Corpus BLEU of {study.name} ({scores.signature})"),
-}
-charts: dict[str, object] = {
-    "corpus-bleu-chart": corpus_bars(
-        corpus, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature
-    ),
-}
-fits = []
-for criterion, values in human.items():
-    frame = (
-        corpus[["system", "BLEU", "human"]].assign(**{"human score": corpus[criterion]}).dropna()
-    )
-    fit = linear_fit(frame["BLEU"], frame["human score"])
-    fits.append(
-        {
-            "criterion": criterion,
-            "r": fit.r,
-            "R2": fit.r2,
-            "p": fit.pvalue,
-            "n": fit.n,
-            "slope": fit.slope,
-            "intercept": fit.intercept,
-        }
-    )
-    charts[file_stem(f"bleu-vs-{criterion}")] = regression_scatter(
-        frame, x="BLEU", y="human score", title=f"{criterion} vs BLEU", subtitle=describe_fit(fit)
-    )
-    order = corpus.sort_values("BLEU")["system"].tolist()
-    sign = 1 if study.criteria[criterion].higher_is_better else -1
-    norm = normalised_frame(
-        {
-            "BLEU": dict(zip(corpus["system"], corpus["BLEU"], strict=True)),
-            criterion: {s: sign * v for s, v in values.items()},
-        },
-        order,
-    )
-    charts[file_stem(f"normalised-{criterion}")] = normalised_chart(
-        norm, title=f"BLEU and {criterion} normalised by their range"
-    )
-tables.update(domain_tables(scores))  # a study with domains: BLEU and humans per domain
-if fits:
-    tables["system-level-fits"] = (records_frame(fits), "BLEU vs human, system level (all systems)")
-
-if include_viewed:
-    for (kind, name), value in (st.session_state.get(K.EXPORT_REGISTRY) or {}).items():
-        if kind == "table" and name not in tables:
-            tables[name] = value
-        elif kind == "chart" and name not in charts:
-            charts[name] = value
-
+# The core artefacts, always recomputed under the current settings (the same zip as class mode's).
+contents = export_contents(scores, st.session_state, include_viewed=include_viewed)
+tables, charts, settings = contents.tables, contents.charts, contents.settings
 inputs = st.session_state.get(K.STUDY_INPUTS) or []
-settings = settings_record(
-    options=scores.options,
-    signature=scores.signature,
-    references=scores.references,
-    study=study,
-    study_label=st.session_state.get(K.STUDY_LABEL, ""),
-    inputs=inputs,
-    seed=int(st.session_state[K.SEED]),
-    n_resamples=int(st.session_state[K.N_RESAMPLES]),
-    extra={
-        "criterion": st.session_state.get(K.CRITERION) or headline_criterion(study.criteria),
-        "include_human_translations": bool(st.session_state.get(K.INCLUDE_HUMANS)),
-        "page_settings": app_settings(st.session_state, K.PERSISTENT_WIDGET_KEYS),
-    },
-)
 
 st.subheader("What goes in")
 left, right = st.columns(2)
@@ -151,13 +72,7 @@ signature_caption(scores.signature)
 
 
 def _make_zip() -> bytes:
-    return reproducible_zip(
-        settings=settings,
-        tables=tables,
-        charts=charts,
-        render_png=chart_images.chart_png,
-        render_svg=chart_images.chart_svg,
-    )
+    return contents.zip(chart_images.chart_png, chart_images.chart_svg)
 
 
 st.download_button(

@@ -16,6 +16,7 @@ from bleu_core.study.system_names import system_label
 from ui import current_scores, show_chart, table_downloads
 from ui.analysis.metric_ranking_page import (
     STATISTIC_LABELS,
+    analysis_caption,
     cached_ranking,
     findings_display,
     findings_frame,
@@ -158,6 +159,8 @@ st.caption(
     "95% bootstrap confidence interval, then `rank`, the significance cluster (1 = best). BLEU's "
     f"row is highlighted. {run_note}."
 )
+analysis_caption(scores, systems, criterion="+".join(dict.fromkeys(r.criterion for r in rankings)),
+                 ci=f"bootstrap:{n_resamples}:seed{seed}:alpha{alpha:g}")  # fmt: skip
 caption = f"Metrics ranked by agreement with human judgment ({study.name})"
 table_downloads(wide, "metric ranking findings", caption=caption)
 st.download_button(

@@ -17,12 +17,13 @@ from ui.app.limits import session_resamples
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note, with_segment_bleu
-from ui.metrics.metrics_page import charts as cm
 from ui.metrics.metrics_page import (
+    analysis_caption,
     explorer_grid,
     system_scores_table,
     williams_table,
 )
+from ui.metrics.metrics_page import charts as cm
 
 st.title("Metrics compared")
 st.write(
@@ -104,6 +105,8 @@ if study.criteria:
         "segment whose human scores differ by at least 25 DA points (a quarter of another stated scale), "
         "and counts metric ties as disagreements. " + segment_note(options)
     )
+    analysis_caption(current_scores(), systems, criterion=criterion,
+                     ci=("bootstrap", n_resamples, seed))  # fmt: skip
     if len(metrics) >= 2:
         pair = st.multiselect(
             "Williams test: compare two metrics",

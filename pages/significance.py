@@ -138,6 +138,7 @@ show_chart(
 )
 if is_bleu:
     signature_caption(scores.signature)
+sig_view.analysis_caption(scores, names, metric=metric, ci=("bootstrap", n_resamples, seed))
 
 
 st.subheader("Paired bootstrap: every pair of systems")

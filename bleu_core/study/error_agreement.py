@@ -78,7 +78,7 @@ from bleu_core.study.segment_tokens import (
 )
 from bleu_core.study.spans import ErrorSpan, spans_of
 from bleu_core.study.token_masks import matched_mask, max_reference_counts, overlap_mask
-from bleu_core.token_offsets import token_offsets_corpus
+from bleu_core.token_offsets import TokenColumns, token_columns_corpus
 from bleu_core.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
@@ -295,7 +295,7 @@ class _StudyTexts:
     first use, for all systems."""
 
     wanted: set[tuple[str, int]]
-    placed: dict[str, tuple[tuple[str, ...], list[int], list[int]]]
+    placed: dict[str, TokenColumns]
     reference_tokens: list[list[list[str]]]
     streams: list[list[str | None]]
     top: int
@@ -329,16 +329,7 @@ def _study_texts(
         if study.systems[name][i] is not None and (name, segment.id) in annotated
     }
     distinct = list(dict.fromkeys(study.systems[name][i] for name, i in wanted))
-    placed = {
-        text: (
-            tuple(token for token, _, _ in offsets),
-            [start for _, start, _ in offsets],
-            [end for _, _, end in offsets],
-        )
-        for text, offsets in zip(
-            distinct, token_offsets_corpus(distinct, tokenize, lowercase), strict=True
-        )
-    }
+    placed = dict(zip(distinct, token_columns_corpus(distinct, tokenize, lowercase), strict=True))
     tokenizer = get_tokenizer(tokenize, lowercase)
     reference_tokens = [
         tokenizer.tokenize_corpus([text or "" for text in stream]) for stream in streams
@@ -370,19 +361,32 @@ def _error_masks(
 def _table_rows(
     matched: int, everything: int, error_masks: Sequence[int]
 ) -> list[tuple[int, int, int, int]]:
-    """One item's 2 × 2 table per group (:data:`COUNT_NAMES` order) from its bit masks."""
+    """One item's 2 × 2 table per group (:data:`COUNT_NAMES` order) from its bit masks.
+
+    Every mask is a subset of ``everything``, so the clean cells are the matched / unmatched totals minus
+    the in-error cells; groups with the same error mask (often none: ``0``) share their row.
+
+    >>> _table_rows(0b0110, 0b1111, [0b0011, 0, 0b0011])
+    [(1, 1, 1, 1), (0, 2, 0, 2), (1, 1, 1, 1)]
+    """
     unmatched = everything & ~matched
+    n_matched = matched.bit_count()
+    n_unmatched = unmatched.bit_count()
+    known: dict[int, tuple[int, int, int, int]] = {0: (0, n_matched, 0, n_unmatched)}
     rows = []
     for error in error_masks:
-        clean = everything & ~error
-        rows.append(
-            (
-                (matched & error).bit_count(),
-                (matched & clean).bit_count(),
-                (unmatched & error).bit_count(),
-                (unmatched & clean).bit_count(),
+        row = known.get(error)
+        if row is None:
+            matched_in_error = (matched & error).bit_count()
+            unmatched_in_error = (unmatched & error).bit_count()
+            row = (
+                matched_in_error,
+                n_matched - matched_in_error,
+                unmatched_in_error,
+                n_unmatched - unmatched_in_error,
             )
-        )
+            known[error] = row
+        rows.append(row)
     return rows
 
 
@@ -391,27 +395,37 @@ def _system_agreements(
 ) -> dict[int, SystemAgreement]:
     """``name``'s tables at every max order in ``orders``: its annotated items, summed."""
     groups = errors.groups
-    cells = {n: [[0, 0, 0, 0] for _ in groups] for n in orders}
-    segment_counts = {n: np.full((study.n_segments, 4), -1, dtype=np.int64) for n in orders}
-    annotated_segments = source_spans = 0
+    counted: list[int] = []  # the segments counted, in order
+    rows_of: dict[int, list[list[tuple[int, int, int, int]]]] = {n: [] for n in orders}
+    source_spans = 0
     for i, segment in enumerate(study.segments):
         if (name, i) not in texts.wanted:
             continue
         clip_of = texts.clip(i)
         if clip_of is None:
             continue
-        annotated_segments += 1
+        counted.append(i)
         hypothesis, starts, ends = texts.placed[study.systems[name][i]]
         spans = errors.by_item.get((name, segment.id), ())
         error_masks, on_source = _error_masks(spans, starts, ends, groups)
         source_spans += on_source
         everything = (1 << len(hypothesis)) - 1
         for n in orders:
-            rows = _table_rows(matched_mask(hypothesis, clip_of, n), everything, error_masks)
-            for cell, row in zip(cells[n], rows, strict=True):
-                for k in range(4):
-                    cell[k] += row[k]
-            segment_counts[n][i] = rows[0]
+            rows_of[n].append(
+                _table_rows(matched_mask(hypothesis, clip_of, n), everything, error_masks)
+            )
+    annotated_segments = len(counted)
+    cells: dict[int, list[list[int]]] = {}
+    segment_counts: dict[int, np.ndarray] = {}
+    for n in orders:
+        # per group, the four counts summed over the counted segments
+        cells[n] = [
+            [sum(column) for column in zip(*rows, strict=True)]
+            for rows in zip(*rows_of[n], strict=True)
+        ] or [[0, 0, 0, 0] for _ in groups]
+        segment_counts[n] = np.full((study.n_segments, 4), -1, dtype=np.int64)
+        if counted:
+            segment_counts[n][counted] = np.array([rows[0] for rows in rows_of[n]], dtype=np.int64)
     return {
         n: SystemAgreement(
             system=name,

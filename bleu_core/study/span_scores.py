@@ -47,6 +47,7 @@ reference) leaves "sat quickly" and "sofa" unmatched.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
@@ -62,6 +63,8 @@ SEVERITY_WEIGHTS = {"minor": 1.0, "major": 5.0, "critical": 10.0}
 """MQM's severity weights (Freitag et al. 2021); ESA's minor and major take the same. Any other
 severity (``Neutral``...) weighs 1."""
 MODES = ("exact", "overlap", "character")
+_SPACE = re.compile(r"\s")
+"""White space as :meth:`str.isspace` sees it (``re``'s ``\\s`` on ``str`` uses the same Unicode table)."""
 
 
 def severity_weight(severity: str) -> float:
@@ -107,8 +110,12 @@ class SpanCounts:
     left_out: int = 0
 
     def add(self, other: SpanCounts) -> None:
-        for f in fields(self):
-            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        mine, theirs = self.__dict__, other.__dict__
+        for name in _COUNT_FIELDS:
+            mine[name] += theirs[name]
+
+
+_COUNT_FIELDS = tuple(f.name for f in fields(SpanCounts))
 
 
 @dataclass(frozen=True)
@@ -187,6 +194,11 @@ def _gold_by_range(
 
 def _span_matches(c: SpanCounts, pred: list[tuple[int, int]], gold: dict) -> None:
     """The ``exact`` and ``overlap`` counts of one item."""
+    if not gold:  # no error marked: every predicted span is a false alarm, weighing 1
+        c.predicted += len(pred)
+        c.w_predicted_exact += len(pred)
+        c.w_predicted_overlap += len(pred)
+        return
     c.predicted += len(pred)
     c.gold += len(gold)
     c.w_gold += sum(gold.values())
@@ -218,7 +230,12 @@ def _character_matches(c: SpanCounts, text: str, pred: list, gold: list) -> None
         for i in range(start, min(end, len(text))):
             if not text[i].isspace():
                 weight[i] = max(w, weight.get(i, 0.0))
-    chars = {i for start, end in pred for i in range(start, end) if not text[i].isspace()}
+    chars: set[int] = set()
+    for start, end in pred:
+        if _SPACE.search(text, start, end) is None:  # the common case: a run without white space
+            chars.update(range(start, end))
+        else:
+            chars.update(i for i in range(start, end) if not text[i].isspace())
     hit = chars & weight.keys()
     c.chars_predicted += len(chars)
     c.chars_gold += len(weight)
@@ -305,7 +322,7 @@ def _count_items(
     settings: tuple[str, bool, int],
 ) -> dict[str, SpanCounts]:
     """Per system, the summed counts of its ``items`` ((system, segment index) pairs)."""
-    from bleu_core.token_offsets import token_offsets_corpus
+    from bleu_core.token_offsets import token_columns_corpus
     from bleu_core.tokenizers import get_tokenizer
 
     tokenize, lowercase, max_order = settings
@@ -314,14 +331,13 @@ def _count_items(
     texts = [study.systems[name][i] for name, i in items]
     clips: dict[int, dict] = {}
     per_system: dict[str, SpanCounts] = {}
-    placed_all = token_offsets_corpus(texts, tokenize, lowercase)
-    for (name, i), text, placed in zip(items, texts, placed_all, strict=True):
+    placed_all = token_columns_corpus(texts, tokenize, lowercase)
+    for (name, i), text, (tokens, starts, ends) in zip(items, texts, placed_all, strict=True):
         if i not in clips:
             refs = [tok[i] for tok, stream in zip(ref_tokens, streams, strict=True) if stream[i]]
             clips[i] = max_reference_counts(refs, max_order)
-        tokens = tuple(t for t, _, _ in placed)
         mask = matched_mask(tokens, clips[i], max_order) if tokens else 0
-        pred = predicted_spans([a for _, a, _ in placed], [b for _, _, b in placed], mask)
+        pred = predicted_spans(starts, ends, mask)
         item_spans = by_item.get((name, study.segments[i].id), [])
         gold = [(s.start, s.end, severity_weight(s.severity)) for s in item_spans
                 if s.side == "target" and s.start < s.end]  # fmt: skip

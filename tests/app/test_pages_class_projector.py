@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import threading
 import zipfile
 from functools import partial
 
@@ -12,9 +13,16 @@ import numpy as np
 import pytest
 from app_runs import start_app
 
-from bleu_core.campaigns import CampaignStore, JudgeSession
+from bleu_core.campaigns import CampaignStore, JudgeSession, study_criterion_name
 from bleu_core.campaigns.lesson import class_snapshot, lesson_plan
+from bleu_core.options import BleuOptions
+from bleu_core.score import bleu_from_stats
+from bleu_core.signature import make_signature
+from ui.analysis.export_zip import study_export_zip
 from ui.app import state as K
+from ui.app import statistics_store
+from ui.app.context import STATISTICS_ORDER, Scores, truncate_order
+from ui.app.export import export_stem
 from ui.campaigns import class_results, lesson_timer
 
 start = partial(start_app, key="demo:ted-zh-en", label=None, open_demo=False, first_run=False)
@@ -75,11 +83,15 @@ def test_a_student_is_told_when_time_is_up(lesson):
     assert not any(b.label == "Save and next" for b in phone.button)
 
 
-def test_the_end_of_class_downloads_are_the_teachers_only(lesson):
+def test_the_end_of_class_downloads_are_the_teachers_only(lesson, ted_zh_en):
     store, code, key = lesson
-    at = teacher(code, key)
+    at = teacher(code, key)  # no study open: the study's zip asks for it
     labels = {b.proto.label for b in at.get("download_button")}
     assert {"Summary picture (PNG)", "The class's ratings and results (zip)"} <= labels
+    assert any("Open the study the lesson was made from" in c.value for c in at.caption)
+    at = start("projector", ted_zh_en, **{K.PROJ_CODE: code, K.PROJ_KEY: key})
+    labels = {b.proto.label for b in at.get("download_button")}
+    assert "The study's reproducible zip with the class's ratings" in labels
     view = store.viewer_token(code, key)
     room = start("projector", query={"lesson": code, "view": view})
     assert not room.get("download_button")
@@ -114,3 +126,94 @@ def test_the_summary_picture_renders(lesson):
     snap = class_snapshot(campaign, ratings, 2, n_resamples=0)
     png = vl_convert.vegalite_to_png(class_results.summary_chart(campaign, snap).to_json())
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+def demo_scores(study) -> Scores:
+    """*study* scored with the default settings (what the Export page's ``current_scores`` gives)."""
+    refs, options = tuple(study.references), BleuOptions()
+    stats = statistics_store.system_statistics(
+        "test:class-zip", study, refs, "13a", False, STATISTICS_ORDER
+    )
+    array = truncate_order(stats.array, STATISTICS_ORDER, options.statistics_order)
+    return Scores(
+        study=study,
+        key="test:class-zip",
+        options=options,
+        signature=make_signature(options, refs),
+        references=refs,
+        systems=tuple(study.systems),
+        stats=array,
+        corpus=bleu_from_stats(array.sum(axis=1), options),
+    )
+
+
+def test_the_end_of_class_zip_is_the_export_zip_with_the_class_ratings(lesson, ted_zh_en):
+    """Issue 29 point 4: the study's reproducible zip (the Export page's files) with the class's ratings."""
+    store, code, key = lesson
+    campaign, ratings = store.check_organiser(code, key), store.ratings(code, key)
+    snap = class_snapshot(campaign, ratings, 2, n_resamples=0)
+    scores = demo_scores(ted_zh_en)
+    inputs = [{"name": "ted-zh-en.study.json.gz", "bytes": 1, "sha256": "0" * 64}]
+    state = {K.SEED: 7, K.N_RESAMPLES: 50, K.STUDY_INPUTS: inputs, K.STUDY_LABEL: "demo"}
+    render = {"render_png": lambda spec: b"\x89PNG", "render_svg": lambda spec: "<svg/>"}
+    data = class_results.class_study_zip(scores, state, campaign, snap, ratings, **render)
+    export = zipfile.ZipFile(io.BytesIO(study_export_zip(scores, state, **render)))
+    with zipfile.ZipFile(io.BytesIO(data)) as zf:
+        names = set(zf.namelist())
+        assert set(export.namelist()) <= names  # every file of the Export page's zip
+        assert {"README.txt", "settings.json", "signature.txt", "tables/corpus-bleu.csv"} <= names
+        assert {"tables/class-ratings.csv", "charts/class-summary.png"} <= names
+        settings = json.loads(zf.read("settings.json"))
+        assert settings["input_files"] == inputs and settings["resampling"]["seed"] == 7
+        assert settings["study"]["opened_from"] == f"demo + class {code}"
+        class_criteria = {study_criterion_name(campaign, c) for c in campaign.criterion_names}
+        assert class_criteria <= set(settings["study"]["criteria"])
+        assert set(settings["study"]["criteria"]) - class_criteria  # the study's own criteria stay
+        plain = json.loads(export.read("settings.json"))["study"]
+        assert settings["study"]["content_sha256"] != plain["content_sha256"]  # the joined study's
+        corpus = zf.read("tables/corpus-bleu.csv").decode()
+        assert all(f'"{c}"' in corpus.splitlines()[0] for c in class_criteria)
+        tests = [r for r in ratings if r.kind == "test"]
+        rows = zf.read("tables/class-ratings.csv").decode().strip().splitlines()
+        assert len(rows) == len(tests) + 1 and tests
+        assert {f"charts/{export_stem(f'bleu-vs-{c}')}.png" for c in class_criteria} <= names
+        assert "Study: " in zf.read("README.txt").decode()
+
+
+def test_the_end_of_class_downloads_build_outside_the_page(lesson, ted_zh_en, monkeypatch):
+    """The server builds a download on the click in a thread of its own (no session state there): the
+    teacher's three downloads still build, the study's zip with the class's ratings in it."""
+    from streamlit.runtime.media_file_manager import MediaFileManager
+
+    store, code, key = lesson
+    made: dict[str, object] = {}
+    real = MediaFileManager.add_deferred
+
+    def record(self, data_callable, mimetype, coordinates, file_name=None, **kw):
+        made[file_name] = data_callable
+        return real(self, data_callable, mimetype, coordinates, file_name, **kw)
+
+    monkeypatch.setattr(MediaFileManager, "add_deferred", record)
+    start("projector", ted_zh_en, **{K.PROJ_CODE: code, K.PROJ_KEY: key})
+    monkeypatch.setattr("ui.app.chart_images.chart_png", lambda spec: b"\x89PNG")
+    monkeypatch.setattr("ui.app.chart_images.chart_svg", lambda spec: "<svg/>")
+    built: dict[str, object] = {}
+
+    def build() -> None:
+        for name, data_callable in made.items():
+            try:
+                built[name] = data_callable()
+            except Exception as err:  # noqa: BLE001 - reported by the assertion below
+                built[name] = err
+
+    thread = threading.Thread(target=build)
+    thread.start()
+    thread.join()
+    stem = f"class-{code}"
+    study_zip = f"bleu-study-{code.lower()}-class.zip"
+    assert {f"{stem}.png", f"{stem}.zip", study_zip} <= set(built)
+    assert all(isinstance(v, bytes) for v in built.values()), built
+    with zipfile.ZipFile(io.BytesIO(built[study_zip])) as zf:
+        assert {"settings.json", "tables/class-ratings.csv", "tables/corpus-bleu.csv"} <= set(
+            zf.namelist()
+        )

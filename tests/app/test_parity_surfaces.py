@@ -1,6 +1,7 @@
 """One truth per number: every number a page shows (AppTest) and a command prints (JSON) is the same number
 under the same settings: corpus BLEU, the segment-level r, the system-level r with its interval, the paired
-test's p-values and verdicts, the metric rankings' values and clusters, and the signatures.
+test's p-values and verdicts, the metric rankings' values and clusters, the signatures, Explore's sentence
+BLEU against ``score --sentence-level``, and the Metrics page's segment-level rows against ``meta``'s.
 
 Two studies: the bundled TED en-de demo (Apache-2.0, Google MQM) and WMT21 newstest zh-en read in place from
 ``shared/data`` beside the repository (research use only, never copied; skipped when absent). Settings on
@@ -211,6 +212,87 @@ def command_criteria(surfaces: Surfaces) -> list[dict]:
     path, pair, _, _ = CASES["wmt21-zh-en"]
     data = command("meta", path, "--pair", pair, "--n-resamples", "10", "--statistics", "none")
     return [c for c in data["correlations"] if c["level"] == "system" and c["method"] == "pearson"]
+
+
+EXPLORE_VIEWS = [("position", False), ("hyp_len", False), ("BLEU", True), ("BLEU", False)]
+"""Explore's browser orders whose first page is compared: segment order, the shortest hypotheses (where
+effective order matters), the highest and the lowest sentence BLEU (smoothing at the zero end)."""
+
+
+def scored_systems(surfaces: Surfaces) -> list[str]:
+    """The first and last machine system with every output present (the command scores whole files)."""
+    whole = [s for s in surfaces.meta["systems"] if None not in surfaces.study.systems[s]]
+    assert whole, "no system with every output"
+    return sorted({whole[0], whole[-1]}, key=whole.index)
+
+
+def test_explore_sentence_bleu_is_the_command_lines(surfaces: Surfaces, tmp_path: Path) -> None:
+    study = surfaces.study
+    refs = list(study.references)
+    assert all(None not in study.references[r] for r in refs), "a reference with a missing segment"
+    ref_files = []
+    for r in refs:
+        ref_files.append(tmp_path / f"ref-{len(ref_files)}.txt")
+        ref_files[-1].write_text("\n".join(study.references[r]) + "\n", encoding="utf-8")
+    for system in scored_systems(surfaces):
+        hyp = tmp_path / "hyp.txt"
+        hyp.write_text("\n".join(study.systems[system]) + "\n", encoding="utf-8")
+        rows = command("score", "-r", *map(str, ref_files), "-i", str(hyp), "--sentence-level")
+        assert [r["segment"] for r in rows] == list(range(1, study.n_segments + 1))
+        cli = [r["score"] for r in rows]
+        # the same settings: the page's segment signature, but for the references' names (files here)
+        named = surfaces.meta["segment_bleu_signature"].split("|")
+        assert rows[0]["signature"].split("|") == [p for p in named if not p.startswith("refs:")]
+        at = page_alone(
+            "explore.py",
+            {
+                K.STUDY: study,
+                K.STUDY_KEY: f"test:parity-explore-{study.name}",
+                K.INCLUDE_HUMANS: False,
+                K.EXPLORE_SYSTEMS: [system],
+                K.EXPLORE_SORT: "position",
+                K.EXPLORE_DESCENDING: False,
+            },
+            timeout=600,
+        )
+        for sort, descending in EXPLORE_VIEWS:
+            at.session_state[K.EXPLORE_SORT] = sort
+            at.session_state[K.EXPLORE_DESCENDING] = descending
+            at.run()
+            assert not at.exception, [e.value for e in at.exception]
+            [table] = [e.value for e in at.dataframe if "BLEU" in e.value.columns]
+            assert len(table) == min(25, study.n_segments) and set(table["system"]) == {system}
+            for segment, bleu in zip(table["segment"], table["BLEU"], strict=True):
+                i = study.segment_index(str(segment))
+                assert bleu == pytest.approx(cli[i], abs=1e-9), (system, segment, sort)
+            if sort == "position":
+                assert [study.segment_index(str(s)) for s in table["segment"]] == list(range(25))
+
+
+def test_metrics_segment_rows_are_meta_rows(surfaces: Surfaces) -> None:
+    table = surfaces.table("metrics", "oriented r", "low")
+    pick = (table["metric"] == "BLEU") & (table["criterion"] == surfaces.criterion)
+    shown = table[pick & (table["level"] == "segment")]
+    assert set(shown["method"]) == {"pearson", "kendall-wmt"}
+    for method, grouping in (("pearson", "none"), ("kendall-wmt", "item")):
+        [row] = [r for _, r in shown.iterrows() if r["method"] == method]
+        cli = surfaces.correlation("segment", method, grouping)
+        assert cli["metric"] == "BLEU" and cli["criterion"] == surfaces.criterion
+        assert row["n"] == cli["n"], method
+        # the page's note is meta's, which adds the kendall-wmt baselines (random and constant metric)
+        assert cli["note"].startswith(row["note"]), method
+        assert row["p"] == format_p(cli["pvalue"]), method  # "—" where there is none
+        if math.isnan(cli["statistic"]):  # undefined on both sides (WMT21 DA z: no pair 25 apart)
+            assert math.isnan(row["r"]) and cli["confidence_interval"] is None, (
+                method,
+                cli["note"],
+            )
+            assert math.isnan(row["low"]) and math.isnan(row["high"]), method
+            continue
+        assert row["r"] == pytest.approx(cli["statistic"], abs=1e-12), method
+        interval = cli["confidence_interval"]
+        assert interval is not None, cli["note"]
+        assert (row["low"], row["high"]) == pytest.approx(interval, abs=1e-12), method
 
 
 NOT_CHECKED = {"human ceiling"}

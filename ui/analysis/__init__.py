@@ -11,6 +11,7 @@
 ``judges_cache``                     Judges: cached raters and same-judge comparisons (no BLEU setting).
 ``domains``                          per-domain tables and fits; BLEU vs human by sentence, document, corpus.
 ``reference_scores``                 Corpus: the reference's own human score (rated like a system, WMT24+).
+``export_zip``                       Export: the study's reproducible zip (also class mode's end-of-class zip).
 ``*_page``  each page's one door into this room (a page imports one module of its room): what
             ``pages/<page>.py`` uses, re-exported from the modules that define it:
             bleu_vs_human_page, corpus_page, correlation_page, export_page, judges_page,

@@ -7,8 +7,10 @@ from ui.analysis.correlation_cache import bleu_system_correlations
 from ui.analysis.domains import render_bvh_domains
 from ui.analysis.frames import binned_counts, fit_line, fit_row, normalised_frame, system_points
 from ui.analysis.relate import describe_fit, linear_fit, segment_correlation, segment_pairs
+from ui.app.context import analysis_caption
 
 __all__ = [
+    "analysis_caption",
     "binned_counts",
     "bleu_system_correlations",
     "describe_fit",

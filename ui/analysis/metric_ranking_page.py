@@ -17,8 +17,10 @@ from ui.analysis.ranking_extras import (
     show_release_view,
     warn_degenerate,
 )
+from ui.app.context import analysis_caption
 
 __all__ = [
+    "analysis_caption",
     "STATISTIC_LABELS",
     "cached_ranking",
     "findings_display",

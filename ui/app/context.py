@@ -19,7 +19,7 @@ from bleu_core.errors import BleuStudyError
 from bleu_core.options import MAX_ORDER_LIMIT, BleuOptions
 from bleu_core.score import BleuArrays, bleu_from_stats
 from bleu_core.segment_level import segment_signature, sentence_options
-from bleu_core.signature import make_signature
+from bleu_core.signature import analysis_signature, interval_field, make_signature, reference_field
 from bleu_core.statistics import N_LENGTH_COLUMNS
 from bleu_core.study import Study
 from bleu_core.study.model import LoadWarning
@@ -27,6 +27,7 @@ from ui.app import chart_images, demos, domains, statistics_store
 from ui.app import references as reference_choice
 from ui.app import state as K
 from ui.app.export import export_stem
+from ui.app.markup import md_escape
 from ui.app.settings import options_from_state
 
 DEFAULT_DEMO = "ted-en-de"
@@ -285,7 +286,39 @@ def signature_caption(signature: str | None = None, *, prefix: str = "BLEU signa
         study = current_study()
         refs: Sequence[str] | int = current_references(study) if study is not None else 1
         signature = make_signature(current_options(), refs)
-    st.caption(f"{prefix}: `{signature}`")
+    if "`" in signature:  # a backtick in a name would end the code span: escape the text instead
+        st.caption(f"{prefix}: {md_escape(signature)}")
+    else:
+        st.caption(f"{prefix}: `{signature}`")
+
+
+def analysis_caption(
+    scores: Scores,
+    systems: Sequence[str],
+    *,
+    metric: str = "BLEU",
+    criterion: str | None = None,
+    ci: Any = None,
+    prefix: str = "Analysis signature",
+) -> str:
+    """Show, under a result, the one-line signature of everything that changes its numbers, and return it:
+    :func:`bleu_core.signature.analysis_signature` of ``scores``' BLEU signature (``metric:<name>`` for
+    another metric), the ``systems`` it is computed on (human translations in or out), the ``criterion``,
+    and ``ci``: the interval, as ``(method, resamples, seed)`` for :func:`interval_field`, an object with
+    ``interval_method``, ``n_resamples`` and ``seed`` (a correlation result), a ready ``ci:`` string, or
+    None (no ``ci`` field)."""
+    human = scores.study.human_systems
+    if ci is not None and not isinstance(ci, (tuple, str)):
+        ci = (ci.interval_method, ci.n_resamples, ci.seed)
+    signature = analysis_signature(
+        scores.signature if metric == "BLEU" else f"metric:{reference_field([metric])}",
+        systems=len(systems),
+        human_included=bool(set(systems) & set(human)) if human else None,
+        criterion=criterion,
+        interval=interval_field(*ci) if isinstance(ci, tuple) else ci,
+    )
+    signature_caption(signature, prefix=prefix)
+    return signature
 
 
 def file_stem(name: str) -> str:

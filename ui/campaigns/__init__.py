@@ -17,7 +17,8 @@
 ``network``        whether phones can reach the join link; this machine's network address.
 ``projector_access`` who the projector shows the lesson to: a view-only link, or the teacher's browser.
 ``projector_parts`` the projector's timer, end-of-class downloads, countdown and agreement column.
-``class_results``  the end-of-class summary picture and zip (colour-blind-safe palette).
+``class_results``  the end-of-class summary picture, the class's zip and the study's reproducible zip
+                   with the class's ratings (colour-blind-safe palette).
 ``lesson_timer``   the lesson's timer (a deadline per lesson, shared by the server's sessions).
 ``*_page``  each page's one door into this room (a page imports one module of its room): what
             ``pages/<page>.py`` uses, re-exported from the modules that define it: campaigns_page,

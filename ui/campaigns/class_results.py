@@ -5,18 +5,32 @@ title (the paper's Figures 5-6), in colours told apart by colour-blind eyes (Oka
 machines, vermilion human translations, also told apart by shape). The zip holds the ratings (spreadsheet
 formulas defused), the systems' BLEU and class means, the summary (PNG, SVG, Vega-Lite) and what the lesson was
 made from (study, systems, segments, seed, BLEU signature): with the study it re-makes every number.
+:func:`class_study_zip` is the open study's reproducible zip (the Export page's) with the class's ratings
+joined to the study, their table and the summary picture added.
 """
 
 from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 import altair as alt
 import pandas as pd
 
-from bleu_core.campaigns import Campaign, StoredRating, ratings_to_csv
+from bleu_core.campaigns import (
+    Campaign,
+    StoredRating,
+    apply_to_study,
+    ratings_to_csv,
+    to_study_ratings,
+)
 from bleu_core.campaigns.lesson import ClassSnapshot
+from ui.analysis.export_zip import study_export_zip
+from ui.app import state as K
+from ui.app.context import Scores
 from ui.app.export import build_zip, frame_to_csv, software_versions
 
 #: Okabe & Ito's colour-blind-safe palette.
@@ -134,4 +148,45 @@ def class_zip(
             "charts/summary.png": render_png(spec),
             "charts/summary.svg": render_svg(spec),
         }
+    )
+
+
+def class_ratings_frame(campaign: Campaign, ratings: list[StoredRating]) -> pd.DataFrame:
+    """The class's ratings as the study holds them once joined: system, segment, rater, group, criterion,
+    score (tutorial items and attention checks left out)."""
+    rows, _criteria = to_study_ratings(campaign, ratings)
+    columns = ["system", "segment_id", "rater", "group", "criterion", "score"]
+    return pd.DataFrame([[getattr(r, c) for c in columns] for r in rows], columns=columns)
+
+
+def class_study_zip(
+    scores: Scores,
+    state: Mapping[str, Any],
+    campaign: Campaign,
+    snap: ClassSnapshot,
+    ratings: list[StoredRating],
+    render_png,
+    render_svg,
+) -> bytes:
+    """The open study's reproducible zip (the Export page's, under the session's settings *state*) with the
+    class's ratings joined: its tables and charts include the class's criteria, ``settings.json`` the
+    joined study's digest, plus ``tables/class-ratings.*`` and ``charts/class-summary.*``.
+
+    Raises :class:`bleu_core.campaigns.CampaignError` when the open study is not the lesson's."""
+    study = apply_to_study(scores.study, campaign, ratings)
+    joined = replace(scores, study=study, key=f"{scores.key}|class:{campaign.code}:{len(ratings)}")
+    label = state.get(K.STUDY_LABEL) or scores.study.name
+    return study_export_zip(
+        joined,
+        state,
+        study_label=f"{label} + class {campaign.code}",
+        tables={
+            "class-ratings": (
+                class_ratings_frame(campaign, ratings),
+                f"The class's ratings ({campaign.name}, campaign {campaign.code})",
+            )
+        },
+        charts={"class-summary": summary_chart(campaign, snap)},
+        render_png=render_png,
+        render_svg=render_svg,
     )

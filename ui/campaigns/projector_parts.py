@@ -5,15 +5,18 @@ the lesson, its code and organiser key); every text a student or organiser wrote
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import altair as alt
 import streamlit as st
 
 from bleu_core.campaigns import Campaign, CampaignStore, apply_to_study
 from bleu_core.campaigns.lesson import ClassSnapshot, class_snapshot
 from bleu_core.errors import BleuStudyError
+from ui.analysis.export_zip import export_state
 from ui.app import chart_images
 from ui.app import state as K
-from ui.app.context import current_study, open_study
+from ui.app.context import current_scores, current_study, open_study
 from ui.app.markup import md_escape
 from ui.campaigns import class_mode as cm
 from ui.campaigns import class_results as results
@@ -49,16 +52,26 @@ def timer_controls(store: CampaignStore, code: str, key: str) -> None:
         st.rerun()
 
 
+def teacher_data(store: CampaignStore, code: str, key: str) -> ClassData:
+    """The lesson's campaign, ratings and progress read with the organiser *key*, without the session
+    (a download built on the click runs outside the page, where ``st.session_state`` is empty)."""
+    return ClassData(
+        store.check_organiser(code, key), store.ratings(code, key), store.progress(code, key)
+    )
+
+
 def end_of_class(store: CampaignStore, campaign: Campaign) -> None:
-    """The end-of-class downloads (one picture, the class's zip) and the ratings into the open study."""
-    stem = f"class-{campaign.code}"
+    """The end-of-class downloads (one picture, the study's reproducible zip with the class's ratings, the
+    class's own zip) and the ratings into the open study. The downloads are built on the click from the
+    ratings then; what they read from the session is read now."""
+    stem, code, key = f"class-{campaign.code}", campaign.code, st.session_state[K.PROJ_KEY]
 
     def picture() -> bytes:
-        snap = snapshot(class_data(store))
+        snap = snapshot(teacher_data(store, code, key))
         return chart_images.chart_png(results.summary_chart(campaign, snap).to_json())
 
     def zipped() -> bytes:
-        data = class_data(store)
+        data = teacher_data(store, code, key)
         return results.class_zip(
             campaign, snapshot(data), data.ratings, chart_images.chart_png, chart_images.chart_svg
         )
@@ -71,6 +84,7 @@ def end_of_class(store: CampaignStore, campaign: Campaign) -> None:
         on_click="ignore",
         icon=":material/image:",
     )
+    study_zip_button(lambda: teacher_data(store, code, key), campaign)
     st.download_button(
         "The class's ratings and results (zip)",
         data=zipped,
@@ -80,6 +94,41 @@ def end_of_class(store: CampaignStore, campaign: Campaign) -> None:
         icon=":material/folder_zip:",
     )
     keep_results(store, campaign)
+
+
+def study_zip_button(read: Callable[[], ClassData], campaign: Campaign) -> None:
+    """The open study's reproducible zip (Export's) with the class's ratings (*read* on the click) joined."""
+    if current_study() is None:
+        st.caption("Open the study the lesson was made from for its reproducible zip.")
+        return
+    scores, state = current_scores(), export_state(st.session_state)
+    try:  # the lesson's systems and segments in the open study?
+        apply_to_study(scores.study, campaign, [])
+    except BleuStudyError as err:
+        st.caption(md_escape(str(err)))
+        return
+
+    def study_zip() -> bytes:
+        data = read()
+        return results.class_study_zip(
+            scores,
+            state,
+            campaign,
+            snapshot(data),
+            data.ratings,
+            chart_images.chart_png,
+            chart_images.chart_svg,
+        )
+
+    st.download_button(
+        "The study's reproducible zip with the class's ratings",
+        data=study_zip,
+        type="primary",
+        file_name=f"bleu-study-{campaign.code.lower()}-class.zip",
+        mime="application/zip",
+        on_click="ignore",
+        icon=":material/folder_zip:",
+    )
 
 
 def keep_results(store: CampaignStore, campaign: Campaign) -> None:
