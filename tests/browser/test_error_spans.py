@@ -28,6 +28,22 @@ playwright_api = pytest.importorskip("playwright.sync_api")
 ARTIFACTS = ROOT / "tests" / "artifacts"
 
 
+def hovered_popup_text(page, token, pop, attempts: int = 3) -> str:
+    """Hover ``token`` and read its pop-up; a redraw of the page between finding the token and hovering it
+    (on a loaded machine) detaches the element, and then the same token is found again."""
+    for attempt in range(attempts):
+        try:
+            token.scroll_into_view_if_needed()
+            token.hover()
+            pop.wait_for(state="visible")
+            return pop.inner_text()
+        except playwright_api.Error:
+            if attempt == attempts - 1:
+                raise
+            wait_app_idle(page)
+    raise AssertionError("unreachable")
+
+
 def test_explore_pops_up_an_error_span_on_hover():
     from bleu_core.study.demo import load_demo
     from bleu_core.study.error_agreement import error_agreement
@@ -55,13 +71,13 @@ def test_explore_pops_up_an_error_span_on_hover():
             cells = result.systems[system].segment_counts[ted.segment_index(top.segment_id)]
             counts = page.locator(".bs-counts").filter(has_text="rewarded errors").first
             assert f"{cells[0]} of {cells[0] + cells[1]} matched tokens" in counts.inner_text()
+            wait_app_idle(
+                page
+            )  # a late re-run (a background job done) would redraw the tokens under us
             token = page.locator('.bs-spans [class*="bs-errtok"][tabindex="0"]').first
             pop = token.locator(".bs-pop")
             assert not pop.is_visible()
-            token.scroll_into_view_if_needed()
-            token.hover()
-            pop.wait_for(state="visible")
-            text = pop.inner_text()
+            text = hovered_popup_text(page, token, pop)
             span = next(
                 s
                 for s in ted.error_spans
