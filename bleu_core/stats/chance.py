@@ -2,7 +2,7 @@
 
 A meta-evaluation number means little alone: pairwise accuracy 0.55 sounds poor until one knows a coin
 scores 0.50; acc\\*_eq 0.48 sounds fair until one knows a metric that gives every translation the same
-score also gets 0.48 (mt-metrics-eval issue 14). For each statistic of a ranking this module gives two
+score also gets 0.48 (mt-metrics-eval reports no such baseline). For each statistic of a ranking this module gives two
 baselines, computed on the same data, grouping and ties as the metric's own value:
 
 * the **random metric**: the metric's own scores shuffled (a permutation, drawn from a stated seed)

@@ -23,6 +23,7 @@ tap away (:func:`show_context`). Marks not yet saved live in the session
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -104,16 +105,17 @@ def marked_html(text: str, marks: Sequence[MarkedSpan]) -> str:
         start, end = span.start or 0, span.end or 0
         piece = html_text(text[start:end])
         out.append(html_text(text[at:start]))
+        severity = html.escape(span.severity)
         out.append(
-            f'<mark class="bs-{span.severity}" aria-label="{span.severity} error: {piece}">{piece}</mark>'
+            f'<mark class="bs-{severity}" aria-label="{severity} error: {piece}">{piece}</mark>'
         )
         at = end
     out.append(html_text(text[at:]))
     for span in marks:
         if span.missing:
             out.append(
-                f' <span class="bs-missing" role="note" aria-label="{span.severity} error: something is '
-                'missing">[missing]</span>'
+                f' <span class="bs-missing" role="note" aria-label="{html.escape(span.severity)} error: '
+                'something is missing">[missing]</span>'
             )
     return '<div class="bs-esa" style="max-width:75ch;font-size:1.15rem">' + "".join(out) + "</div>"
 
