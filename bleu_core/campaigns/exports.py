@@ -1,4 +1,4 @@
-"""A campaign's ratings and error spans in the field's formats: Appraise's ESA CSV and Pearmut-style JSONL.
+"""A campaign's ratings and error spans in the field's formats: Appraise's ESA CSV and Pearmut's JSONL log.
 
 **Appraise ESA CSV** (:func:`esa_csv`): the export WMT24 publishes and
 :mod:`bleu_core.study.formats.esa` reads, twelve columns without header, one row per (judge, item):
@@ -9,9 +9,27 @@ first and last rating time in Unix seconds. ``line`` is the segment's index in t
 (1 for a WMT24 release, whose line 0 is the canary line). The texts are written verbatim, for programs: the
 reader gets back exactly what the judges gave (a spreadsheet is not the target of this format).
 
-**JSONL** (:func:`campaign_jsonl`), as the Pearmut-style tools exchange annotations: one JSON object per line
-and (judge, item), with the texts, the scores of every criterion and the spans, so a campaign of any protocol
-can be archived or read by another tool; :func:`read_campaign_jsonl` reads it back.
+**JSONL** (:func:`campaign_jsonl`) in the shape of Pearmut's annotation log (Zouhar & Kocmi 2026,
+``github.com/zouharvi/pearmut``: ``server/app.py`` appends each ``/log-response`` payload, plus ``user_id``
+and ``item_i``, to ``data/outputs/<campaign_id>.jsonl``; the types are ``CandidateResponse`` and ``ErrorSpan``
+in ``web/src/utils.ts``; ``examples/annotated_cache/data/outputs/*.jsonl`` are real logs). One line per
+(judge, item)::
+
+    {"annotation": [{"<system>": {"score": 70, "error_spans": [{"start_i": 4, "end_i": 6,
+      "category": null, "severity": "major"}], "textfield": null}}],
+     "actions": [{"time": 1724112000.0, "action": "submit"}],
+     "item": [{"item_id": "<segment id>", "src": "...", "ref": "...", "tgt": {"<system>": "..."},
+               "kind": "test"}],
+     "user_id": "<judge>", "item_i": <position>, "campaign_id": "<code>", "group": "<group>"}
+
+Pearmut's item is a document of segments, each with a translation per model; ours is one segment and one
+system. ``score`` is the one criterion's score; a campaign with several criteria (adequacy and fluency) gives
+``"score": null`` and ``"sliders": {criterion: score}`` as Pearmut's custom sliders do. Pearmut counts span
+offsets in its own way (:func:`pearmut_units`: UTF-16 code units, line breaks not counted, ``end_i``
+inclusive; an omission is marked on the ``[missing]`` token right after the text); the export converts our
+character offsets to them and :func:`read_campaign_jsonl` back. ``kind`` (an item key), ``campaign_id`` and
+``group`` are ours (Pearmut keeps any extra key in its log; it names the file after the campaign).
+``actions`` holds the times of the first and last submission (we do not record when an item was opened).
 
 >>> from datetime import datetime, UTC
 >>> from bleu_core.campaigns.model import Item, StoredRating
@@ -115,61 +133,160 @@ def esa_csv(
     return out.getvalue()
 
 
+def pearmut_units(text: str) -> list[int]:
+    r"""Pearmut's index of each character offset of *text* (and of its end), as its annotation screen counts:
+    one unit per UTF-16 code unit (``content.split("")``), none for a line break (drawn as ``<br>``, not a
+    character one can mark); the index at the end is where its ``[missing]`` token stands.
+
+    >>> pearmut_units("a\nb😀c")
+    [0, 1, 1, 2, 4, 5]
+    """
+    out = [0]
+    for ch in text:
+        out.append(out[-1] + (0 if ch == "\n" else 2 if ord(ch) > 0xFFFF else 1))
+    return out
+
+
+def pearmut_span(span: MarkedSpan, text: str) -> dict[str, Any]:
+    """*span* as a Pearmut error span: ``start_i`` and ``end_i`` (inclusive) in :func:`pearmut_units`, an
+    omission on the ``[missing]`` token after the text; no MQM ``category``.
+
+    >>> pearmut_span(MarkedSpan(4, 7, "major"), "the cat sat")
+    {'start_i': 4, 'end_i': 6, 'category': None, 'severity': 'major'}
+    >>> pearmut_span(MarkedSpan(None, None, "minor", True), "the cat sat")
+    {'start_i': 11, 'end_i': 11, 'category': None, 'severity': 'minor'}
+    """
+    units = pearmut_units(text)
+    if span.missing:
+        start = end = units[-1]
+    else:
+        start, end = units[span.start or 0], units[span.end or 0] - 1
+    return {"start_i": start, "end_i": end, "category": None, "severity": span.severity}
+
+
 def campaign_jsonl(
     items: Sequence[Item], ratings: Sequence[StoredRating], spans: Sequence[StoredSpan]
 ) -> str:
-    """One JSON object per (judge, item): ``user_id``, ``group``, ``item_id`` (position), ``kind``,
-    ``segment_id``, ``system``, ``src``, ``tgt``, ``scores`` ``{criterion: score}``, ``error_spans``
-    (``start_i``, ``end_i``, ``severity``; ``"missing"`` offsets for an omission), ``campaign_id``."""
+    """The campaign as Pearmut's annotation log (see the module docstring): one line per (judge, item)."""
     by_position = {it.position: it for it in items}
     scores, marks = _by_judge_item(ratings, spans)
     lines = []
     for (judge, position), rows in sorted(scores.items()):
         item = by_position[position]
+        given = {r.criterion: r.score for r in rows}
+        answer: dict[str, Any] = {"score": next(iter(given.values())) if len(given) == 1 else None}
+        if len(given) > 1:
+            answer["sliders"] = given
+        answer["error_spans"] = [
+            pearmut_span(s, item.translation) for s in marks.get((judge, position), [])
+        ]
+        answer["textfield"] = None
+        shown: dict[str, Any] = {"item_id": item.segment_id}
+        if item.source is not None:
+            shown["src"] = item.source
+        if item.reference is not None:
+            shown["ref"] = item.reference
+        shown |= {"tgt": {item.system: item.translation}, "kind": item.kind}
+        first, last = min(r.created_at for r in rows), max(r.updated_at for r in rows)
+        actions = [{"time": first.timestamp(), "action": "submit"}]
+        if last != first:
+            actions.append({"time": last.timestamp(), "action": "submit"})
         record = {
-            "campaign_id": rows[0].campaign_code,
+            "annotation": [{item.system: answer}],
+            "actions": actions,
+            "item": [shown],
             "user_id": judge,
+            "item_i": position,
+            "campaign_id": rows[0].campaign_code,
             "group": rows[0].group,
-            "item_id": position,
-            "kind": item.kind,
-            "segment_id": item.segment_id,
-            "system": item.system,
-            "src": item.source,
-            "tgt": item.translation,
-            "scores": {r.criterion: r.score for r in rows},
-            "error_spans": [_span_json(s) for s in marks.get((judge, position), [])],
         }
         lines.append(json.dumps(record, ensure_ascii=False))
     return "".join(line + "\n" for line in lines)
 
 
-def read_campaign_jsonl(text: str, file: str = "campaign.jsonl") -> list[dict[str, Any]]:
-    """The records of :func:`campaign_jsonl` text, spans as :class:`MarkedSpan`; a line that is not such a
-    record is a :class:`CampaignError` naming *file* and the line.
+def _from_pearmut(raw: Any, text: str, where: str) -> MarkedSpan:
+    """A Pearmut error span of *text* as a :class:`MarkedSpan` (the inverse of :func:`pearmut_span`)."""
+    if not isinstance(raw, dict) or not {"start_i", "end_i", "severity"} <= raw.keys():
+        raise CampaignError(f"{where}: an error span needs start_i, end_i and severity")
+    severity = str(raw["severity"] or "").lower()
+    if severity not in ("minor", "major"):
+        raise CampaignError(
+            f"{where}: error span severity {raw['severity']!r} is not minor or major (ESA's severities)"
+        )
+    units = pearmut_units(text)
+    start, end = raw["start_i"], raw["end_i"]
+    if start == end == units[-1]:
+        return MarkedSpan(None, None, severity, True)
+    at = {u: o for o, u in enumerate(units[:-1]) if units[o + 1] > u}
+    at |= {u + 1: o for o, u in enumerate(units[:-1]) if units[o + 1] - u == 2}
+    if (
+        not (isinstance(start, int) and isinstance(end, int) and start in at and end in at)
+        or end < start
+    ):
+        raise CampaignError(
+            f"{where}: error span {start!r}-{end!r} lies outside the translation, whose characters are "
+            f"0-{units[-1] - 1} ({units[-1]} marks [missing])"
+        )
+    return MarkedSpan(at[start], at[end] + 1, severity)
+
+
+def _records_of_line(record: dict[str, Any], where: str, criterion: str) -> list[dict[str, Any]]:
+    """One record per (document item, system) of a Pearmut log line."""
+    out = []
+    for shown, answers in zip(record["item"], record["annotation"], strict=False):
+        if not isinstance(shown, dict) or not isinstance(answers, dict):
+            continue  # a form item (a question to the annotator) or a skipped one: no rating
+        for system, answer in answers.items():
+            text = (shown.get("tgt") or {}).get(system)
+            if text is None or not isinstance(answer, dict):
+                raise CampaignError(f"{where}: no translation of system {system!r} in the item")
+            scores = dict(answer.get("sliders") or {})
+            if answer.get("score") is not None:
+                scores[criterion] = answer["score"]
+            out.append(
+                {
+                    "user_id": record["user_id"], "item_i": record["item_i"],
+                    "item_id": shown.get("item_id"), "system": system, "src": shown.get("src"),
+                    "ref": shown.get("ref"), "tgt": text, "kind": shown.get("kind", "test"),
+                    "group": record.get("group"), "campaign_id": record.get("campaign_id"),
+                    "scores": scores,
+                    "error_spans": [_from_pearmut(s, text, where) for s in answer.get("error_spans") or []],
+                }
+            )  # fmt: skip
+    return out
+
+
+def read_campaign_jsonl(
+    text: str, file: str = "campaign.jsonl", criterion: str = "esa"
+) -> list[dict[str, Any]]:
+    """The ratings in a Pearmut annotation log (ours from :func:`campaign_jsonl`, or Pearmut's own
+    ``data/outputs/<campaign>.jsonl``): one record per judge, item and system, with ``user_id``, ``item_i``,
+    ``item_id``, ``system``, ``src``, ``ref``, ``tgt``, ``kind``, ``group``, ``campaign_id``, ``scores``
+    (``{criterion: score}``, Pearmut's ``score`` under *criterion*, its custom ``sliders`` under their names)
+    and ``error_spans`` (:class:`MarkedSpan`, our character offsets). Pearmut's reset markers and form items
+    are no ratings and are passed over; a line that is not a log entry is a :class:`CampaignError` naming
+    *file* and the line.
 
     >>> read_campaign_jsonl('{"user_id": "Ana"}', "x.jsonl")
     Traceback (most recent call last):
     ...
-    bleu_core.campaigns.model.CampaignError: x.jsonl, line 1: missing 'item_id', 'scores', 'error_spans'
+    bleu_core.campaigns.model.CampaignError: x.jsonl, line 1: missing 'item_i', 'item', 'annotation'
     """
     records = []
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
+        where = f"{file}, line {number}"
         try:
             record = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise CampaignError(f"{file}, line {number}: not JSON ({exc.msg})") from None
-        missing = [k for k in ("user_id", "item_id", "scores", "error_spans") if k not in record]
+            raise CampaignError(f"{where}: not JSON ({exc.msg})") from None
+        if not isinstance(record, dict):
+            raise CampaignError(f"{where}: not a JSON object")
+        if "annotation" in record and not isinstance(record["annotation"], list):
+            continue  # Pearmut's reset marker (its annotation is a marker, not a list): no rating
+        missing = [k for k in ("user_id", "item_i", "item", "annotation") if k not in record]
         if missing:
-            raise CampaignError(
-                f"{file}, line {number}: missing {', '.join(repr(k) for k in missing)}"
-            )
-        record["error_spans"] = [
-            MarkedSpan(None, None, s["severity"], True)
-            if s["start_i"] == "missing"
-            else MarkedSpan(s["start_i"], s["end_i"], s["severity"])
-            for s in record["error_spans"]
-        ]
-        records.append(record)
+            raise CampaignError(f"{where}: missing {', '.join(repr(k) for k in missing)}")
+        records.extend(_records_of_line(record, where, criterion))
     return records

@@ -135,8 +135,35 @@ def document_context(study: Study, plan: CampaignPlan) -> dict[str, dict[str, li
     return context
 
 
-def study_criterion_name(campaign: Campaign, criterion: str) -> str:
-    """The name a campaign criterion gets in the study: ``"fluency (K7P2QX)"``."""
+def is_campaign_copy(criterion: Criterion, campaign: Campaign) -> bool:
+    """True when the study's *criterion* is an earlier copy of *campaign*'s ratings (its description, written
+    by :func:`to_study_ratings`, names the campaign), not a criterion the study brought of its own."""
+    return f" in campaign {campaign.code} (" in criterion.description
+
+
+def esa_name_clash(study: Study | None, campaign: Campaign, criterion: str = "esa") -> bool:
+    """True when an ESA *campaign*'s ``esa`` cannot join *study* under its plain name: the study already has
+    an ``esa`` criterion of its own (an expert ESA such as WMT24's) or another campaign's."""
+    if campaign.protocol != "esa" or study is None:
+        return False
+    present = study.criteria.get(criterion)
+    return present is not None and not is_campaign_copy(present, campaign)
+
+
+def study_criterion_name(campaign: Campaign, criterion: str, study: Study | None = None) -> str:
+    """The name a campaign criterion gets in *study*.
+
+    An ESA campaign's ``esa`` joins as plain ``"esa"``, so the pages that look for ESA find it, unless the
+    study has an ``esa`` of its own (:func:`esa_name_clash`): then, and for every criterion of the other
+    protocols (or with no *study* given), the campaign code tells the judges' ratings apart:
+    ``"fluency (K7P2QX)"``, ``"esa (K7P2QX)"``.
+    """
+    if (
+        campaign.protocol == "esa"
+        and study is not None
+        and not esa_name_clash(study, campaign, criterion)
+    ):
+        return criterion
     return f"{criterion} ({campaign.code})"
 
 
@@ -160,19 +187,21 @@ def to_study_ratings(
     *,
     left_out: Collection[str] = (),
     kept: Collection[str] = (),
+    study: Study | None = None,
 ) -> tuple[tuple[Rating, ...], tuple[Criterion, ...]]:
     """The campaign's ratings as study :class:`~bleu_core.study.Rating` rows, with their criteria.
 
     Judges are the raters and their groups the rater groups, so the paper's monolingual / bilingual split
     carries over. Tutorial items and attention checks are never study ratings; the judges in *left_out*
     (failed the quality control) are left out, and the criteria's descriptions say so (and who was *kept*).
+    The criteria are named for *study* (:func:`study_criterion_name`).
     """
     from bleu_core.study.model import Criterion, Rating
 
     note = quality_note(left_out, kept)
     criteria = tuple(
         Criterion(
-            study_criterion_name(campaign, c.name),
+            study_criterion_name(campaign, c.name, study),
             higher_is_better=True,
             scale=(float(c.low), float(c.high)),
             description=(
@@ -188,7 +217,7 @@ def to_study_ratings(
             segment_id=r.segment_id,
             rater=r.judge,
             group=r.group,
-            criterion=study_criterion_name(campaign, r.criterion),
+            criterion=study_criterion_name(campaign, r.criterion, study),
             score=float(r.score),
         )
         for r in ratings
@@ -224,7 +253,7 @@ def apply_to_study(
             f"campaign {campaign.code} was made from study {campaign.study_name!r}; the open study "
             f"{study.name!r} lacks {' and '.join(what)}; open the study the campaign was made from"
         )
-    rows, criteria = to_study_ratings(campaign, ratings, left_out=left_out, kept=kept)
+    rows, criteria = to_study_ratings(campaign, ratings, left_out=left_out, kept=kept, study=study)
     names = {c.name for c in criteria}
     others = tuple(r for r in study.ratings if r.criterion not in names)
     suffix = f" ({campaign.code})"

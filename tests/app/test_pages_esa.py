@@ -192,7 +192,7 @@ def test_campaigns_page_esa_with_quality_control(db):
     assert "Appraise ESA CSV" in labels and "Ratings as JSONL" in labels
     click(at, "Use these ratings in the analyses")
     new = at.session_state[K.STUDY]
-    assert {r.rater for r in new.ratings if r.criterion == f"esa ({code})"} == {"Ana"}
+    assert {r.rater for r in new.ratings if r.criterion == "esa"} == {"Ana"}
     assert new.error_spans and all(s.rater == f"Ana ({code})" for s in new.error_spans)
     notice = at.success[0].value.replace("\\", "")  # Markdown-escaped
     assert (
@@ -203,7 +203,7 @@ def test_campaigns_page_esa_with_quality_control(db):
     at.toggle(key="camp_keep_Bo").set_value(True).run()
     click(at, "Use these ratings in the analyses")
     new = at.session_state[K.STUDY]
-    assert {r.rater for r in new.ratings if r.criterion == f"esa ({code})"} == {"Ana", "Bo"}
+    assert {r.rater for r in new.ratings if r.criterion == "esa"} == {"Ana", "Bo"}
     assert "Kept by the organiser although failing: Bo." in at.success[0].value.replace("\\", "")
 
 

@@ -8,26 +8,22 @@ under ``tmp_path`` (never the user's data directory).
 from __future__ import annotations
 
 import importlib.util
-import re
 import sys
 from pathlib import Path
 
 import pytest
 
-from bleu_core.campaigns import CampaignStore, MarkedSpan, plan_campaign, with_protocol
+from bleu_core.campaigns import CampaignStore, MarkedSpan
 
 pytestmark = pytest.mark.browser
 
 HERE = Path(__file__).resolve().parent
 CHROMIUM = Path("/usr/bin/chromium")
-TEXTS = {
-    "A": ["the cat sat on the mat", "a dog barked twice", "it rained all day"],
-    "B": ["cat sits mat", "dog bark loud", "rain whole day"],
-}
-
 if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
     pytest.skip("needs /usr/bin/chromium", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
+
+from esa_pages import join, make_campaign, word  # noqa: E402
 
 
 def load_server_helpers():
@@ -36,33 +32,6 @@ def load_server_helpers():
     sys.modules.setdefault("esa_marking_app_server", module)
     spec.loader.exec_module(module)
     return module
-
-
-def make_campaign(db: Path):
-    store = CampaignStore(db)
-    plan = plan_campaign(
-        name="ESA in the browser", study_name="toy", segment_ids=["s1", "s2", "s3"],
-        translations=TEXTS, sources=["le chat", "un chien", "la pluie"], references=None,
-        systems=["A", "B"], n_segments=3, seed=2, display="source", groups=["class"],
-    )  # fmt: skip
-    created = store.create_campaign(with_protocol(plan, "esa"))
-    store.close()
-    return created
-
-
-def join(page, server, url: str, code: str, name: str) -> None:
-    page.goto(f"{url}/rate?campaign={code}", wait_until="domcontentloaded")
-    server.wait_app_idle(page)
-    page.get_by_label("Your name").fill(name)
-    page.get_by_role("button", name="Start rating").click()
-    server.wait_app_idle(page)
-    page.get_by_text("Translation to rate").first.wait_for(timeout=30_000)
-
-
-def word(page, text: str):
-    """The toggle of the word *text* (exactly that word)."""
-    pills = page.locator('[data-testid="stButtonGroup"] button')
-    return pills.filter(has_text=re.compile(f"^\\s*{re.escape(text)}\\s*$")).first
 
 
 def test_marking_by_touch_on_a_phone_and_by_keyboard_on_a_desktop(tmp_path):
@@ -82,7 +51,7 @@ def test_marking_by_touch_on_a_phone_and_by_keyboard_on_a_desktop(tmp_path):
                 phone = browser.new_context(
                     viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
                 ).new_page()
-                join(phone, server, url, code, "Phone")
+                join(phone, url, code, "Phone")
                 word(phone, words[0]).tap()
                 server.wait_app_idle(phone)
                 word(phone, words[1]).tap()
@@ -108,7 +77,7 @@ def test_marking_by_touch_on_a_phone_and_by_keyboard_on_a_desktop(tmp_path):
                 phone.get_by_text("Item 3 of").first.wait_for(timeout=30_000)
 
                 desk = browser.new_context(viewport={"width": 1280, "height": 1000}).new_page()
-                join(desk, server, url, code, "Keys")
+                join(desk, url, code, "Keys")
                 word(desk, words[-1]).focus()
                 desk.keyboard.press("Space")
                 server.wait_app_idle(desk)

@@ -241,7 +241,7 @@ def test_judges_are_checked_and_failing_ones_left_out_unless_kept(store):
     study = toy_study()
     left_out = [q.judge for q in report.values() if q.excluded]
     new = apply_to_study(study, created.campaign, store.ratings(code, key), left_out=left_out)
-    name = study_criterion_name(created.campaign, "esa")
+    name = study_criterion_name(created.campaign, "esa", study)  # plain "esa"
     assert {r.rater for r in new.ratings if r.criterion == name} == {"Ana"}
     assert "Left out for failing the quality control: Bo." in new.criteria[name].description
     assert len([r for r in new.ratings if r.criterion == name]) == 6  # test items only
@@ -296,7 +296,7 @@ def test_an_esa_campaign_joins_the_study_with_its_spans(store):
     new = apply_to_study(
         study, created.campaign, store.ratings(code, key), spans=store.spans(code, key)
     )
-    assert study_criterion_name(created.campaign, "esa") in new.criteria
+    assert study_criterion_name(created.campaign, "esa", study) in new.criteria
     test_spans = [s for s in store.spans(code, key) if s.kind == "test"]
     assert len(new.error_spans) == len(test_spans) > 0
     assert {s.rater for s in new.error_spans} <= {
@@ -357,7 +357,7 @@ def test_the_jsonl_export_reads_back(store):
     text = campaign_jsonl(store.items(code, key), store.ratings(code, key), store.spans(code, key))
     records = read_campaign_jsonl(text)
     assert len(records) == 3 * len(plan.items)
-    mine = {(r["user_id"], r["item_id"]): r for r in records}
+    mine = {(r["user_id"], r["item_i"]): r for r in records}
     for stored in store.spans(code, key):
         assert stored.span in mine[(stored.judge, stored.position)]["error_spans"]
     assert {r["kind"] for r in records} == {"test", "tutorial", "attention"}

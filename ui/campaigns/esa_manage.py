@@ -122,7 +122,7 @@ def field_downloads(
         icon=":material/download:",
         on_click="ignore",
         disabled=not ratings,
-        help="One JSON object per judge and item: texts, scores and error spans (Pearmut-style tools).",
+        help="One line per judge and item in Pearmut's annotation-log shape: texts, scores, error spans.",
     )
     if campaign.protocol != "esa":
         return

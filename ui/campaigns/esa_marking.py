@@ -11,7 +11,8 @@ The slider shows its number; the ESA anchors (0 / 33 / 66 / 100) are written und
 spans disagree (a high score with a major error, a low score with no error) a gentle question appears above
 "Save and next"; the judge may save anyway. The segments before and after the item in its document are one
 tap away (:func:`show_context`). Marks not yet saved live in the session
-(``ui.app.state.RATE_MARKS_PREFIX``) and are saved with the score in one transaction.
+(``ui.app.state.RATE_MARKS_PREFIX``) and are saved with the score in one transaction. At a desk the whole
+screen works from the keyboard (:mod:`ui.campaigns.esa_keys`).
 
 >>> words_of("the  cat sat")
 [(0, 3), (5, 8), (9, 12)]
@@ -35,6 +36,7 @@ from bleu_core.campaigns.protocols import SLIDER_ANCHORS, score_span_check
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.markup import html_text, md_escape
+from ui.campaigns.esa_keys import esa_keyboard
 from ui.campaigns.rating_widgets import SAVE_LABEL, SKIP_LABEL, text_box
 
 _WORD = re.compile(r"\S+")
@@ -234,6 +236,8 @@ def slider_form(
     c1, c2, _ = st.columns([1, 1, 3])
     save = c1.button(save_label, type="primary", key=f"rate_save_{position}")
     skip = c2.button(skip_label, key=f"rate_skip_{position}")
+    if esa:
+        esa_keyboard(position, words_of(item.translation), marks)
     return SliderAnswer(save=save, skip=skip, score=int(score), spans=list(marks))
 
 

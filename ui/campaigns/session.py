@@ -22,7 +22,7 @@ from bleu_core.campaigns import (
     ratings_digest,
     study_criterion_name,
 )
-from bleu_core.campaigns.integration import quality_note
+from bleu_core.campaigns.integration import esa_name_clash, quality_note
 from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
@@ -92,6 +92,8 @@ def use_ratings_in_study(
     """Make the open study the one with the campaign's current *ratings* (and ESA *spans*) as criteria, without
     the judges *left_out* by the quality control; return the notice for the organiser. Raises
     :class:`~bleu_core.campaigns.CampaignError` when the study is not the campaign's."""
+    names = ", ".join(study_criterion_name(campaign, c.name, study) for c in campaign.criteria)
+    clash = esa_name_clash(study, campaign)
     new = apply_to_study(study, campaign, ratings, spans=spans, left_out=left_out, kept=kept)
     state = st.session_state
     old_key = str(state.get(K.STUDY_KEY) or study.name)
@@ -101,12 +103,16 @@ def use_ratings_in_study(
     ).hexdigest()
     digest = f"{ratings_digest(ratings)}{extra[:8] if spans or left_out else ''}"
     state[K.STUDY_KEY] = campaign_study_key(old_key, campaign.code, digest)
-    names = ", ".join(study_criterion_name(campaign, c.name) for c in campaign.criteria)
     n_used = sum(1 for r in ratings if r.kind == "test" and r.judge not in left_out)
     notice = (
         f"{n_used} ratings added to the open study as criteria: {names}. "
         "The BLEU vs human, Judges and Correlation pages now offer them."
     )
+    if clash:
+        notice += (
+            f" The study already has an esa criterion of its own (expert ratings or another campaign's), "
+            f"so this campaign's is named {names} to keep the two apart."
+        )
     if spans:
         n_spans = sum(1 for x in spans if x.kind == "test" and x.judge not in left_out)
         notice += f" {n_spans} error spans too (BLEU vs error spans)."
