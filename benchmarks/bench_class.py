@@ -1,151 +1,184 @@
-"""Class mode under load (issue 20): 40 students rating at once while the projector refreshes every 2 s.
+"""Class mode's storage under load (issue 20): students rating at once while the projector's reads repeat every 2 s.
 
-Each student is a separate **process** (as phones are separate clients of the server; SQLite serialises the
-writers across processes) that joins the lesson campaign on one SQLite file and rates through
-:class:`bleu_core.campaigns.JudgeSession` — the Rate page's code path — with a short think time between items.
-A dashboard process meanwhile does what the projector's fragment does every 2 s: reads the ratings and the
-progress and computes :func:`bleu_core.campaigns.lesson.class_snapshot` (alpha with 200 bootstrap draws).
+    .venv/bin/python benchmarks/bench_class.py --students 40 --think 3 --seed 1
 
-Reported: the time of one rating as a student's process sees it (``submit``: the write and its commit), the
-time of one dashboard refresh (server work only; the browser's drawing comes on top, see the browser test), and
-whether the database holds every submitted rating exactly once (no rating lost).
+Each student is a separate **process** that joins the lesson campaign and rates through
+:class:`bleu_core.campaigns.JudgeSession` (the Rate page's code path, without the page) with ``--think``
+seconds between items (±50 %, seeded). A dashboard process meanwhile reads what the projector's fragment reads
+every 2 s and computes :func:`bleu_core.campaigns.lesson.class_snapshot` (alpha with 200 bootstrap draws).
+``--protocol esa``: the students mark error spans and score 0-100, the dashboard also reads the spans.
+``--db`` takes a file path or an SQLAlchemy URL; ``--servers 2`` splits the students between two processes
+that each hold one store, as two app servers sharing one database would (with a PostgreSQL URL: how a
+deployment past one server scales).
 
-    .venv/bin/python benchmarks/bench_class.py                       # 40 students, writes RESULTS-class.md
-    .venv/bin/python benchmarks/bench_class.py --students 8 --no-write
+This loads the storage layer only. The class on a running app server, phones speaking the browser's protocol
+and the projector in Chromium: ``bench_esa_class.py``. Reported: one rating as the student's process sees it
+(the write and its commit), one dashboard refresh (server work only), and whether the database holds every
+submitted rating (and span) exactly once. Written to ``RESULTS-class.md`` unless ``--no-write``.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing as mp
-import platform
-import statistics
+import random
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bleu_core import corpus_bleu  # noqa: E402
-from bleu_core.campaigns import CampaignStore, JudgeSession  # noqa: E402
-from bleu_core.campaigns.lesson import class_snapshot, lesson_plan  # noqa: E402
-from bleu_core.study.demo import load_demo  # noqa: E402
+from class_common import (  # noqa: E402
+    load_text,
+    machine_text,
+    rating_check,
+    row,
+    storage_dashboard,
+    ted_lesson,
+    write_section,
+)
 
-HERE = Path(__file__).resolve().parent
+from bleu_core.campaigns import CampaignStore, JudgeSession, MarkedSpan  # noqa: E402
 
 
-def student(db: str, code: str, k: int, think_s: float, out: mp.Queue) -> None:
-    import random
+def spans_for(text: str, rng: random.Random) -> list[MarkedSpan]:
+    """Zero to two spans, as a student might mark them: the first word (60 %), [missing] (20 %)."""
+    words = [i for i, ch in enumerate(text) if ch == " "]
+    spans = []
+    if words and rng.random() < 0.6:
+        spans.append(MarkedSpan(0, words[0], rng.choice(["minor", "major"])))
+    if rng.random() < 0.2:
+        spans.append(MarkedSpan(None, None, "minor", True))
+    return spans
 
-    rng = random.Random(k)
+
+def student(db: str, code: str, k: int, args: argparse.Namespace, out) -> None:
+    rng = random.Random(args.seed * 100_003 + k)
     store = CampaignStore(db)
-    session = JudgeSession.join(store, code, f"student {k:02d}", "class")
+    session = JudgeSession.join(store, code, f"student {k:03d}", "class")
     submitted: dict[tuple[int, str], int] = {}
+    spans: dict[int, tuple] = {}
     latencies = []
     for pos in range(session.n_items):
-        scores = {c: rng.randint(1, 5) for c in session.campaign.criterion_names}
+        if args.protocol == "esa":
+            scores = {"esa": rng.randint(0, 100)}
+            marks = spans_for(session.item(pos).translation, rng)
+        else:
+            scores, marks = {c: rng.randint(1, 5) for c in session.campaign.criterion_names}, None
         start = time.perf_counter()
-        session.submit(pos, scores)
+        session.submit(pos, scores, marks)
         latencies.append((time.perf_counter() - start) * 1000)
         submitted.update({(pos, c): v for c, v in scores.items()})
-        time.sleep(rng.uniform(0.5, 1.5) * think_s)
-    out.put((f"student {k:02d}", latencies, submitted))
+        spans[pos] = tuple(marks or ())
+        time.sleep(rng.uniform(0.5, 1.5) * args.think)
+    out.put((f"student {k:03d}", latencies, submitted, spans))
     store.close()
 
 
-def dashboard(db: str, code: str, key: str, every_s: float, stop, out: mp.Queue) -> None:
+def server(db: str, code: str, ks: list[int], args: argparse.Namespace, out) -> None:
+    """One app server: its students, each in a process of its own."""
+    ctx = mp.get_context("spawn")
+    procs = [ctx.Process(target=student, args=(db, code, k, args, out)) for k in ks]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join()
+
+
+def run(db: str, args: argparse.Namespace):
+    plan = ted_lesson(args.segments, args.protocol, seed=args.seed)
+    created = CampaignStore(db).create_campaign(plan)
+    code, key = created.campaign.code, created.organiser_key
+    ctx = mp.get_context("spawn")
+    out, dash_out, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
+    esa = args.protocol == "esa"
+    dash = ctx.Process(target=storage_dashboard, args=(db, code, key, 2.0, stop, dash_out, esa))
+    dash.start()
+    groups = [list(range(args.students))[i :: args.servers] for i in range(args.servers)]
+    servers = [ctx.Process(target=server, args=(db, code, g, args, out)) for g in groups]
+    for p in servers:
+        p.start()
+    results = [out.get(timeout=1800) for _ in range(args.students)]
+    for p in servers:
+        p.join()
+    stop.set()
+    import_ms, refresh_ms = dash_out.get(timeout=60)
+    dash.join()
     store = CampaignStore(db)
-    campaign = store.get_campaign(code)
-    times = []
-    while not stop.is_set():
-        start = time.perf_counter()
-        ratings = store.ratings(code, key)
-        progress = store.progress(code, key)
-        class_snapshot(campaign, ratings, len(progress), n_resamples=200, seed=campaign.seed)
-        times.append((time.perf_counter() - start) * 1000)
-        stop.wait(every_s)
-    out.put(times)
-    store.close()
+    return (
+        results,
+        (import_ms, refresh_ms),
+        store.ratings(code, key),
+        store.spans(code, key),
+        len(plan.items),
+    )
 
 
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+def span_errors(results, stored_spans) -> int:
+    """Items whose stored spans differ from those submitted."""
+    got: dict[tuple[str, int], list] = {}
+    for s in stored_spans:
+        got.setdefault((s.judge, s.position), []).append(s.span)
+    return sum(
+        1
+        for name, _, _, spans in results
+        for pos, marks in spans.items()
+        if sorted(got.get((name, pos), []), key=repr) != sorted(marks, key=repr)
+    )
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--segments", type=int, default=10)
+    parser.add_argument("--think", type=float, default=3.0, help="mean seconds between items")
     parser.add_argument(
-        "--think", type=float, default=3.0, help="mean seconds between a student's items"
+        "--protocol", choices=("adequacy-fluency", "esa"), default="adequacy-fluency"
     )
+    parser.add_argument("--servers", type=int, default=1)
+    parser.add_argument(
+        "--db", help="file path or SQLAlchemy URL (default: a temporary SQLite file)"
+    )
+    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-write", action="store_true")
-    args = parser.parse_args()
-
-    ted = load_demo("ted-en-de")
-    refs = [ted.references[r] for r in ted.references]
-    bleu = {s: corpus_bleu(ted.systems[s], refs).score for s in ted.systems}
+    args = parser.parse_args(argv)
+    before = load_text()
     with tempfile.TemporaryDirectory() as tmp:
-        db = str(Path(tmp) / "class.sqlite")
-        created = CampaignStore(db).create_campaign(
-            lesson_plan(ted, bleu, seed=1, n_segments=args.segments)
-        )
-        code, key = created.campaign.code, created.organiser_key
-        ctx = mp.get_context("spawn")
-        out, dash_out, stop = ctx.Queue(), ctx.Queue(), ctx.Event()
-        dash = ctx.Process(target=dashboard, args=(db, code, key, 2.0, stop, dash_out))
-        dash.start()
+        db = args.db or str(Path(tmp) / "class.sqlite")
         start = time.perf_counter()
-        students = [
-            ctx.Process(target=student, args=(db, code, k, args.think, out))
-            for k in range(args.students)
-        ]
-        for p in students:
-            p.start()
-        results = [out.get(timeout=600) for _ in students]
+        results, (import_ms, refresh_ms), stored, spans, n_items = run(db, args)
         wall = time.perf_counter() - start
-        for p in students:
-            p.join()
-        stop.set()
-        refresh_ms = dash_out.get(timeout=60)
-        dash.join()
-        stored = CampaignStore(db).ratings(code, key)
-    expected = {(name, pos, c): v for name, _, sub in results for (pos, c), v in sub.items()}
-    got = {(r.judge, r.position, r.criterion): r.score for r in stored}
-    lost = len(set(expected) - set(got))
-    wrong = sum(1 for k, v in expected.items() if got.get(k) != v)
-    duplicates = len(stored) - len(got)
-    latencies = [ms for _, lat, _ in results for ms in lat]
+    expected = {(name, pos, c): v for name, _, sub, _ in results for (pos, c), v in sub.items()}
+    check = rating_check(expected, stored)
+    wrong_spans = span_errors(results, spans)
+    latencies = [ms for _, lat, _, _ in results for ms in lat]
+    where = "PostgreSQL" if db.startswith("postgresql") else "one SQLite file"
     lines = [
-        "# Class mode under load (benchmarks/bench_class.py)",
+        f"## Class mode's storage under load, {args.protocol} (benchmarks/bench_class.py)",
         "",
-        f"{args.students} student processes × {created.campaign.n_items} items × 2 criteria on one SQLite "
-        f"file, think time ~{args.think} s; a dashboard process refreshing every 2 s (alpha with 200 "
-        f"bootstrap draws). Machine: {platform.machine()}, Python {platform.python_version()}, "
-        f"{mp.cpu_count()} cores. Wall time {wall:.1f} s.",
+        f"Command: `.venv/bin/python benchmarks/bench_class.py --students {args.students} --think "
+        f"{args.think:g} --protocol {args.protocol} --segments {args.segments} --servers {args.servers} "
+        f"--seed {args.seed}`. {args.students} student processes × {n_items} items on {where}, "
+        f"{args.servers} server process(es); a dashboard process refreshing every 2 s (alpha with 200 "
+        f"bootstrap draws). Machine: {machine_text()}. Wall time {wall:.1f} s. Load (1, 5, 15 min) before: "
+        f"{before}; after: {load_text()}.",
         "",
         "| what | median | p95 | max | target |",
         "|---|---|---|---|---|",
-        f"| one rating, as the student's process sees it (write + commit) | {statistics.median(latencies):.1f} ms "
-        f"| {pct(latencies, 0.95):.1f} ms | {max(latencies):.1f} ms | Rate page answer ≤ 300 ms |",
-        f"| one dashboard refresh, server work ({len(refresh_ms)} refreshes) | "
-        f"{statistics.median(refresh_ms):.1f} ms | {pct(refresh_ms, 0.95):.1f} ms | {max(refresh_ms):.1f} ms "
-        "| ≤ 1 s |",
+        row("one rating, as the student's process sees it (write + commit)", latencies, "≤ 300 ms"),
+        row("one dashboard refresh, server work", refresh_ms, "≤ 1 s"),
         "",
-        f"Ratings submitted: {len(expected)}; stored: {len(stored)}; lost: {lost}; wrong score: {wrong}; "
-        f"duplicates: {duplicates}.",
-        "",
-        "Server-side figures: the browser adds its drawing (Streamlit re-draws the fragment: four charts and "
-        "three metrics). The browser test `tests/browser/test_class_mode.py` checks the projector follows "
-        "three phones without a reload.",
+        f"Importing scipy.stats (before the first refresh; the app server does it at start): "
+        f"{import_ms:.0f} ms.",
+        f"Ratings submitted: {check['submitted']}; stored: {check['stored']}; lost: {check['lost']}; wrong "
+        f"score: {check['wrong']}; duplicated: {check['duplicated']}; items with wrong spans: {wrong_spans}.",
     ]
     report = "\n".join(lines) + "\n"
     print(report)
     if not args.no_write:
-        (HERE / "RESULTS-class.md").write_text(report, encoding="utf-8")
-    return 0 if lost == wrong == duplicates == 0 else 1
+        write_section(f"bench_class {args.protocol}", report)
+    return 0 if check["lost"] == check["wrong"] == check["duplicated"] == wrong_spans == 0 else 1
 
 
 if __name__ == "__main__":

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import os
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
+from . import strict_json
 from .cli_options import add_bleu_options, options_from_args, read_corpus_files, system_name
 from .errors import BleuStudyError
 from .limits import max_bytes_from_mb, parse_max_mb
@@ -117,7 +117,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             results.append({"system": name, **score.to_dict(), "_str": str(score)})
     if args.format == "json":
         clean = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
-        print(json.dumps(clean, indent=1, ensure_ascii=False))
+        print(strict_json.dumps(clean, indent=1, ensure_ascii=False))
     else:
         for r in results:
             if args.sentence_level:

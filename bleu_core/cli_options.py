@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -129,15 +130,148 @@ def add_esa_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def with_esa_files(result: Any, paths: Sequence[str] | None, max_bytes: int | None = None) -> Any:
+def with_esa_files(
+    result: Any,
+    paths: Sequence[str] | None,
+    max_bytes: int | None = None,
+    *,
+    pair: str | None = None,
+) -> Any:
     """``result`` (a :class:`~bleu_core.study.model.LoadResult`) with the ESA files ``paths`` attached
-    (:func:`bleu_core.study.formats.esa.attach_esa`); unchanged without files."""
+    (:func:`bleu_core.study.formats.esa.attach_esa`); unchanged without files.
+
+    ESA rows name their language pair, checked against the study's. A study that names none (a long
+    table) takes ``pair`` (``--pair``), which also sets its languages (so BLEU's default tokenizer is the
+    target language's, as for a release); without it, an :class:`InputError` says what to add. See
+    :func:`study_for_esa` for how the rows' line numbers find the segments.
+    """
     from .io.text import DEFAULT_MAX_BYTES, read_text
     from .study.formats.esa import attach_esa
     from .study.model import LoadResult
 
     for path in paths or ():
         text = read_text(path, max_bytes=max_bytes or DEFAULT_MAX_BYTES, name=path)
-        got = attach_esa(result.study, text, path)
-        result = LoadResult(got.study, tuple(result.warnings) + got.warnings)
+        study, canary = study_for_esa(result.study, pair, path, text)
+        got = attach_esa(study, text, path)
+        metadata = {k: v for k, v in got.study.metadata.items() if k != "canary_line" or canary}
+        result = LoadResult(
+            replace(got.study, metadata=metadata), tuple(result.warnings) + got.warnings
+        )
     return result
+
+
+def study_for_esa(study: Any, pair: str | None, path: str, text: str) -> tuple[Any, bool]:
+    """``study`` ready for :func:`~bleu_core.study.formats.esa.attach_esa` of the ESA file ``path``, and
+    whether the study itself says its line 0 is a canary line.
+
+    The pair: the study's (a release's, an MQM TSV's), else ``pair``, else an :class:`InputError` naming
+    the pair of the file's first row. The lines: an ESA row's 0-based ``line`` is segment ``line`` of a
+    release (line 0 is its canary line). A long table whose segment ids are ``1`` ... ``n`` in order
+    numbers its segments the same way, so it is read the same way (line ``L`` is segment id ``L``); any
+    other study is read by position (line ``L`` is its ``L``-th segment, counting from 0).
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> table = Study("t", (Segment("1"), Segment("2")), {"ref": ["a", "b"]}, {"A": ["a", "b"]},
+    ...               metadata={"format": "long-table"})
+    >>> ready, canary = study_for_esa(table, "en-ja", "esa.csv", "")
+    >>> ready.target_lang, ready.metadata["pair"], ready.metadata["canary_line"], canary
+    ('ja', 'en-ja', True, False)
+    """
+    metadata = dict(study.metadata)
+    canary = bool(metadata.get("canary_line"))
+    named = metadata.get("pair") or (study.source_lang and study.target_lang)
+    if not named:
+        if not pair:
+            raise InputError(
+                "the study names no language pair (a long table has none), so this ESA file's rows "
+                f"cannot be checked against it: add --pair xx-yy{_pair_hint(text)}",
+                file=path,
+            )
+        source, _, target = pair.partition("-")
+        metadata["pair"] = pair
+        study = replace(study, source_lang=source or None, target_lang=target or None)
+    numbered = study.segment_ids == [str(k) for k in range(1, study.n_segments + 1)]
+    if not canary and numbered and metadata.get("format") == "long-table":
+        metadata["canary_line"] = True  # line L is segment id L, as in a release
+    return replace(study, metadata=metadata), canary
+
+
+def _pair_hint(text: str) -> str:
+    """``" (the file's first row is eng-jpn: --pair en-ja)"`` (empty when no row says)."""
+    import csv
+    import io
+
+    from .study.formats.esa import ISO_639_3
+
+    for row in csv.reader(io.StringIO(text)):
+        if len(row) >= 6:
+            source, target = (row[k].strip().lower() for k in (4, 5))
+            suggested = f"{ISO_639_3.get(source, source)}-{ISO_639_3.get(target, target)}"
+            return f" (the file's first row is {row[4]}-{row[5]}: --pair {suggested})"
+    return ""
+
+
+PAIR_HELP = (
+    "language pair: the pair of a WMT release or MQM TSV to load; for a study whose files name no "
+    "languages (long table, plain-text folder) it names them, so BLEU's default tokenizer is the target "
+    "language's, as sacrebleu's -l xx-yy"
+)
+"""``--pair``'s help, the same on ``study``, ``meta``, ``significance`` and ``spans``."""
+
+
+def add_domain_option(parser: argparse.ArgumentParser) -> None:
+    """``--domain NAME``: the analysis on the segments of one domain of the study."""
+    parser.add_argument(
+        "--domain",
+        metavar="NAME",
+        help="only the segments of this domain (WMT24+: news, social, speech, literary), as the app's "
+        "sidebar Domain choice; the output and the analysis signature name it",
+    )
+
+
+def restrict_domain(study: Any, domain: str | None) -> tuple[Any, dict[str, Any] | None]:
+    """``study`` cut to ``domain`` and what the output says of it, or ``study`` and None without one.
+
+    The cut is :func:`bleu_core.study.granularity.restrict_to_domain`, the function the app's sidebar
+    domain choice calls, so a domain's numbers are the app's. The description (JSON-ready):
+    ``{"name": "news", "segments": 3, "study_segments": 6, "study_domains": ["news", ...]}``. Raises
+    :class:`~bleu_core.errors.StudyError` for a study without domains and for a domain it does not have
+    (the message lists its domains).
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> study = Study("toy", (Segment("1", domain="news"), Segment("2", domain="speech")),
+    ...               {"ref": ["a", "b"]}, {"mt": ["a", "c"]})
+    >>> cut, about = restrict_domain(study, "speech")
+    >>> cut.segment_ids, about
+    (['2'], {'name': 'speech', 'segments': 1, 'study_segments': 2, 'study_domains': ['news', 'speech']})
+    >>> print(domain_line(about))
+    domain: speech (1 of 2 segments; the study's domains: news, speech)
+    """
+    if domain is None:
+        return study, None
+    from .errors import StudyError
+    from .study.granularity import domain_names, restrict_to_domain
+
+    names = domain_names(study)
+    if not names:
+        raise StudyError(
+            f"--domain {domain}: this study names no domains (no segment has one); domains come with "
+            "a WMT24+ release (news, social, speech, literary) or a saved study that kept them",
+            file=study.name,
+        )
+    cut = restrict_to_domain(study, domain)
+    about = {
+        "name": domain,
+        "segments": cut.n_segments,
+        "study_segments": study.n_segments,
+        "study_domains": names,
+    }
+    return cut, about
+
+
+def domain_line(about: dict[str, Any]) -> str:
+    """The text output's line naming the domain of :func:`restrict_domain`."""
+    return (
+        f"domain: {about['name']} ({about['segments']} of {about['study_segments']} segments; "
+        f"the study's domains: {', '.join(about['study_domains'])})"
+    )

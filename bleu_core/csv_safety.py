@@ -31,6 +31,8 @@ import io
 import re
 from collections.abc import Iterable, Sequence
 
+from bleu_core.io.cells import is_plain_number
+
 __all__ = [
     "FORMULA_TRIGGERS",
     "formula_risk",
@@ -46,7 +48,6 @@ FORMULA_TRIGGERS = "=+-@\t\r\uff1d\uff0b\uff0d\uff20"
 # A piece starts at the start of the field or after a separator a spreadsheet might split on; spaces before
 # the trigger are skipped (some importers trim them).
 _PIECE_START = re.compile(r"(?:^|(?<=[,;\t\r\n]))( *)(?=[" + re.escape(FORMULA_TRIGGERS) + "])")
-_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 _SEPARATORS = re.compile(r"[,;\t\r\n]")
 
 
@@ -64,7 +65,7 @@ def formula_risk(text: str, *, keep_numbers: bool = True) -> bool:
     """
     for match in _PIECE_START.finditer(text):
         piece = _piece_at(text, match.end(1))
-        if not (keep_numbers and _PLAIN_NUMBER.fullmatch(piece.strip())):
+        if not (keep_numbers and is_plain_number(piece.strip())):
             return True
     return False
 
@@ -95,7 +96,7 @@ def neutralize_cell(value: object, *, keep_numbers: bool = True) -> str:
 
     def guard(match: re.Match[str]) -> str:
         piece = _piece_at(text, match.end(1))
-        if keep_numbers and _PLAIN_NUMBER.fullmatch(piece.strip()):
+        if keep_numbers and is_plain_number(piece.strip()):
             return match.group(0)
         return match.group(1) + "'"
 

@@ -7,8 +7,20 @@ tokenizer sacrebleu's command line chooses for a target language. ``paper`` coun
 case-folded words, punctuation-only tokens dropped. Like sacrebleu, a line is lower-cased first (when asked),
 then right-stripped, then tokenised, then split on whitespace.
 
-This module imports nothing else of bleu_core but its errors: :mod:`bleu_core.fast.batch_tokenizers` (many lines
-at once) builds on it, and :mod:`bleu_core.tokenizers` (the public face) on both.
+**One line at a time through the C kernels.** ``13a``, ``intl`` and ``zh`` (and ``paper``, built on 13a) run
+sacrebleu's regular expressions in C when the compiled kernels are built (``rules_13a`` and ``rules_intl`` of
+:mod:`bleu_core.fast.native`, the kernels the batched tokenizers use): the same string, character for character,
+at a fraction of the cost of four regular-expression passes in Python. Everything around the rules is
+sacrebleu's own steps, in sacrebleu's order (13a: delete ``<skipped>`` and ``-`` + newline, newline to space,
+un-escape four entities, pad with a space on each side; zh: strip, put spaces around every character of
+sacrebleu's Chinese ranges). With the kernels switched off (``BLEU_STUDY_PURE=1``) or for text they cannot
+read (a 13a or zh line holding a lone surrogate) sacrebleu's class does the work: that is the pure twin, and
+``tests/engine/test_line_tokenizers_compiled.py`` holds both paths to sacrebleu's tokens on every line of the
+real data and on generated Unicode.
+
+This module imports nothing else of bleu_core but its errors and the kernels' wrappers
+(:mod:`bleu_core.fast.native`, :mod:`bleu_core.fast.compiled`): :mod:`bleu_core.fast.batch_tokenizers` (many
+lines at once) builds on it, and :mod:`bleu_core.tokenizers` (the public face) on both.
 
 **Only sacrebleu's tokenizers are loaded.** ``import sacrebleu.tokenizers.tokenizer_13a`` would first run
 sacrebleu's package ``__init__``, which imports its metrics, datasets and file locking (about 0.1 s, a third of
@@ -26,6 +38,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import re
 import sys
 import threading
 import types
@@ -35,6 +48,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from .errors import BleuOptionError
+from .fast import native
+from .fast.compiled import use_compiled
 
 #: Every tokenizer name, default first.
 TOKENIZER_NAMES: tuple[str, ...] = (
@@ -104,8 +119,16 @@ def sacrebleu_tokenizer_module(module: str) -> types.ModuleType:
     return importlib.import_module(name)
 
 
-def _is_punctuation_only(token: str) -> bool:
-    return all(unicodedata.category(ch).startswith("P") for ch in token)
+def is_punctuation_only(token: str) -> bool:
+    """True when every character of ``token`` is Unicode punctuation (category ``P*``).
+
+    A word of letters and digits (``str.isalnum``, most tokens) is answered without looking up a category:
+    no punctuation character is a letter or a digit (a test checks every code point).
+
+    >>> [is_punctuation_only(t) for t in ("...", "«", "U.S.", "2019", "$")]
+    [True, True, False, False, False]
+    """
+    return not token.isalnum() and all(unicodedata.category(ch).startswith("P") for ch in token)
 
 
 class _PaperTokenizer:
@@ -117,7 +140,7 @@ class _PaperTokenizer:
     @lru_cache(maxsize=2**16)  # noqa: B019 - instances live for the process, like sacrebleu's
     def __call__(self, line: str) -> str:
         tokens = self._base(line.lower()).split()
-        return " ".join(t for t in tokens if not _is_punctuation_only(t))
+        return " ".join(t for t in tokens if not is_punctuation_only(t))
 
 
 #: Tokenizer name -> (module of ``sacrebleu.tokenizers``, class name).
@@ -153,11 +176,106 @@ def sacrebleu_class(name: str) -> type:
     return getattr(sacrebleu_tokenizer_module(module), cls)
 
 
+def _joined_rules_13a(text: str) -> str | None:
+    """sacrebleu's 13a rules (``TokenizerRegexp``) on ``text`` in C, whitespace folded to single spaces;
+    ``None`` for text holding a lone surrogate (no UTF-8)."""
+    try:
+        data = text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return " ".join(native.rules_13a(data).decode("utf-8").split())
+
+
+#: 13a's un-escaping, one after the other in sacrebleu's order (so ``&amp;lt;`` becomes ``&lt;``, then ``<``).
+_ENTITIES = (("&quot;", '"'), ("&amp;", "&"), ("&lt;", "<"), ("&gt;", ">"))
+
+
+@lru_cache(maxsize=2**16)
+def compiled_13a(line: str) -> str:
+    """``Tokenizer13a()(line)`` with the rules in C (a line holding a lone surrogate goes to sacrebleu's class).
+
+    >>> from bleu_core.fast.compiled import available
+    >>> not available() or compiled_13a("It costs &quot;$3.50&quot;-ish, e.g. 2-3.") == (
+    ...     'It costs " $ 3.50 " -ish , e . g . 2 - 3 .')
+    True
+    """
+    text = line.replace("<skipped>", "").replace("-\n", "").replace("\n", " ")
+    if "&" in text:
+        for entity, character in _ENTITIES:
+            text = text.replace(entity, character)
+    tokens = _joined_rules_13a(f" {text} ")
+    return sacrebleu_class("13a")()(line) if tokens is None else tokens
+
+
+@lru_cache(maxsize=2**16)
+def compiled_intl(line: str) -> str:
+    """``TokenizerV14International()(line)`` with the rules in C; lone surrogates travel as ``surrogatepass``
+    bytes, which no Unicode class holds (as in ``regex``).
+
+    >>> from bleu_core.fast.compiled import available
+    >>> not available() or compiled_intl("Ünïcödé — “quotes” in 2019.") == 'Ünïcödé — “ quotes ” in 2019.'
+    True
+    """
+    data = native.rules_intl(line.encode("utf-8", "surrogatepass"))
+    return " ".join(data.decode("utf-8", "surrogatepass").split())
+
+
+@cache
+def chinese_characters() -> re.Pattern[str]:
+    """One character of sacrebleu's Chinese ranges (``tokenizer_zh._UCODE_RANGES``), as a regular expression.
+
+    sacrebleu tests ``start <= char <= end`` on strings, and two of its bounds are written as five hex digits
+    in a four-digit escape (``'\\u20000'`` is U+2000 followed by ``0``). For one character those bounds
+    mean: after ``start[0]`` (``start[0]`` itself is a prefix, hence smaller) up to ``end[0]`` included. The
+    class below says exactly that; a test checks it against ``TokenizerZh._is_chinese_char`` on every code
+    point.
+    """
+    ranges = sacrebleu_tokenizer_module("tokenizer_zh")._UCODE_RANGES
+    parts = []
+    for start, end in ranges:
+        first = ord(start[0]) + (1 if len(start) > 1 else 0)
+        parts.append(f"{re.escape(chr(first))}-{re.escape(end[0])}")
+    return re.compile("[" + "".join(parts) + "]")
+
+
+@lru_cache(maxsize=2**16)
+def compiled_zh(line: str) -> str:
+    """``TokenizerZh()(line)``: each Chinese character between spaces, then 13a's rules in C.
+
+    >>> from bleu_core.fast.compiled import available
+    >>> not available() or compiled_zh(" 他说：“3.5 km，好。” ") == '他 说 ： “ 3.5 km ， 好 。 ”'
+    True
+    """
+    tokens = _joined_rules_13a(chinese_characters().sub(r" \g<0> ", line.strip()))
+    return sacrebleu_class("zh")()(line) if tokens is None else tokens
+
+
+#: Tokenizers whose rules run in C, one line at a time: name -> the compiled twin of sacrebleu's class.
+COMPILED_LINE_TOKENIZERS: dict[str, Callable[[str], str]] = {
+    "13a": compiled_13a,
+    "intl": compiled_intl,
+    "zh": compiled_zh,
+}
+
+
+class _Kernelled:
+    """sacrebleu's tokenizer ``name`` through the C kernels when they run, else sacrebleu's class itself."""
+
+    def __init__(self, name: str) -> None:
+        self._sacrebleu = sacrebleu_class(name)()
+        self._compiled = COMPILED_LINE_TOKENIZERS[name]
+
+    def __call__(self, line: str) -> str:
+        return self._compiled(line) if use_compiled() else self._sacrebleu(line)
+
+
 def _make(name: str) -> Callable[[str], str]:
     if name == "paper":
         return _PaperTokenizer()
     if name in _TAGGER_TOKENIZERS:
         return _Locked(sacrebleu_class(name)())
+    if name in COMPILED_LINE_TOKENIZERS:
+        return _Kernelled(name)
     return sacrebleu_class(name)()
 
 

@@ -12,9 +12,10 @@ category. Definitions: :mod:`bleu_core.study.error_agreement`.
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
+from bleu_core import strict_json
+from bleu_core.cli_options import domain_line
 from bleu_core.errors import StudyError
 from bleu_core.limits import max_bytes_from_mb, parse_max_mb
 from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language
@@ -35,7 +36,9 @@ def format_text(result: dict[str, Any]) -> str:
     names = [s["system"] for s in result["systems"]]
     keys = {k for s in result["systems"] for k in (*s["by_severity"], *s["by_category"])}
     width = max([len(n) for n in names] + [len(k) + 11 for k in keys] + [len("overall"), 8])
-    lines = [
+    about = result.get("domain")
+    lines = [] if about is None else [domain_line(about)]
+    lines += [
         f"token-level agreement of BLEU (order-{result['max_order']} matches, tokenize "
         f"{result['tokenize']}{', lowercase' if result['lowercase'] else ''}, references "
         f"{', '.join(result['references'])}) with the raters' error spans",
@@ -96,7 +99,7 @@ def format_span_scores(scores: dict[str, Any]) -> str:
 
 def handler(args: argparse.Namespace) -> int:
     """Run the ``spans`` command (errors propagate as :class:`~bleu_core.errors.BleuStudyError`)."""
-    from bleu_core.cli_options import with_esa_files
+    from bleu_core.cli_options import restrict_domain, with_esa_files
     from bleu_core.study.error_agreement import error_agreement
     from bleu_core.study.loading import load_study
     from bleu_core.study.span_scores import span_scores
@@ -107,7 +110,15 @@ def handler(args: argparse.Namespace) -> int:
         reference=args.reference or None,
         max_bytes=max_bytes_from_mb(args.max_mb),
     )
-    study = with_esa_files(loaded, args.esa, max_bytes_from_mb(args.max_mb)).study
+    study = with_esa_files(loaded, args.esa, max_bytes_from_mb(args.max_mb), pair=args.pair).study
+    whole = study
+    study, about = restrict_domain(study, args.domain)  # the app's cut: the domain's spans only
+    if not study.error_spans and whole.error_spans:
+        raise StudyError(
+            f"domain {args.domain!r} has no error spans ({len(whole.error_spans)} in the whole study, "
+            "all in other domains); choose another --domain or leave it out",
+            file=args.path,
+        )
     if not study.error_spans:
         raise StudyError(
             "this study has no error spans; load a Google MQM TSV (errors marked <v>…</v>), a WMT24+ "
@@ -125,7 +136,7 @@ def handler(args: argparse.Namespace) -> int:
         severities=args.severity,
         categories=args.category,
     )
-    summary = result.to_dict()
+    summary = {**result.to_dict(), "domain": about}
     summary["span_scores"] = span_scores(
         study,
         systems=args.system,
@@ -148,7 +159,7 @@ def handler(args: argparse.Namespace) -> int:
             )
         }
     if args.format == "json":
-        print(json.dumps(summary, indent=1, ensure_ascii=False))
+        print(strict_json.dumps(summary, indent=1, ensure_ascii=False))
     else:
         print(format_text(summary))
         print()
@@ -158,7 +169,7 @@ def handler(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add the ``spans`` sub-command to an argparse ``subparsers`` object."""
-    from bleu_core.cli_options import add_esa_option
+    from bleu_core.cli_options import PAIR_HELP, add_domain_option, add_esa_option
 
     parser = subparsers.add_parser(
         "spans",
@@ -170,7 +181,8 @@ def register(subparsers: Any) -> None:
         "path", metavar="PATH", help="study with MQM or ESA spans, or demo:ted-en-de"
     )
     add_esa_option(parser)
-    parser.add_argument("--pair", metavar="xx-yy", help="language pair of a WMT release")
+    add_domain_option(parser)
+    parser.add_argument("--pair", metavar="xx-yy", help=PAIR_HELP)
     parser.add_argument(
         "--reference", nargs="+", metavar="NAME", help="translation(s) to use as reference"
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.study.criterion_order import criteria_order
+from bleu_core.study.output_rows import missing_note
 from bleu_core.study.system_names import system_label
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui.analysis.corpus_page import (
@@ -60,7 +61,13 @@ config = {
 st.dataframe(frame, hide_index=True, column_config=config, width="stretch")
 render_reference_scores(study)
 signature_caption(scores.signature)
-table_downloads(frame, "corpus bleu", caption=f"Corpus BLEU of {study.name} ({scores.signature})")
+missing = missing_note(study)  # shown under the signature; the downloads carry it too
+table_downloads(
+    frame,
+    "corpus bleu",
+    caption=f"Corpus BLEU of {study.name} ({scores.signature})"
+    + (f"; {missing}" if missing else ""),
+)
 
 show_chart(
     corpus_bars(frame, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature),

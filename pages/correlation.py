@@ -8,7 +8,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.signature import analysis_signature, interval_field
-from bleu_core.stats.correlation import wmt_threshold
+from bleu_core.stats.tau_like import study_tau_like
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui.analysis.correlation_page import correlation_cache as corr_cache
 from ui.analysis.correlation_page import (
@@ -24,6 +24,7 @@ from ui.app.background import Steps, result, show_pending
 from ui.app.context import under_app_test
 from ui.app.criterion import criterion_box
 from ui.app.limits import session_resamples
+from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note
@@ -74,12 +75,12 @@ else:
     steps.step("sentence BLEU of every segment")
     sentence = segment_bleu(scores, names)  # the sidebar's sentence BLEU, as on every page
     steps.step(f"bootstrapping the segment-level correlations ({n_resamples} resamples)")
-    wmt_cut, wmt_rule = wmt_threshold(study.criteria[criterion].scale)
+    wmt = study_tau_like(study, criterion, rows_idx)  # the pairs meta's tau-like counts
     seg_wait: list | None = None if under_app_test() else []  # at WMT scale: in the background
     segment = corr_cache.segment_level(
         ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
         lambda p: corr_cache.segment_level_job(sentence, human_seg, SEGMENT_METHODS, n_resamples,
-                                               seed, p, counts, wmt_cut),
+                                               seed, p, counts, tau_like=wmt),
         seg_wait,
     ) or []  # fmt: skip
     steps.done()
@@ -87,7 +88,7 @@ else:
     frame = pd.DataFrame(
         correlation_rows(system.values(), "system") + correlation_rows(segment, "segment")
     )
-    st.subheader(f"BLEU vs {criterion}")
+    st.subheader(f"BLEU vs {md_escape(criterion)}")
     st.dataframe(tidy_frame(frame), hide_index=True, width="stretch")
     st.caption(f"Bootstrap intervals: {run_note}.")
     table_downloads(frame, f"correlation {criterion}", caption=f"BLEU vs {criterion} ({run_note})")
@@ -109,7 +110,7 @@ else:
         + " 'by item' averages, over segments, the correlation across the systems' translations of "
         "that segment (a segment with two systems counts, ±1, as in mt-metrics-eval); kendall-wmt is "
         "WMT's tau-like (DARR): over pairs of translations of one segment whose human scores differ by at "
-        f"least the threshold ({wmt_rule}), (concordant − discordant) / pairs, a metric tie discordant."
+        f"least the threshold ({wmt['rule'].describe()}), (concordant − discordant) / pairs."
         + (
             " The human system scores are the study's official system-level scores; their "
             "interval resamples the segments around them (BLEU and the human scores alike)."

@@ -11,6 +11,7 @@ from ui.app.markup import md_escape
 from ui.explore.error_spans_page import agreement as ag
 from ui.explore.error_spans_page import (
     cached_span_scores,
+    count_view_ahead,
     open_in_explore,
     rater_label,
     show_span_scores,
@@ -164,6 +165,7 @@ for column, (by, title, table_key) in zip(st.columns(2), rankings, strict=True):
         open_in_explore(str(row["system"]), str(row["segment"]), min(order, options.max_order))
 spans_key = (tuple(references), options.tokenize, options.lowercase, order)
 show_span_scores(cached_span_scores(key, study, *spans_key, (severity,) if severity else None))
+count_view_ahead(key, study, *spans_key, (severity,) if severity else None, ag.ORDERS)
 raters = ", ".join(md_escape(rater_label(r)) for r in overview.raters)
 st.caption(
     f"{overview.n_spans:,} error spans by {len(overview.raters)} raters ({raters}); "

@@ -12,6 +12,7 @@ from ui import current_scores, signature_caption
 from ui.app import cache
 from ui.app import state as K
 from ui.app.criterion import criterion_box
+from ui.app.markup import md_escape
 from ui.app.segment_bleu import NOT_IN_RELEASE
 from ui.explore.explore_page import (
     browse,
@@ -194,6 +195,6 @@ picked = [r for r in (grams.selection.rows if grams is not None else []) if r < 
 if picked:
     selected = tuple(ngrams.iloc[picked[0]]["n-gram"].split(" "))
 if focus_entry["missing"]:
-    st.info(f"{pick}: {NOT_IN_RELEASE} for this segment.")
+    st.info(f"{md_escape(pick)}: {NOT_IN_RELEASE} for this segment.")
 else:  # with the raters' error spans when the study has them
     st.html(spans.focus_block(scores, i, pick, focus_entry["matches"], order, ref_names, selected))

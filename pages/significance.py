@@ -13,6 +13,7 @@ from ui.app import state as K
 from ui.app.analysis_cache import AR_ON_DEMAND_WORK
 from ui.app.background import Steps, show_pending
 from ui.app.limits import resamples_input
+from ui.app.markup import md_escape
 from ui.app.numbers import tidy_frame
 
 st.title("How sure are we?")
@@ -41,7 +42,7 @@ include_humans = c4.toggle(
     "Include human translations", key=K.INCLUDE_HUMANS, disabled=not study.human_systems
 )
 for name, why in untestable.items():
-    st.caption(f"Not testable: **{name}** ({why}).")
+    st.caption(f"Not testable: **{md_escape(name)}** ({why}).")
 names = [s for s in scores.systems if include_humans or s not in study.human_systems]
 if len(names) < 2:
     st.info("At least two systems are needed.")
@@ -64,7 +65,7 @@ run_note = f"{named}seed {seed} · {n_resamples} resamples"
 if not is_bleu:
     better = "higher" if stats.higher_is_better else "lower"
     st.caption(
-        f"**{metric}**: a system's corpus score is {stats.corpus_rule}; {better} is better. The tests "
+        f"**{md_escape(metric)}**: a system's corpus score is {stats.corpus_rule}; {better} is better. The tests "
         "compare scores: `>` means a higher score"
         + ("." if stats.higher_is_better else " (worse).")
     )
@@ -139,7 +140,6 @@ show_chart(
 if is_bleu:
     signature_caption(scores.signature)
 sig_view.analysis_caption(scores, names, metric=metric, ci=("bootstrap", n_resamples, seed))
-
 
 st.subheader("Paired bootstrap: every pair of systems")
 st.caption(

@@ -151,7 +151,7 @@ if info is not None:
         st.caption(f"Source: {md_escape(info.source)} · licence: {md_escape(info.licence)}")
         st.caption(f"Cite: {md_escape(info.citation)}")
 for warning in st.session_state.get(K.STUDY_WARNINGS) or []:
-    st.warning(warning, icon=":material/warning:")
+    st.warning(md_escape(warning), icon=":material/warning:")
 
 overview = study_overview(study)
 cols = st.columns(5)

@@ -28,11 +28,12 @@ AgreementCounts(matched_in_error=1, matched_clean=2, unmatched_in_error=0, unmat
 
 from __future__ import annotations
 
-import itertools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
+
+import numpy as np
 
 from bleu_core.campaigns.planning import CampaignPlan, with_protocol
 from bleu_core.campaigns.protocols import StoredSpan
@@ -103,21 +104,29 @@ def item_marks(
     return ItemMarks(tuple(tokens), len(who), missing)
 
 
-def _characters(spans: Sequence[StoredSpan]) -> set[int]:
-    return {
-        i for s in spans if not s.span.missing for i in range(s.span.start or 0, s.span.end or 0)
-    }
-
-
 def span_overlap(spans: Sequence[StoredSpan], students: Sequence[str]) -> float:
     """Mean pairwise Jaccard index of the characters *students* marked on one item (``nan`` with fewer than
-    two students)."""
-    marked = {name: _characters([s for s in spans if s.judge == name]) for name in students}
-    values = []
-    for a, b in itertools.combinations(sorted(marked), 2):
-        union = marked[a] | marked[b]
-        values.append(1.0 if not union else len(marked[a] & marked[b]) / len(union))
-    return math.fsum(values) / len(values) if values else math.nan
+    two students).
+
+    One row of 0/1 per student over the item's characters: a matrix product counts every pair's common
+    characters at once (a class of 100 has 4,950 pairs per item). Each Jaccard index is the same division
+    of two whole numbers as with sets, and ``math.fsum`` adds them exactly, in any order."""
+    names = sorted(set(students))
+    if len(names) < 2:
+        return math.nan
+    row_of = {name: i for i, name in enumerate(names)}
+    ends = [s.span.end or 0 for s in spans if s.judge in row_of and not s.span.missing]
+    marked = np.zeros((len(names), max(ends, default=0) + 1))
+    for s in spans:
+        if s.judge in row_of and not s.span.missing:
+            marked[row_of[s.judge], s.span.start or 0 : s.span.end or 0] = 1.0
+    common = marked @ marked.T  # whole numbers, exact in float64
+    sizes = marked.sum(axis=1)
+    upper = np.triu_indices(len(names), k=1)
+    union = (sizes[:, None] + sizes[None, :] - common)[upper]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = np.where(union == 0, 1.0, common[upper] / union)
+    return math.fsum(values.tolist()) / len(values)
 
 
 def class_span_overlap(spans: Sequence[StoredSpan], raters: Mapping[int, Sequence[str]]) -> float:

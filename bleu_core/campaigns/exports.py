@@ -6,8 +6,10 @@ judge, system, line, ``TGT`` (``BAD`` for an attention check, whose document id 
 codes in ISO 639-3, the 0-100 score, the document id (``...#tutorial`` for a tutorial item), ``False``, the
 spans as JSON (``start_i``/``end_i`` character offsets, ``"missing"`` for an omission; severity), and the
 first and last rating time in Unix seconds. ``line`` is the segment's index in the study plus *line_offset*
-(1 for a WMT24 release, whose line 0 is the canary line). The texts are written verbatim, for programs: the
-reader gets back exactly what the judges gave (a spreadsheet is not the target of this format).
+(1 for a WMT24 release, whose line 0 is the canary line). The judge, system and document columns hold text
+typed by strangers, so by default (``guard_formulas=True``) a piece of them that a spreadsheet would run as a
+formula gets a ``'`` in front (:func:`bleu_core.csv_safety.neutralize_cell`); plain names are unchanged, so
+the WMT24 reader reads the file back as it was. ``guard_formulas=False`` writes them verbatim.
 
 **JSONL** (:func:`campaign_jsonl`) in the shape of Pearmut's annotation log (Zouhar & Kocmi 2026,
 ``github.com/zouharvi/pearmut``: ``server/app.py`` appends each ``/log-response`` payload, plus ``user_id``
@@ -51,6 +53,10 @@ from typing import Any
 
 from bleu_core.campaigns.model import CampaignError, Item, StoredRating
 from bleu_core.campaigns.protocols import MarkedSpan, StoredSpan
+from bleu_core.csv_safety import neutralize_cell
+from bleu_core.errors import InputError
+from bleu_core.io.cells import json_cell
+from bleu_core.io.text import split_lines
 from bleu_core.study.formats.esa import ISO_639_3
 
 #: Two-letter language codes → the ISO 639-3 codes Appraise writes (the first code of each language).
@@ -96,16 +102,26 @@ def esa_csv(
     criterion: str = "esa",
     line_offset: int = 0,
     documents: Mapping[str, str] | None = None,
+    guard_formulas: bool = True,
 ) -> str:
     """Appraise's ESA CSV of a campaign (see the module docstring). *segment_ids* are the study's segments
     in file order, *pair* its language pair (``en-de``), *documents* a document id per segment (default: the
-    campaign code). Only the ratings of *criterion* are written (an ESA campaign's ``esa``)."""
+    campaign code). Only the ratings of *criterion* are written (an ESA campaign's ``esa``). With
+    *guard_formulas* (the default) the judge, system and document cells cannot start a spreadsheet formula.
+
+    >>> from datetime import datetime, UTC
+    >>> t = datetime(2024, 8, 20, tzinfo=UTC)
+    >>> rows = [StoredRating("K7P2QX", '=HYPERLINK("http://x")', "g", 0, "s1", "A", "esa", 70, t, t)]
+    >>> print(esa_csv([Item(0, "s1", "A", "cat")], rows, [], segment_ids=["s1"], pair="en-de")[:29])
+    "'=HYPERLINK(""http://x"")",A
+    """
     source, _, target = pair.partition("-")
     if not target:
         raise CampaignError(f"language pair {pair!r} is not of the form xx-yy (e.g. en-de)")
     line_of = {seg: i + line_offset for i, seg in enumerate(segment_ids)}
     by_position = {it.position: it for it in items}
     scores, marks = _by_judge_item([r for r in ratings if r.criterion == criterion], spans)
+    text = (lambda v: neutralize_cell(v, keep_numbers=False)) if guard_formulas else str
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     for (judge, position), rows in sorted(scores.items()):
@@ -123,8 +139,8 @@ def esa_csv(
             doc = f"{doc}#tutorial"
         writer.writerow(
             [
-                judge, item.system, line_of[item.segment_id], kind, _language(source),
-                _language(target), rows[0].score, doc, "False",
+                text(judge), text(item.system), line_of[item.segment_id], kind, _language(source),
+                _language(target), rows[0].score, text(doc), "False",
                 json.dumps([_span_json(s) for s in marks.get((judge, position), [])]),
                 min(r.created_at for r in rows).timestamp(),
                 max(r.updated_at for r in rows).timestamp(),
@@ -273,14 +289,16 @@ def read_campaign_jsonl(
     bleu_core.campaigns.model.CampaignError: x.jsonl, line 1: missing 'item_i', 'item', 'annotation'
     """
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    # lines end at "\n" only: a text may hold U+2028 or a form feed, which json.dumps(ensure_ascii=False) writes
+    # as they are and str.splitlines would split on
+    for number, line in enumerate(split_lines(text), start=1):
         if not line.strip():
             continue
         where = f"{file}, line {number}"
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise CampaignError(f"{where}: not JSON ({exc.msg})") from None
+            record = json_cell(line, file=None, line=None, expected="one log entry (a JSON object)")
+        except InputError as exc:
+            raise CampaignError(f"{where}: {exc.message}") from None
         if not isinstance(record, dict):
             raise CampaignError(f"{where}: not a JSON object")
         if "annotation" in record and not isinstance(record["annotation"], list):

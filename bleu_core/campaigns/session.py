@@ -45,6 +45,8 @@ class JudgeSession:
         self.judge: Judge = store.resume(code, token)  # raises AccessDenied for a bad token
         self.code = self.judge.campaign_code
         self.campaign: Campaign = store.get_campaign(self.code)
+        # this judge's ratings, read once until the session writes (see _my_ratings)
+        self._mine: dict[int, dict[str, int]] | None = None
 
     @classmethod
     def join(cls, store: CampaignStore, code: str, name: str, group: str) -> JudgeSession:
@@ -87,11 +89,19 @@ class JudgeSession:
             return None
         return self.store.item(self.code, self.token, pos)
 
+    def _my_ratings(self) -> dict[int, dict[str, int]]:
+        """This judge's stored ratings, read from the database once until this session writes: a page run
+        asks for them several times (progress, the item's scores, the navigation)."""
+        if self._mine is None:
+            self._mine = self.store.my_ratings(self.code, self.token)
+        return self._mine
+
     def scores(self, position: int) -> dict[str, int]:
         """This judge's stored scores for *position* (empty if not rated)."""
-        return self.store.my_ratings(self.code, self.token).get(position, {})
+        return dict(self._my_ratings().get(position, {}))
 
     def _moved(self, position: int) -> int:
+        self._mine = None  # a write: read the ratings again when asked
         self.judge = Judge(
             self.judge.id,
             self.judge.campaign_code,
@@ -138,7 +148,7 @@ class JudgeSession:
 
     def progress(self) -> tuple[int, int, int]:
         """``(n_rated, n_skipped, n_items)`` for this judge."""
-        mine = self.store.my_ratings(self.code, self.token)
+        mine = self._my_ratings()
         need = len(self.campaign.criteria)
         rated = sum(1 for scores in mine.values() if len(scores) >= need)
         return rated, len(self.store.my_skips(self.code, self.token)), self.n_items

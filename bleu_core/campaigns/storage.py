@@ -161,6 +161,7 @@ class CampaignStore(SpanQualityMixin):
     """
 
     _shared: ClassVar[dict[str, CampaignStore]] = {}
+    _resolved: ClassVar[dict[tuple[str | None, ...], str]] = {}
     _shared_lock: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, target: str | os.PathLike[str] | None = None) -> None:
@@ -177,8 +178,16 @@ class CampaignStore(SpanQualityMixin):
 
     @classmethod
     def shared(cls, target: str | os.PathLike[str] | None = None) -> CampaignStore:
-        """One store per database URL for the whole process (the app calls this on every rerun)."""
-        url = resolve_database_url(target)
+        """One store per database URL for the whole process (the app calls this on every rerun). What
+        *target* resolves to is remembered with everything the resolution reads (``BLEU_STUDY_DB``, the
+        working directory, the home and data directories): resolving a file path walks the file system."""
+        env = tuple(
+            os.environ.get(v) for v in (DB_ENV_VAR, "HOME", "XDG_DATA_HOME", "LOCALAPPDATA")
+        )
+        asked = (os.fspath(target) if target is not None else None, os.getcwd(), *env)
+        url = cls._resolved.get(asked)
+        if url is None:
+            url = cls._resolved[asked] = resolve_database_url(target)
         with cls._shared_lock:
             store = cls._shared.get(url)
             if store is None:

@@ -1,4 +1,4 @@
-"""Numbers in table cells: one parser, one message, for every table bleu-study reads.
+"""Numbers and JSON in table cells: one parser, one message, for every table bleu-study reads.
 
 A rating, a metric score or a published BLEU is written by a spreadsheet or a script as a plain decimal number
 in ASCII digits. Python's ``float()`` accepts much more (``5_0`` = 50, Arabic-Indic ``٣٠`` = 30, fullwidth
@@ -21,17 +21,23 @@ bleu_core.errors.InputError: r.csv, line 4, column score: '5_0' is not a number;
 Traceback (most recent call last):
   ...
 bleu_core.errors.InputError: t.csv, line 5, column BLEU: 'inf' is not a finite number; NaN/inf is not a score — write NA for a missing value
+
+A cell (or a line of a JSON-lines file) that holds JSON, such as the error spans of an ESA export, is read
+by :func:`json_cell`: invalid JSON and JSON nested deeper than Python's recursion limit are both an
+:class:`~bleu_core.errors.InputError` naming the file and line, never a traceback.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Collection
+from typing import Any
 
 from bleu_core.errors import InputError
 
-__all__ = ["is_plain_number", "number"]
+__all__ = ["is_plain_number", "json_cell", "number"]
 
 #: A plain decimal number in ASCII digits: what every spreadsheet writes.
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
@@ -96,3 +102,41 @@ def number(
         line=line,
         column=column,
     )
+
+
+def json_cell(
+    text: str,
+    *,
+    file: str | None,
+    line: int | None,
+    column: str | int | None = None,
+    expected: str,
+    name: str = "",
+) -> Any:
+    """The JSON value in ``text`` (one cell of a table, or one line of a JSON-lines file).
+
+    Invalid JSON, and JSON nested so deeply that Python's reader gives up (a ``RecursionError``), raise
+    :class:`~bleu_core.errors.InputError` at ``file``, ``line``, ``column``; ``expected`` says what the cell
+    should hold and ``name`` (``"the spans"``) names the cell in the message.
+
+    >>> json_cell('{"a": [1]}', file="x.jsonl", line=1, expected="one object per line")
+    {'a': [1]}
+    >>> json_cell("[" * 100_000, file="x.csv", line=3, column="spans", expected="a list", name="the spans")
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.InputError: x.csv, line 3, column spans: the spans are JSON nested too deeply to read (over Python's recursion limit); expected a list
+    >>> json_cell("{oops", file="x.jsonl", line=2, expected="one object per line")
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.InputError: x.jsonl, line 2: not valid JSON (Expecting property name enclosed in double quotes at character 1); expected one object per line
+    """
+    lead = f"{name} are " if name else ""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        message = "JSON nested too deeply to read (over Python's recursion limit)"
+    except json.JSONDecodeError as exc:
+        message = f"not valid JSON ({exc.msg} at character {exc.pos})"
+    raise InputError(
+        f"{lead}{message}; expected {expected}", file=file, line=line, column=column
+    ) from None

@@ -197,7 +197,16 @@ class ZipTree(FileTree):
                     file=self.label,
                 )
             if not any(part.startswith(".") or part == "__MACOSX" for part in parts):
-                self._members[PurePosixPath(*parts).as_posix()] = info
+                key = PurePosixPath(*parts).as_posix()
+                # the same name twice (e.g. `zip` appending to an archive): one would hide the other
+                if key in self._members:
+                    self._zip.close()
+                    raise StudyError(
+                        f"archive member {key!r} is in the archive twice; re-create the archive "
+                        "(e.g. `zip -r study.zip folder/` into a new file)",
+                        file=self.label,
+                    )
+                self._members[key] = info
 
     def files(self) -> list[str]:
         return sorted(self._members)

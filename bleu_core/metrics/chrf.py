@@ -235,32 +235,20 @@ def _match_counts(
     ``units`` are the concatenated unit ids (code points or word ids) of all documents, ``lengths`` their
     lengths. Order ``n`` n-grams are identified by the rank of ``(id of the (n-1)-gram prefix, last unit)``
     where the order-0 prefix is the segment, so an id means "this n-gram in this segment". One sort per order
-    of ``id * P + side`` (``P`` = number of sides) gives, for every n-gram, its count on every side.
+    of ``id * P + side`` (``P`` = number of sides) gives, for every n-gram, its count on every side
+    (:func:`_side_runs`), hence the clipped matches (:func:`_clipped_matches`). Only the n-grams found on both
+    a hypothesis and a reference side of their segment are carried on to the next order.
     """
     k_sides, r_sides, p = n_hyp_sides, n_ref_sides, n_hyp_sides + n_ref_sides
     out = np.zeros((k_sides, r_sides, n_segments, max_order))
     if units.size == 0 or r_sides == 0:
         return out
-    seen = np.zeros(int(units.max()) + 1, dtype=bool)
-    seen[units] = True
-    dense = np.cumsum(seen) - 1  # dense unit ids: fewer key bits, so the cheap packed sort applies
-    sep = int(seen.sum())  # one more id: the separator after every document
+    text, sep, alive, side, prefix = _joined_units(units, lengths, doc_seg, doc_side)
     width = sep + 1
-    ends = np.cumsum(lengths + 1) - 1
-    text = np.empty(units.size + lengths.size, dtype=np.int64)
-    is_unit = np.ones(text.size, dtype=bool)
-    is_unit[ends] = False
-    text[is_unit] = dense[units]
-    text[ends] = sep  # an n-gram that reaches a separator crosses into the next document: dropped
-    alive = np.flatnonzero(is_unit)
-    side = np.repeat(doc_side.astype(np.int64), lengths)
-    prefix = np.repeat(
-        doc_seg.astype(np.int64), lengths
-    )  # order 0: the "empty n-gram" of a segment
     prefix_seg = np.arange(n_segments)  # segment of each prefix id
     for n in range(1, max_order + 1):
         last = text[alive + (n - 1)]
-        if n > 1:
+        if n > 1:  # an n-gram that reaches a separator crosses into the next document: dropped
             ok = last != sep
             alive, prefix, side, last = alive[ok], prefix[ok], side[ok], last[ok]
         if alive.size == 0:
@@ -268,38 +256,96 @@ def _match_counts(
         bound = prefix_seg.size * width * p
         if bound >= _INT64_LIMIT:  # pragma: no cover - needs ~10^10 positions
             raise BleuOptionError("chrF: too much text in one chunk; use a smaller chunk_positions")
-        order, sk = _sort_with_order((prefix * width + last) * p + side, bound)
-        run_start = np.flatnonzero(np.r_[True, sk[1:] != sk[:-1]])
-        run_count = np.diff(np.r_[run_start, sk.size])
-        run_key = sk[run_start]
-        run_side = run_key % p
-        run_gram = run_key // p
-        new_group = np.r_[True, run_gram[1:] != run_gram[:-1]]
-        run_group = np.cumsum(new_group) - 1
-        n_groups = int(run_group[-1]) + 1
-        group_seg = prefix_seg[run_gram[new_group] // width]
-        is_ref = run_side >= k_sides
-        ref_count = np.zeros((r_sides, n_groups))
-        ref_count[run_side[is_ref] - k_sides, run_group[is_ref]] = run_count[is_ref]
-        is_hyp = ~is_ref
-        h_group = run_group[is_hyp]
-        h_count = run_count[is_hyp]
-        cell = run_side[is_hyp] * n_segments + group_seg[h_group]
-        for r in range(r_sides):
-            clipped = np.minimum(h_count, ref_count[r, h_group])
-            out[:, r, :, n - 1] = np.bincount(
-                cell, weights=clipped, minlength=k_sides * n_segments
-            ).reshape(k_sides, n_segments)
+        order, sorted_keys = _sort_with_order((prefix * width + last) * p + side, bound)
+        runs = _side_runs(sorted_keys, p, k_sides, width, prefix_seg, r_sides)
+        out[..., n - 1] = _clipped_matches(runs, k_sides, n_segments)
         if n == max_order:
             break
         # carry on only the n-grams found on both sides: the others cannot grow into a match
-        keep = (ref_count.sum(axis=0) > 0) & (np.bincount(h_group, minlength=n_groups) > 0)
-        group_sorted = np.repeat(run_group, run_count)
+        n_groups = runs.ref_count.shape[1]
+        on_hyp = np.bincount(runs.group[runs.side < k_sides], minlength=n_groups) > 0
+        keep = (runs.ref_count.sum(axis=0) > 0) & on_hyp
+        group_sorted = np.repeat(runs.group, runs.count)
         mask = keep[group_sorted]
         alive = alive[order[mask]]
         prefix = group_sorted[mask]
-        side = np.repeat(run_side, run_count)[mask]
-        prefix_seg = group_seg
+        side = np.repeat(runs.side, runs.count)[mask]
+        prefix_seg = runs.group_seg
+    return out
+
+
+def _joined_units(
+    units: np.ndarray, lengths: np.ndarray, doc_seg: np.ndarray, doc_side: np.ndarray
+) -> tuple[np.ndarray, int, np.ndarray, np.ndarray, np.ndarray]:
+    """``(text, sep, positions, side, prefix)``: the documents one after the other as *dense* unit ids (fewer
+    key bits, so the cheap packed sort applies), each followed by the separator id ``sep`` (one more than the
+    largest); then, for every unit, its position in ``text``, its document's side and its order-0 prefix
+    (the "empty n-gram" of its segment)."""
+    seen = np.zeros(int(units.max()) + 1, dtype=bool)
+    seen[units] = True
+    dense = np.cumsum(seen) - 1
+    sep = int(seen.sum())
+    ends = np.cumsum(lengths + 1) - 1
+    text = np.empty(units.size + lengths.size, dtype=np.int64)
+    is_unit = np.ones(text.size, dtype=bool)
+    is_unit[ends] = False
+    text[is_unit] = dense[units]
+    text[ends] = sep
+    side = np.repeat(doc_side.astype(np.int64), lengths)
+    prefix = np.repeat(doc_seg.astype(np.int64), lengths)
+    return text, sep, np.flatnonzero(is_unit), side, prefix
+
+
+@dataclass(frozen=True)
+class _Runs:
+    """One order's sorted keys ``(n-gram * P + side)`` as runs of equal keys: each run is one n-gram on one
+    side. ``count``, ``side`` and ``group`` (the n-gram's number, ``0 ..``) are per run; ``group_seg`` is
+    the segment of each n-gram, ``ref_count`` (``R × n-grams``) its count on each reference side."""
+
+    count: np.ndarray
+    side: np.ndarray
+    group: np.ndarray
+    group_seg: np.ndarray
+    ref_count: np.ndarray
+
+
+def _side_runs(
+    sorted_keys: np.ndarray,
+    p: int,
+    k_sides: int,
+    width: int,
+    prefix_seg: np.ndarray,
+    r_sides: int,
+) -> _Runs:
+    """The runs of ``sorted_keys`` (see :class:`_Runs`); ``width`` is the number of unit ids + 1."""
+    run_start = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
+    run_count = np.diff(np.r_[run_start, sorted_keys.size])
+    run_key = sorted_keys[run_start]
+    run_side = run_key % p
+    run_gram = run_key // p
+    new_group = np.r_[True, run_gram[1:] != run_gram[:-1]]
+    run_group = np.cumsum(new_group) - 1
+    is_ref = run_side >= k_sides
+    ref_count = np.zeros((r_sides, int(run_group[-1]) + 1))
+    ref_count[run_side[is_ref] - k_sides, run_group[is_ref]] = run_count[is_ref]
+    group_seg = prefix_seg[run_gram[new_group] // width]
+    return _Runs(run_count, run_side, run_group, group_seg, ref_count)
+
+
+def _clipped_matches(runs: _Runs, k_sides: int, n_segments: int) -> np.ndarray:
+    """``(K, R, S)``: per hypothesis side, reference side and segment, the sum over n-grams of
+    ``min(count on the hypothesis side, count on the reference side)``."""
+    is_hyp = runs.side < k_sides
+    h_group = runs.group[is_hyp]
+    h_count = runs.count[is_hyp]
+    cell = runs.side[is_hyp] * n_segments + runs.group_seg[h_group]
+    r_sides = runs.ref_count.shape[0]
+    out = np.empty((k_sides, r_sides, n_segments))
+    for r in range(r_sides):
+        clipped = np.minimum(h_count, runs.ref_count[r, h_group])
+        out[:, r] = np.bincount(cell, weights=clipped, minlength=k_sides * n_segments).reshape(
+            k_sides, n_segments
+        )
     return out
 
 
@@ -380,22 +426,32 @@ def chrf_statistics_table(
     for done, part in enumerate(parts, 1):
         present = np.concatenate([hyp_present[:, part].ravel(), ref_present[:, part].ravel()])
         docs = [t or "" for stream in texts for t in stream[part]]
-        if options.lowercase:
-            docs = [t.lower() for t in docs]
-        # the kernel leaves whitespace out itself (`skip`); the numpy twin gets it removed
-        skip = None if options.whitespace else SPACE
-        chars = char_units(docs, compiled or options.whitespace, unit_dtype)
-        blocks = [(*chars, options.char_order, 0, skip)]
-        if words is not None:
-            blocks.append(
-                (*words.units(docs, unit_dtype), options.word_order, options.char_order, None)
-            )
-        for block in blocks:
+        for block in _blocks(docs, options, words, compiled, unit_dtype):
             _count_block(per_ref, part, block, present, compiled)
         if progress is not None:
             progress(done, len(parts), f"chrF statistics: {part.stop} of {n} segments")
     ok = use[:, :, None] & ref_present[None, :, :] & hyp_present[:, None, :]
     return _keep_best_reference(per_ref.reshape(k, r, n, f), ok, options)
+
+
+def _blocks(
+    docs: list[str],
+    options: ChrfOptions,
+    words: WordUnits | None,
+    compiled: bool,
+    unit_dtype: type[np.integer],
+) -> list[tuple]:
+    """What :func:`_count_block` counts for the texts ``docs`` of one chunk: their characters, and for
+    chrF++ their words. The kernel leaves whitespace out itself (``skip``); the numpy twin gets it removed."""
+    if options.lowercase:
+        docs = [t.lower() for t in docs]
+    skip = None if options.whitespace else SPACE
+    chars = char_units(docs, compiled or options.whitespace, unit_dtype)
+    blocks = [(*chars, options.char_order, 0, skip)]
+    if words is not None:
+        units = words.units(docs, unit_dtype)
+        blocks.append((*units, options.word_order, options.char_order, None))
+    return blocks
 
 
 def _count_block(

@@ -30,6 +30,7 @@ import numpy as np
 
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext
+from bleu_core.metrics.per import per_from_stats
 
 Progress = Callable[[int, int, str], None]
 
@@ -74,10 +75,7 @@ def ter_from_stats(stats: np.ndarray) -> np.ndarray:
     >>> ter_from_stats(np.array([[1.0, 4.0], [2.0, 0.0], [0.0, 0.0]])).tolist()
     [25.0, 100.0, 0.0]
     """
-    s = np.asarray(stats, dtype=np.float64)
-    edits, ref = s[..., 0], s[..., 1]
-    rate = np.divide(edits, ref, out=np.zeros_like(edits), where=ref > 0)
-    return 100 * np.where(ref > 0, rate, np.where(edits > 0, 1.0, 0.0))
+    return 100 * per_from_stats(stats)  # the same pooled rate and empty-reference rule as PER
 
 
 @dataclass(frozen=True, eq=False)
@@ -201,6 +199,36 @@ def ter_statistics_table(
     """
     options = options or TerOptions()
     names = tuple(systems)
+    n = _segment_count(systems, references)
+    folder = None if cache_dir is None else Path(cache_dir).expanduser()
+    tally = _Tally(n * len(names), progress)
+    rows: dict[str, np.ndarray] = {}
+    cached: list[str] = []
+    todo: list[_Job] = []
+    for name in names:
+        refs = [list(stream) for r, stream in references.items() if r != name]
+        hyps = list(systems[name])
+        path = None if folder is None else folder / f"{ter_cache_key(hyps, refs, options)}.npz"
+        got = None if path is None or not refs else _read(path, n)
+        if got is not None:
+            rows[name] = got
+            cached.append(name)
+        elif not refs:  # nothing to score against
+            rows[name] = np.zeros((n, 3))
+        else:
+            todo.append(_Job(name, hyps, refs, path))
+            continue
+        tally(n)
+    tally.say(f"TER: {len(cached)} systems from the cache, {len(todo)} to score")
+    rows.update(_score_jobs(todo, options, processes, n, tally))
+    stacked = np.stack([rows[name] for name in names]) if names else np.zeros((0, n, 3))
+    return TerTable(names, stacked[..., :2], stacked[..., 2] > 0, options, tuple(cached))
+
+
+def _segment_count(
+    systems: Mapping[str, Sequence[str | None]], references: Mapping[str, Sequence[str | None]]
+) -> int:
+    """The number of segments, after checking that every stream has it."""
     if not references:
         raise BleuOptionError("TER needs at least one reference stream")
     n = len(next(iter(references.values())))
@@ -210,55 +238,58 @@ def ter_statistics_table(
                 raise BleuOptionError(
                     f"TER: {what} {name!r} has {len(stream)} segments, the references have {n}"
                 )
-    folder = None if cache_dir is None else Path(cache_dir).expanduser()
-    total = n * len(names)
-    done = 0
+    return n
 
-    def tick(k: int) -> None:
-        nonlocal done
-        done += k
-        if progress is not None and k:
-            progress(done, total, f"TER: {done} of {total} segments")
 
+class _Tally:
+    """Segments done out of ``total``, each step reported as ``progress(done, total, message)``."""
+
+    def __init__(self, total: int, progress: Progress | None) -> None:
+        self.done, self.total, self.progress = 0, total, progress
+
+    def __call__(self, k: int) -> None:
+        self.done += k
+        if k:
+            self.say(f"TER: {self.done} of {self.total} segments")
+
+    def say(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(self.done, self.total, message)
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One system to score: its texts, the reference streams it is scored against, where to store it."""
+
+    name: str
+    hyps: list[str | None]
+    refs: list[list[str | None]]
+    path: Path | None
+
+
+def _score_jobs(
+    todo: list[_Job], options: TerOptions, processes: int, n: int, tally: _Tally
+) -> dict[str, np.ndarray]:
+    """Score every job (in a process pool when ``processes > 1``), storing each result at its path."""
     rows: dict[str, np.ndarray] = {}
-    cached: list[str] = []
-    todo: list[tuple[str, list, list, Path | None]] = []
-    for name in names:
-        refs = [list(stream) for r, stream in references.items() if r != name]
-        hyps = list(systems[name])
-        path = None if folder is None else folder / f"{ter_cache_key(hyps, refs, options)}.npz"
-        got = None if path is None or not refs else _read(path, n)
-        if got is not None:
-            rows[name] = got
-            cached.append(name)
-            tick(n)
-        elif not refs:
-            rows[name] = np.zeros((n, 3))
-            tick(n)
-        else:
-            todo.append((name, hyps, refs, path))
-    if progress is not None:
-        progress(done, total, f"TER: {len(cached)} systems from the cache, {len(todo)} to score")
     if processes > 1 and len(todo) > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(max_workers=processes) as pool:
-            results = pool.map(_work, [(h, r, options) for _, h, r, _ in todo])
-            for (name, _, _, path), got in zip(todo, results, strict=True):
-                rows[name] = got
-                if path is not None:
-                    _write(path, got)
-                tick(n)
-    else:
-        for name, hyps, refs, path in todo:
-            start = done
-            got = _segment_rows(hyps, refs, options, tick)
-            rows[name] = got
-            if path is not None:
-                _write(path, got)
-            tick(start + n - done)  # skipped segments count as done
-    stacked = np.stack([rows[name] for name in names]) if names else np.zeros((0, n, 3))
-    return TerTable(names, stacked[..., :2], stacked[..., 2] > 0, options, tuple(cached))
+            results = pool.map(_work, [(job.hyps, job.refs, options) for job in todo])
+            for job, got in zip(todo, results, strict=True):
+                rows[job.name] = got
+                if job.path is not None:
+                    _write(job.path, got)
+                tally(n)
+        return rows
+    for job in todo:
+        start = tally.done
+        rows[job.name] = got = _segment_rows(job.hyps, job.refs, options, tally)
+        if job.path is not None:
+            _write(job.path, got)
+        tally(start + n - tally.done)  # skipped segments count as done
+    return rows
 
 
 def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatistics:

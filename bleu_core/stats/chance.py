@@ -7,12 +7,14 @@ baselines, computed on the same data, grouping and ties as the metric's own valu
 
 * the **random metric**: the metric's own scores shuffled (a permutation, drawn from a stated seed)
   *within the grouping the statistic uses* (among the systems for a system-level statistic, among the
-  systems' translations of each segment for soft pairwise accuracy and the by-item statistics), then
-  the statistic computed exactly as for the metric (acc\\*_eq re-calibrates its tie threshold on every
-  permutation); the line is the mean over the permutations, with the range of the middle 95 %;
+  systems' translations of each segment for soft pairwise accuracy, the by-item statistics and the
+  tau-like), then the statistic computed exactly as for the metric (acc\\*_eq re-calibrates its tie
+  threshold on every permutation); the line is the mean over the permutations, with the range of the
+  middle 95 %;
 * the **constant metric**: every translation the same score, so every pair a metric tie. Pairwise
   accuracy then counts only the pairs the humans tie; acc\\*_eq only the human ties too; SPA compares the
-  humans' p-values with 1 (the constant metric never says "i beats j"); Pearson and Kendall are undefined.
+  humans' p-values with 1 (the constant metric never says "i beats j"); Pearson, Spearman and Kendall
+  are undefined; WMT's tau-like (``kendall-wmt``) counts a metric tie as discordant: -1.
 
 A metric's calibrated tie threshold is **degenerate** when it turns every pair into a metric tie: its
 acc\\*_eq is then the constant metric's, the share of human ties, whatever the metric says. On the TED
@@ -38,13 +40,18 @@ import numpy as np
 
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, make_rng
+from .tau_like import tau_like_pairs
 
-SYSTEM_LEVEL = ("pairwise-accuracy", "pearson", "kendall")
+SYSTEM_LEVEL = ("pairwise-accuracy", "pearson", "spearman", "kendall")
 ITEM_LEVEL = ("acc-eq", "tau-eq")
-CHANCE_STATISTICS = SYSTEM_LEVEL + ("soft-pairwise-accuracy",) + ITEM_LEVEL
-DEFAULT_PERMUTATIONS = {"system": 1000, "soft-pairwise-accuracy": 100, "item": 20}
+TAU_LIKE = "kendall-wmt"
+CHANCE_STATISTICS = SYSTEM_LEVEL + ("soft-pairwise-accuracy",) + ITEM_LEVEL + (TAU_LIKE,)
+DEFAULT_PERMUTATIONS = {"system": 1000, "soft-pairwise-accuracy": 100, "item": 20, TAU_LIKE: 200}
 """Permutations per statistic kind: system-level values are cheap; an SPA permutation is a whole
-permutation test; an acc\\*_eq permutation is a tie calibration over every pair of every item."""
+permutation test; an acc\\*_eq permutation is a tie calibration over every pair of every item; a
+tau-like permutation one comparison per counted pair."""
+WMT_RULE = (25.0, None)
+"""WMT's tau-like rule where none is given: pairs whose human scores differ by 25 or more."""
 
 
 @dataclass(frozen=True)
@@ -124,8 +131,11 @@ def _item_value(statistic: str, metric: np.ndarray, human: np.ndarray) -> tuple[
     return r.statistic, r.threshold
 
 
-def statistic_value(statistic: str, metric: Any, human: Any) -> float:
-    """One metric's value of ``statistic`` against ``human`` (oriented; shapes as :func:`chance_line`).
+def statistic_value(
+    statistic: str, metric: Any, human: Any, tau_like: tuple[float, Any] = WMT_RULE
+) -> float:
+    """One metric's value of ``statistic`` against ``human`` (oriented; shapes as :func:`chance_line`;
+    ``tau_like``: the threshold and selecting scores of ``kendall-wmt``).
 
     >>> statistic_value("pairwise-accuracy", [1.0, 3, 2], [1.0, 2, 3])
     0.6666666666666666
@@ -141,19 +151,24 @@ def statistic_value(statistic: str, metric: Any, human: Any) -> float:
         from .pairwise import soft_pairwise_accuracy
 
         return soft_pairwise_accuracy(m, h).statistic
+    if statistic == TAU_LIKE:
+        values = tau_like_pairs(h, *tau_like).values(m)
+        return float(values.mean()) if values.size else math.nan
     raise StatsInputError(
         f"unknown statistic {statistic!r}; choose from: {', '.join(CHANCE_STATISTICS)}"
     )
 
 
-def constant_value(statistic: str, human: Any) -> float:
+def constant_value(statistic: str, human: Any, tau_like: tuple[float, Any] = WMT_RULE) -> float:
     """The statistic of a metric that gives every translation the same score (every pair a tie).
 
     ``human`` is ``(K,)`` system scores for the system-level statistics, ``systems × items`` for the
-    others (NaN = unrated).
+    others (NaN = unrated). WMT's tau-like counts a metric tie as discordant: -1.
     """
     h = np.asarray(human, dtype=np.float64)
-    if statistic in ("pearson", "kendall"):
+    if statistic == TAU_LIKE:
+        return -1.0 if tau_like_pairs(h, *tau_like).item.size else math.nan
+    if statistic in ("pearson", "spearman", "kendall"):
         return math.nan
     if statistic == "pairwise-accuracy":
         return float(_system_value(statistic, np.zeros((1, h.size)), h)[0])
@@ -169,8 +184,18 @@ def constant_value(statistic: str, human: Any) -> float:
 
 
 def _random_values(
-    statistic: str, metric: np.ndarray, human: np.ndarray, n: int, rng: np.random.Generator
+    statistic: str,
+    metric: np.ndarray,
+    human: np.ndarray,
+    n: int,
+    rng: np.random.Generator,
+    tau_like: tuple[float, Any] = WMT_RULE,
 ) -> np.ndarray:
+    if statistic == TAU_LIKE:
+        pairs = tau_like_pairs(human, *tau_like)
+        if not pairs.item.size:
+            return np.full(n, np.nan)
+        return np.array([pairs.values(permute_within_items(metric, rng)).mean() for _ in range(n)])
     if statistic in SYSTEM_LEVEL:
         keep = ~(np.isnan(metric) | np.isnan(human))
         m, h = metric[keep], human[keep]
@@ -195,13 +220,16 @@ def chance_line(
     *,
     n_permutations: int | None = None,
     seed: int | None = DEFAULT_SEED,
+    tau_like: tuple[float, Any] = WMT_RULE,
 ) -> ChanceLine:
     """The chance line of ``statistic`` for a metric with scores ``metric`` against ``human``.
 
     Scores are oriented (higher = better on both sides): ``(K,)`` system scores for
-    ``pairwise-accuracy``, ``pearson`` and ``kendall``; ``systems × items`` segment scores for
-    ``soft-pairwise-accuracy`` (every entry scored) and ``acc-eq`` / ``tau-eq`` (NaN = unrated, left
-    out). ``n_permutations`` defaults to :data:`DEFAULT_PERMUTATIONS` of the statistic's kind.
+    ``pairwise-accuracy``, ``pearson``, ``spearman`` and ``kendall``; ``systems × items`` segment
+    scores for ``soft-pairwise-accuracy`` (every entry scored), ``acc-eq`` / ``tau-eq`` and
+    ``kendall-wmt`` (NaN = unrated, left out; ``tau_like``: its threshold and the scores choosing
+    its pairs, :mod:`bleu_core.stats.tau_like`). ``n_permutations`` defaults to
+    :data:`DEFAULT_PERMUTATIONS` of the statistic's kind.
     """
     if statistic not in CHANCE_STATISTICS:
         raise StatsInputError(
@@ -216,20 +244,20 @@ def chance_line(
     if statistic in SYSTEM_LEVEL:
         kind, grouping = "system", "systems"
     else:
-        kind = "soft-pairwise-accuracy" if statistic == "soft-pairwise-accuracy" else "item"
+        kind = statistic if statistic in DEFAULT_PERMUTATIONS else "item"
         grouping = "each item's systems"
     n = DEFAULT_PERMUTATIONS[kind] if n_permutations is None else int(n_permutations)
     if n < 1:
         raise StatsInputError(f"the chance line needs 1 or more permutations, got {n}")
     rng, seed = make_rng(seed)
-    values = _random_values(statistic, m, h, n, rng)
+    values = _random_values(statistic, m, h, n, rng, tau_like)
     finite = values[~np.isnan(values)]
     if finite.size:
         mean = float(finite.mean())
         low, high = (float(v) for v in np.percentile(finite, [2.5, 97.5]))
     else:
         mean = low = high = math.nan
-    constant = constant_value(statistic, h)
+    constant = constant_value(statistic, h, tau_like)
     note = "a constant metric has no correlation" if math.isnan(constant) else ""
     return ChanceLine(statistic, mean, (low, high), constant, n, seed, grouping, note)
 
@@ -263,7 +291,7 @@ def ranking_data(tables: list[Any], statistic: str, human_system: Any, human_seg
         raise StatsInputError(f"{statistic} needs human segment scores")
     h_seg = np.asarray(human_segment, dtype=np.float64)
     with_seg = [t for t in tables if t.segment is not None]
-    if statistic in ITEM_LEVEL:
+    if statistic in ITEM_LEVEL or statistic == TAU_LIKE:
         valid = ~np.isnan(h_seg)
         for t in with_seg:
             valid &= ~np.isnan(t.segment)
@@ -285,6 +313,7 @@ def ranking_chance(
     *,
     n_permutations: int | None = None,
     seed: int | None = DEFAULT_SEED,
+    tau_like: tuple[float, Any] = WMT_RULE,
 ) -> dict[str, ChanceLine]:
     """The chance line of every metric of a ranking (the inputs of
     :func:`bleu_core.stats.clusters.rank_metrics`: oriented human scores, the metrics' tables), on
@@ -296,7 +325,9 @@ def ranking_chance(
     _, seed = make_rng(seed)
     human, scores = ranking_data(list(tables.values()), statistic, human_system, human_segment)
     return {
-        name: chance_line(statistic, m, human, n_permutations=n_permutations, seed=seed)
+        name: chance_line(
+            statistic, m, human, n_permutations=n_permutations, seed=seed, tau_like=tau_like
+        )
         for name, m in scores.items()
     }
 
@@ -308,6 +339,15 @@ def degenerate_note(threshold: float | None) -> str:
         f"degenerate tie threshold{eps}: every pair is a metric tie, so the value is the share of "
         "tied human pairs (the constant metric's), whatever the metric says"
     )
+
+
+def ranking_rule(ranking: Any) -> tuple[float, Any]:
+    """The tau-like threshold and selecting scores a ``kendall-wmt`` ranking was computed with
+    (``extra["tau_like"]`` and ``extra["tau_like_select"]``; WMT's 25 points without them)."""
+    rule = ranking.extra.get("tau_like")
+    if not rule:
+        return WMT_RULE
+    return float(rule["threshold"]), ranking.extra.get("tau_like_select")
 
 
 def add_chance(
@@ -335,6 +375,7 @@ def add_chance(
         ranking.statistic,
         n_permutations=n_permutations,
         seed=ranking.seed,
+        tau_like=ranking_rule(ranking),
     )
     degenerate: list[str] = []
     rows = list(ranking.rows)
@@ -353,60 +394,3 @@ def add_chance(
         "degenerate": degenerate,
     }
     return replace(ranking, rows=tuple(rows), extra=extra)
-
-
-def tau_like_chance(
-    metric: Any,
-    human: Any,
-    threshold: float,
-    *,
-    n_permutations: int = 20,
-    seed: int | None = DEFAULT_SEED,
-) -> ChanceLine:
-    """The chance line of WMT's tau-like (``kendall-wmt``): a random metric is the metric's scores
-    shuffled within each segment; a constant metric ties every counted pair, and WMT counts a metric tie
-    as discordant, so it scores -1. A metric with many ties (sentence BLEU: every pair of zeros) can
-    fall below 0 while saying something: compare with its own random line, not with 0.
-
-    >>> m = np.array([[1.0, 1.0], [1.0, 2.0], [3.0, 3.0]]); h = np.array([[10.0, 0], [50, 40], [90, 80]])
-    >>> line = tau_like_chance(m, h, 25, n_permutations=50, seed=1)
-    >>> line.constant, line.grouping
-    (-1.0, "each item's systems")
-    """
-    from .correlation import wmt_pair_counts
-
-    m = np.asarray(metric, dtype=np.float64)
-    h = np.asarray(human, dtype=np.float64)
-    rng, seed = make_rng(seed)
-    values = []
-    for _ in range(int(n_permutations)):
-        c, d = wmt_pair_counts(permute_within_items(m, rng), h, threshold)
-        total = c.sum() + d.sum()
-        values.append((c.sum() - d.sum()) / total if total else math.nan)
-    arr = np.array(values)
-    finite = arr[~np.isnan(arr)]
-    c, d = wmt_pair_counts(np.where(np.isnan(m), np.nan, 0.0), h, threshold)
-    constant = -1.0 if (c.sum() + d.sum()) else math.nan
-    if not finite.size:
-        return ChanceLine("kendall-wmt", math.nan, (math.nan, math.nan), constant, len(values), seed,
-                          "each item's systems")  # fmt: skip
-    low, high = (float(v) for v in np.percentile(finite, [2.5, 97.5]))
-    return ChanceLine(
-        "kendall-wmt", float(finite.mean()), (low, high), constant, len(values), seed,
-        "each item's systems",
-    )  # fmt: skip
-
-
-def with_tau_like_chance(result: Any, metric: Any, human: Any, threshold: float, seed: int) -> Any:
-    """A ``kendall-wmt`` :class:`~bleu_core.stats.correlation.CorrelationResult` with its chance line
-    in its note (other results unchanged)."""
-    from dataclasses import replace
-
-    if result.method != "kendall-wmt" or math.isnan(result.statistic):
-        return result
-    line = tau_like_chance(metric, human, threshold, seed=seed)
-    said = (
-        f"random metric {line.random:.3f} [{line.random_range[0]:.3f}, {line.random_range[1]:.3f}] "
-        f"({line.n_permutations} shuffles within segments, seed {line.seed}), constant metric -1"
-    )
-    return replace(result, note="; ".join(p for p in (result.note, said) if p))

@@ -9,12 +9,14 @@ outperformed by any metric of rank < r".
 
 Statistics (``STATISTICS``), all computed on oriented scores (lower-is-better metrics negated):
 
-* system level: ``pairwise-accuracy`` (Kocmi et al. 2021), ``pearson``, ``kendall`` (tau-b),
+* system level: ``pairwise-accuracy`` (Kocmi et al. 2021), ``pearson``, ``spearman``, ``kendall`` (tau-b),
   tested by PERM-BOTH on the system scores; ``soft-pairwise-accuracy`` (Thompson et al. 2024; needs
   segment scores), tested as MTME tests it (PERM-BOTH on the segment scores,
   :func:`~bleu_core.stats.permutation_both.soft_pairwise_perm_both`);
 * segment level, grouped by item: ``acc-eq`` (acc_23 with tie calibration) and ``tau-eq``
   (tau_23 with tie calibration) (Deutsch et al. 2023), tested by swapping pair outcomes.
+* segment level, pooled: ``kendall-wmt`` (WMT's tau-like, pairs chosen by the criterion's rule:
+  :mod:`bleu_core.stats.tau_like`), tested by swapping pair values.
 
 Every row also carries a bootstrap confidence interval of its statistic
 (:mod:`bleu_core.stats.ranking_intervals`: systems, items or segments resampled, as the test treats
@@ -40,6 +42,7 @@ from .chance import add_chance
 from .errors import StatsInputError
 from .ranking_statistics import STRATEGIES, WMT_EARLY_STOP, RankingInputs, Scored, strategy
 from .resampling import DEFAULT_SEED, make_rng
+from .tau_like import tau_like_of
 
 __all__ = [
     "DEFAULT_STATISTICS",
@@ -150,7 +153,11 @@ class MetricRanking:
                 for r in self.rows
             ],
             "pvalues": [[None if math.isnan(v) else float(v) for v in row] for row in self.pvalues],
-            **{k: self.extra[k] for k in ("chance", "degenerate", "ceiling") if k in self.extra},
+            **{
+                k: self.extra[k]
+                for k in ("chance", "degenerate", "ceiling", "tau_like")
+                if k in self.extra
+            },
         }
 
 
@@ -203,6 +210,8 @@ def rank_metrics(
     alpha: float = 0.05,
     seed: int | None = DEFAULT_SEED,
     confidence: float = 0.95,
+    tau_like: Any = None,
+    select: Any = None,
 ) -> MetricRanking:
     """Rank every metric of ``tables`` (``{name: MetricTable}``, same systems) by ``statistic``.
 
@@ -219,14 +228,17 @@ def rank_metrics(
             row's confidence interval (0 = rank without clusters or intervals).
         alpha: significance level of the clusters; ``seed``: one seed for every test and interval.
         confidence: level of the rows' bootstrap intervals.
+        tau_like, select: ``kendall-wmt``'s rule for the criterion and the scores choosing its pairs
+            (:func:`bleu_core.stats.tau_like.study_rule`), kept in ``extra["tau_like"]``.
     """
     kind = strategy(statistic)
     items = _tables(tables)
     _, seed = make_rng(seed)
     h_seg = None if human_segment is None else np.asarray(human_segment, dtype=np.float64)
     inputs = RankingInputs(
-        items, np.asarray(human_system, dtype=np.float64), h_seg, n_resamples, seed, confidence
-    )
+        items, np.asarray(human_system, dtype=np.float64), h_seg, n_resamples, seed, confidence,
+        tau_like, None if select is None else np.asarray(select, dtype=np.float64),
+    )  # fmt: skip
     scored = kind.score(inputs)
     values = scored.values
     order = sorted(
@@ -253,6 +265,9 @@ def rank_metrics(
         note,
         confidence=confidence,
         interval=interval,
+        extra={"tau_like": tau_like.to_dict(), "tau_like_select": select}
+        if statistic == "kendall-wmt" and tau_like is not None
+        else {},
     )
 
 
@@ -299,6 +314,7 @@ def study_rankings(
                 continue
             if kind.level == "system" and int((~np.isnan(h_sys)).sum()) < 3:
                 continue
+            rule, select = tau_like_of(study, c, index) if stat == "kendall-wmt" else (None, None)
             ranking = rank_metrics(
                 tables,
                 h_sys,
@@ -309,6 +325,8 @@ def study_rankings(
                 alpha=alpha,
                 seed=seed,
                 confidence=confidence,
+                tau_like=rule,
+                select=select,
             )
             if chance:
                 ranking = add_chance(ranking, tables, h_sys, h_seg if has_seg else None)

@@ -9,10 +9,10 @@ intervals and the paired significance matrix, from files (``-r REF â€¦ -i HYP â€
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import Any
 
+from .. import strict_json
 from ..limits import (
     MAX_RESAMPLES,
     max_bytes_from_mb,
@@ -20,6 +20,7 @@ from ..limits import (
     parse_max_mb,
     parse_resamples,
 )
+from .domain_command import domain_signatures, on_domain, significance_provenance
 from .resampling import DEFAULT_SEED
 
 
@@ -54,9 +55,12 @@ def _load_study(args: argparse.Namespace) -> Any:
     if getattr(args, "esa", None):  # ESA files given on the command line
         from ..cli_options import with_esa_files
 
-        result = with_esa_files(result, args.esa)
+        result = with_esa_files(result, args.esa, pair=args.pair)
+    scope = (
+        " (whole study)" if getattr(args, "domain", None) else ""
+    )  # found before the domain's cut
     for warning in result.warnings:  # the study loaded, but the reader should know
-        print(f"bleu-study: warning: {warning}", file=sys.stderr)
+        print(f"bleu-study: warning{scope}: {warning}", file=sys.stderr)
     if getattr(args, "tokenize", "") is None:  # no --tokenize: sacrebleu's choice for the target
         from ..tokenizers import tokenizer_for_language
 
@@ -75,7 +79,7 @@ def _meta_table(args: argparse.Namespace) -> int:
     rows = table_correlations(table, _split_names(args.criteria), methods)
     if args.format == "json":
         print(
-            json.dumps(
+            strict_json.dumps(
                 {
                     "file": table.file,
                     "systems": list(table.systems),
@@ -96,17 +100,28 @@ def _meta_table(args: argparse.Namespace) -> int:
 
 
 def cmd_meta(args: argparse.Namespace) -> int:
-    from ..cli_options import options_from_args
+    from ..cli_options import domain_line, options_from_args
+    from .ceiling import with_ceilings
     from .errors import StatsInputError
+    from .ranking_command import print_latex
     from .study_meta import meta_evaluate
 
-    if getattr(args, "pairs", None):  # several language pairs at once, WMT24-25 style
+    if getattr(args, "pairs", None) or getattr(args, "studies", None):  # several pairs, WMT24-25
         from .multi_pair_command import run
+
+        if getattr(args, "domain", None):
+            raise StatsInputError(
+                "--domain works on one study: give PATH --pair xx-yy, not --pairs"
+            )
 
         return run(args)
     if args.system_scores:
         if args.path:
             raise StatsInputError("give either a study PATH or --system-scores TABLE.csv, not both")
+        if getattr(args, "domain", None):
+            raise StatsInputError(
+                "--domain chooses segments of a study PATH, not of --system-scores"
+            )
         return _meta_table(args)
     if not args.path:
         raise StatsInputError(
@@ -117,6 +132,7 @@ def cmd_meta(args: argparse.Namespace) -> int:
         from ..study.metric_scores import attach_metric_scores, read_metric_scores
 
         study = attach_metric_scores(study, read_metric_scores(args.metric_scores, study))
+    study, about = on_domain(args, study)
     result = meta_evaluate(
         study,
         options_from_args(args),
@@ -127,13 +143,23 @@ def cmd_meta(args: argparse.Namespace) -> int:
         confidence=args.confidence,
         seed=args.seed,
     )
+    result = domain_signatures(result, about)
     chosen: list[Any] = []
     rankings = _meta_rankings(args, study, result, chosen)
+    rankings = with_ceilings(rankings, study, getattr(args, "ceiling", None))  # --ceiling CRITERION
+    if getattr(args, "latex", False):  # one study: its rankings in the findings' layout
+        return print_latex(rankings, study.name)
     if args.format == "json":
         rank_dicts = [r.to_dict() for r in rankings]
         ranked_on = {"ranking_systems": chosen[0].to_dict()} if chosen else {}
-        print(json.dumps({**result.to_dict(), **ranked_on, "rankings": rank_dicts}, indent=1))
+        print(
+            strict_json.dumps(
+                {**result.to_dict(), "domain": about, **ranked_on, "rankings": rank_dicts}, indent=1
+            )
+        )
         return 0
+    if about is not None:
+        print(domain_line(about))
     _print_meta(result, study, rankings, chosen[0] if chosen else None)
     return 0
 
@@ -151,9 +177,13 @@ def _print_meta(result: Any, study: Any, rankings: list[Any], chosen: Any) -> No
         f"study {result.study}: {len(result.systems)} systems, {result.n_segments} segments, "
         f"references {', '.join(result.references)}"
     )
+    from .ranking_command import chance_cell, chance_note
+
+    chance = "chance: random [95%] / constant"
     out = [
-        ["metric", "criterion", "level", "method", "grouping", "r", "p", "n", f"{level} CI", "note"]
+        ["metric", "criterion", "level", "method", "grouping", "r", "p", "n", f"{level} CI", chance]
     ]
+    out[0].append("note")
     for row in result.rows:
         r = row.result
         out.append(
@@ -167,10 +197,12 @@ def _print_meta(result: Any, study: Any, rankings: list[Any], chosen: Any) -> No
                 _fmt(r.pvalue),
                 str(r.n),
                 _interval(r.confidence_interval),
+                chance_cell(row.chance),
                 r.note,
             ]
         )
     print(_table(out))
+    print(chance_note(result.rows))
     print(
         f"bootstrap: {result.n_resamples} resamples of segments, seed {result.seed}; BLEU {result.signature}"
     )
@@ -246,15 +278,21 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
 
         if args.refs or args.input:
             raise StatsInputError("give either a study PATH or -r/-i files, not both")
-        study = _load_study(args)
+        study, about = on_domain(args, _load_study(args))
         options = options_from_args(args)  # the tokenizer of the study's target language
         names = choose_systems(study, _split_names(args.systems), args.include_human)
-        return study_statistics(study, options, names, None)  # references chosen when loading
+        humans = bool(set(names) & study.human_systems) if study.human_systems else None
+        args.study_provenance = (list(study.references), humans, about)  # for the signature
+        from ..study.output_rows import counted_statistics, missing_note
+
+        args.missing_note = missing_note(study, names)  # a missing output counts for nothing
+        return counted_statistics(study, study_statistics(study, options, names, None))
     if not args.refs or not args.input:
         raise StatsInputError(
             "give reference files with -r and system outputs with -i (or a study PATH)"
         )
-    for flag, value in (("--systems", args.systems), ("--references", args.references)):
+    chosen = (("--systems", args.systems), ("--references", args.references))
+    for flag, value in (*chosen, ("--domain", getattr(args, "domain", None))):
         if value:  # would be ignored: every -i file is a system, every -r file a reference
             raise StatsInputError(
                 f"{flag} chooses from a study PATH; with -r/-i files, list only the files you want"
@@ -270,7 +308,7 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
 
 
 def cmd_significance(args: argparse.Namespace) -> int:
-    from ..cli_options import options_from_args
+    from ..cli_options import domain_line, options_from_args
     from .bootstrap import bootstrap
     from .errors import StatsInputError
     from .randomization import approximate_randomization
@@ -300,8 +338,14 @@ def cmd_significance(args: argparse.Namespace) -> int:
         )
     if args.format == "json":
         print(
-            json.dumps(
-                {"bootstrap": boot.to_dict(), "tests": [t.to_dict() for t in tests]}, indent=1
+            strict_json.dumps(
+                {
+                    "bootstrap": boot.to_dict(),
+                    "tests": [t.to_dict() for t in tests],
+                    **significance_provenance(args, systems, options, boot),
+                    "missing_outputs": getattr(args, "missing_note", None),
+                },
+                indent=1,
             )
         )
         return 0
@@ -319,6 +363,12 @@ def cmd_significance(args: argparse.Namespace) -> int:
         )
     print(_table(out))
     print(f"bootstrap: {boot.n_resamples} resamples, seed {boot.seed}")
+    provenance = significance_provenance(args, systems, options, boot)
+    if provenance["domain"] is not None:
+        print(domain_line(provenance["domain"]))
+    print(f"signature: {provenance['signature']}")
+    if getattr(args, "missing_note", None):
+        print(args.missing_note)
     for t in tests:
         print()
         print(
@@ -354,7 +404,9 @@ def cmd_significance(args: argparse.Namespace) -> int:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--pair", metavar="xx-yy", help="language pair to load from a multi-pair study")
+    from ..cli_options import PAIR_HELP
+
+    p.add_argument("--pair", metavar="xx-yy", help=PAIR_HELP)
     p.add_argument(
         "--references",
         "--reference",
@@ -423,7 +475,7 @@ def _add_meta_rankings(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--statistics",
         metavar="NAMES",
-        help="rankings to report: pairwise-accuracy, pearson, kendall, soft-pairwise-accuracy "
+        help="rankings to report: pairwise-accuracy, pearson, spearman, kendall, soft-pairwise-accuracy "
         "(system level), acc-eq, tau-eq (segment level, tie-calibrated, by item); 'none' for none "
         "(default pairwise-accuracy,acc-eq)",
     )
@@ -450,7 +502,7 @@ def _add_meta_rankings(p: argparse.ArgumentParser) -> None:
 def _register_meta(subparsers: Any) -> None:
     """The ``meta`` sub-command: its inputs, rankings, several language pairs, the options shared
     with ``significance``, BLEU's options and ESA files."""
-    from ..cli_options import add_bleu_options, add_esa_option
+    from ..cli_options import add_bleu_options, add_domain_option, add_esa_option
     from .multi_pair_command import add_arguments as add_multi_pair_arguments
 
     p = subparsers.add_parser(
@@ -466,6 +518,7 @@ def _register_meta(subparsers: Any) -> None:
     _common(p)
     add_bleu_options(p)
     add_esa_option(p)
+    add_domain_option(p)
     p.set_defaults(func=cmd_meta)
 
 
@@ -510,7 +563,7 @@ def _add_significance_tests(q: argparse.ArgumentParser) -> None:
 def _register_significance(subparsers: Any) -> None:
     """The ``significance`` sub-command: its inputs, tests, the input size limit, the options shared
     with ``meta``, BLEU's options and ESA files."""
-    from ..cli_options import add_bleu_options, add_esa_option
+    from ..cli_options import add_bleu_options, add_domain_option, add_esa_option
 
     q = subparsers.add_parser(
         "significance",
@@ -526,6 +579,7 @@ def _register_significance(subparsers: Any) -> None:
     _common(q)
     add_bleu_options(q)
     add_esa_option(q)
+    add_domain_option(q)
     q.set_defaults(func=cmd_significance)
 
 

@@ -12,8 +12,9 @@ source segment, every pair of translations whose human scores differ by **at lea
 ``|Δhuman| >= thresh``, "deliberate … to emulate WMT behaviour"): *Concordant* when the metric orders
 the pair as the humans do, *Discordant* when it orders it the other way **or ties it** (a metric tie
 is penalised, as WMT counted it), and ``tau = (C − D) / (C + D)`` over the pairs of all segments
-pooled (MTME's ``KendallLike(average_by='item')``, micro-averaged). On a human scale other than DA's
-0-100, :func:`wmt_threshold` scales the 25 points to the scale and says so.
+pooled (MTME's ``KendallLike(average_by='item')``, micro-averaged). Which pairs count on a criterion
+other than raw DA (ESA, DA z, MQM, another scale) is :func:`bleu_core.stats.tau_like.tau_like_rule`'s
+choice, said beside every number.
 
 Grouped by item, a segment with only **two** systems counts (its correlation is ±1), as MTME's
 ``AverageCorrelation`` counts every group of two or more scores; a constant side gives no value.
@@ -197,26 +198,6 @@ def wmt_result(
     )
 
 
-def wmt_threshold(scale: tuple[float, float] | None) -> tuple[float, str]:
-    """The tau-like threshold for a human criterion on ``scale`` (``(low, high)`` or ``None``).
-
-    WMT's 25 points are on DA's 0-100 scale; on another stated scale the same share (a quarter of
-    the scale) is used and the note says so; without a stated scale, 25.
-
-    >>> wmt_threshold((0.0, 100.0))
-    (25.0, 'WMT DARR threshold: 25 DA points')
-    >>> wmt_threshold((1.0, 5.0))[0]
-    1.0
-    """
-    if scale is None or abs(scale[1] - scale[0]) == 100:
-        return WMT_DARR_THRESHOLD, "WMT DARR threshold: 25 DA points"
-    value = WMT_DARR_THRESHOLD / 100.0 * abs(float(scale[1] - scale[0]))
-    return value, (
-        f"threshold {value:g}: a quarter of the {scale[0]:g}-{scale[1]:g} scale "
-        "(WMT: 25 points of DA's 0-100; differs from WMT)"
-    )
-
-
 def _undefined_columns(
     x: np.ndarray, y: np.ndarray, valid: np.ndarray, min_pairs: int = 3
 ) -> np.ndarray:
@@ -330,7 +311,7 @@ def segment_correlation(
     ``grouping="none"`` correlates all rated (system, segment) pairs at once (scipy p-value);
     ``grouping="item"`` averages, over segments, the correlation across systems (no p-value; ``n`` is
     the number of segments with a defined correlation). ``kendall-wmt`` is always by item, with
-    ``threshold`` (WMT's 25 DA points by default; see :func:`wmt_threshold`).
+    ``threshold`` (WMT's 25 DA points by default; see :func:`bleu_core.stats.tau_like.tau_like_rule`).
     """
     check_method(method, SEGMENT_METHODS)
     check_grouping(grouping)

@@ -51,6 +51,7 @@ from bleu_core.score import bleu_from_stats
 from bleu_core.segment_level import segment_bleu
 from bleu_core.study.granularity import LEVELS, group_bleu, group_means, grouping
 from bleu_core.study.model import Study
+from bleu_core.study.output_rows import without_missing
 
 from .correlation import CorrelationResult, correlation
 
@@ -107,16 +108,17 @@ def bleu_human_pairs(
     segment BLEU (:func:`bleu_core.segment_level.segment_bleu`: sacrebleu's ``sentence_bleu``, effective
     order) and the segment's mean rating; document: the
     document's BLEU (statistics summed over its segments) and the mean over its rated segments; corpus:
-    corpus BLEU and :meth:`Study.system_scores`. Untranslated segments count for nothing; units without
+    corpus BLEU and :meth:`Study.system_scores`. Untranslated segments count for nothing
+    (:mod:`bleu_core.study.output_rows`); units without
     a translation or a rating are left out. Raises :class:`StudyError` for an unknown level, and for
     ``document`` when no segment names a document.
     """
     if level not in LEVELS:
         raise StudyError(f"unknown granularity {level!r}: use one of {', '.join(LEVELS)}")
     rows = _rows(study, systems)
-    array = np.asarray(stats, dtype=float)[rows]
-    human_seg = study.segment_scores(criterion)[rows]
     missing = _missing(study, rows)
+    array = without_missing(np.asarray(stats, dtype=float)[rows], ~missing)  # not counted
+    human_seg = study.segment_scores(criterion)[rows]
     if level == "sentence":
         metric = np.where(missing, np.nan, segment_bleu(array, options))
         human = human_seg
@@ -176,7 +178,7 @@ def compare_by_domain(
             "no segment names a domain: per-domain scores need domains", file=study.name
         )
     rows = _rows(study, systems)
-    array = np.asarray(stats, dtype=float)[rows]
+    array = without_missing(np.asarray(stats, dtype=float)[rows], ~_missing(study, rows))
     bleu = np.asarray(group_bleu(array, domains, options).bleu.score, dtype=float)
     if criterion is None:
         human = np.full_like(bleu, np.nan)

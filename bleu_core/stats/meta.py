@@ -40,6 +40,7 @@ from .correlation import (
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, check_count, check_level, make_rng, percentile_interval
 from .systems import SystemStack, bleu_scores
+from .tau_like import TauLikeRule, tau_like_counts, tau_like_result
 
 
 class ScoreSource(Protocol):
@@ -315,6 +316,8 @@ def segment_correlations(
     seed: int | None = DEFAULT_SEED,
     threshold: float = WMT_DARR_THRESHOLD,
     counts: np.ndarray | None = None,
+    rule: TauLikeRule | None = None,
+    select: np.ndarray | None = None,
 ) -> list[CorrelationResult]:
     """Segment-level correlations (``(method, grouping)`` pairs) with bootstrap intervals over segments.
 
@@ -322,6 +325,9 @@ def segment_correlations(
     for Pearson without grouping (weighted moments), for every method grouped by item, and for WMT's
     tau-like; ungrouped Kendall has none (its cost grows with the square of the number of pairs).
     ``counts``: the bootstrap count matrix when drawn already (see :func:`bootstrap_counts`).
+    ``rule``: the tau-like's rule for this criterion (:func:`~bleu_core.stats.tau_like.study_rule`;
+    it replaces ``threshold`` and says itself beside the number), with ``select`` the scores that
+    choose its pairs when they are not ``human``'s own (raw DA for a DA z gold).
     """
     m_arr = np.asarray(metric, dtype=np.float64)
     h_arr = np.asarray(human, dtype=np.float64)
@@ -335,7 +341,10 @@ def segment_correlations(
         check_method(method, SEGMENT_METHODS)
         check_grouping(grouping)
         # per-segment values computed once, for the estimate and its bootstrap alike (both check shapes)
-        if method == "kendall-wmt":
+        if method == "kendall-wmt" and rule is not None:
+            c, d, left_out = tau_like_counts(m_arr, h_arr, rule.threshold, select)
+            res = tau_like_result(c, d, rule, left_out)
+        elif method == "kendall-wmt":
             c, d = wmt_pair_counts(m_arr, h_arr, threshold)
             res = wmt_result(c, d, threshold)
         elif grouping == "item":

@@ -15,6 +15,11 @@ statistics — system-level **soft pairwise accuracy** (SPA, Thompson et al. 202
   draws are summed over tasks with the same weights and normalisation, and
   ``p = P(Σ weighted null difference >= observed global difference)``; clusters as WMT assigns them.
 
+Beside the metrics, each task carries its **human ceiling** when it knows its study
+(:func:`task_from_study`): the same statistic with one human score set against another
+(:mod:`bleu_core.stats.ceiling`: two raters of the criterion, or a second criterion ``ceiling=``), and the
+global view its weighted average when every task has one.
+
 Only metrics scored on every task enter the global view (as MTME). Weights default to equal (each task
 ``1 / tasks``). mt-metrics-eval's ``tasks.WMT24OnWMT23`` builds its weight list as
 ``[len(lps)] + [1] * (tasks - 1)``, carried over from WMT23 where the first task was the global
@@ -45,6 +50,7 @@ from typing import Any
 
 import numpy as np
 
+from .ceiling import add_ceiling, check_ceiling_criterion
 from .chance import ITEM_LEVEL, SYSTEM_LEVEL, add_chance, ranking_data
 from .clusters import MetricRanking, assign_ranks, rank_metrics
 from .errors import StatsInputError
@@ -63,6 +69,8 @@ class Task:
 
     ``human_system`` is ``(K,)``, ``human_segment`` ``(K, S)`` (NaN = unrated) or ``None``; the tables
     are :class:`~bleu_core.metrics.study_scores.MetricTable` objects over the same ``K`` systems.
+    ``study`` (optional) is the study the scores come from: with it the task's rankings carry their
+    human ceiling.
     """
 
     name: str
@@ -70,6 +78,7 @@ class Task:
     tables: Mapping[str, Any]
     human_system: np.ndarray
     human_segment: np.ndarray | None
+    study: Any = None
 
 
 def task_from_study(study: Any, tables: Mapping[str, Any], criterion: str, name: str = "") -> Task:
@@ -88,7 +97,8 @@ def task_from_study(study: Any, tables: Mapping[str, Any], criterion: str, name:
     h_sys = sign * np.array([by_system.get(s, math.nan) for s in systems], dtype=np.float64)
     h_seg = sign * study.segment_scores(criterion)[index]
     pair = f"{study.source_lang}-{study.target_lang}" if study.source_lang else study.name
-    return Task(name or pair, criterion, tables, h_sys, None if np.isnan(h_seg).all() else h_seg)
+    segment = None if np.isnan(h_seg).all() else h_seg
+    return Task(name or pair, criterion, tables, h_sys, segment, study)
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,15 +135,30 @@ class MultiPairResult:
                 return row.statistic, row.rank
         return math.nan, None
 
+    def ceiling(self, column: int) -> dict[str, Any] | None:
+        """The human ceiling of column ``column`` (:meth:`HumanCeiling.to_dict
+        <bleu_core.stats.ceiling.HumanCeiling.to_dict>`), ``None`` when its task has no study."""
+        return self.rankings[column].extra.get("ceiling")
+
+    def global_ceiling(self) -> float:
+        """The weighted average of the columns' [0, 1]-normalised ceilings, as the metrics' global
+        score; NaN unless every column has one."""
+        values = [(c or {}).get("statistic") for c in map(self.ceiling, range(len(self.columns)))]
+        if not values or any(v is None for v in values):
+            return math.nan
+        return float(sum(w * normalised(s, v) for w, (_, s), v in zip(
+            self.weights, self.columns, values, strict=True)))  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         def num(x: float) -> float | None:
             return None if math.isnan(x) else float(x)
 
         return {
             "columns": [
-                {"task": t, "statistic": s, "weight": w}
-                for (t, s), w in zip(self.columns, self.weights, strict=True)
+                {"task": t, "statistic": s, "weight": w, "ceiling": self.ceiling(i)}
+                for i, ((t, s), w) in enumerate(zip(self.columns, self.weights, strict=True))
             ],
+            "global_ceiling": num(self.global_ceiling()),
             "global": [
                 {
                     "metric": m,
@@ -291,15 +316,23 @@ def multi_pair_meta(
     seed: int | None = DEFAULT_SEED,
     confidence: float = 0.95,
     chance: bool = True,
+    ceiling: str | None = None,
 ) -> MultiPairResult:
     """Rank the metrics of every task by every statistic, and over all of them (module docstring).
 
     ``weights``: one per task × statistic (tasks outer, statistics inner), normalised to sum 1;
     equal by default. ``n_resamples`` draws for every test (per task and global) and every interval.
-    With ``chance`` each task's ranking carries its chance line (:func:`~bleu_core.stats.chance.add_chance`).
+    With ``chance`` each task's ranking carries its chance line (:func:`~bleu_core.stats.chance.add_chance`)
+    and, for a task with its study, its human ceiling: one rater against another, or the second
+    criterion ``ceiling`` against the task's (every such study must have it).
     """
     if not tasks:
         raise StatsInputError("no language pairs to meta-evaluate")
+    others = {
+        t.name: check_ceiling_criterion(t.study, ceiling, f"task {t.name}")
+        for t in tasks
+        if t.study is not None
+    }
     count = check_count(n_resamples, "number of resamples", minimum=0)
     _, seed = make_rng(seed)
     columns = [(t.name, s) for t in tasks for s in statistics]
@@ -313,6 +346,8 @@ def multi_pair_meta(
             )  # fmt: skip
             if chance:
                 ranking = add_chance(ranking, t.tables, t.human_system, t.human_segment)
+            if chance and t.study is not None:
+                ranking = add_ceiling(ranking, t.study, criterion=t.criterion, other=others[t.name])
             rankings.append(ranking)
             nulls.append(_TaskNulls(t, s))
     shared = set.intersection(

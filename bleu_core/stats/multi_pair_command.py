@@ -1,20 +1,25 @@
-"""``meta PATH --pairs LIST|all``: every language pair of a release meta-evaluated at once (WMT24-25 style).
+"""``meta PATH --pairs LIST|all`` and ``meta --studies ITEM …``: several language pairs at once (WMT24-25).
+
+``--pairs`` takes the pairs of one release folder or zip; ``--studies`` separate studies, each
+``[NAME=]PATH[:PAIR]`` (:mod:`bleu_core.stats.multi_study_command`), one column each, ranked alike.
 
 For each pair the study is loaded, its machine systems scored by the computed metrics (each pair with
 its own tokenizer, sacrebleu's choice for the target language unless ``--tokenize`` says otherwise) and
 ranked by the statistics (WMT24's by default: soft pairwise accuracy and acc\\*_eq) against one human
 criterion (``--criteria NAME``, default the study's first, the standardised one first); then the global
 view (:mod:`bleu_core.stats.multi_pair`). ``--format text`` prints the per-pair rankings and the global
-table, ``--format json`` all of it, ``--latex`` the global table in the findings' layout.
+table, ``--format json`` all of it, ``--latex`` the global table in the findings' layout. Every ranking
+and the global table carry the human ceiling (``--ceiling raters``, the default: one rater against
+another; ``--ceiling CRITERION``: a second criterion against each ranking's).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
+from .. import strict_json
 from .errors import StatsInputError
 
 HELP = (
@@ -25,12 +30,28 @@ HELP = (
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    """``--pairs`` and ``--latex`` on the ``meta`` parser."""
+    """``--pairs``, ``--studies``, ``--latex`` and ``--ceiling`` on the ``meta`` parser."""
     p.add_argument("--pairs", metavar="LIST|all", help=HELP)
+    p.add_argument(
+        "--studies",
+        nargs="+",
+        metavar="STUDY",
+        help="meta-evaluate separate studies as one multi-pair task (instead of PATH --pairs): each "
+        "STUDY is [NAME=]PATH[:PAIR], a study folder, zip or file, PATH:PAIR for one pair of a "
+        "release, NAME= to name its column (default: its language pair)",
+    )
+    p.add_argument(
+        "--ceiling",
+        metavar="raters|CRITERION",
+        help="the human ceiling beside every metric: 'raters' (default) one rater against another on "
+        "the items two raters scored; a CRITERION: that criterion against each ranking's (WMT21's mqm "
+        "against da); a ranking against CRITERION itself keeps the rater split",
+    )
     p.add_argument(
         "--latex",
         action="store_true",
-        help="with --pairs: print the global table as LaTeX (the WMT findings' layout)",
+        help="print the table as LaTeX in the WMT findings' layout (the global table with --pairs or "
+        "--studies; one study's rankings otherwise)",
     )
 
 
@@ -50,45 +71,70 @@ def chosen_pairs(path: str, value: str) -> list[str]:
     return wanted
 
 
-def _task(args: argparse.Namespace, pair: str, metrics: list[str]) -> Any:
+def _task(args: argparse.Namespace, one: Any, computed: list[str], attached: Any) -> Any:
+    """The :class:`~bleu_core.stats.multi_pair.Task` of one loaded study (its machine systems, or
+    every system with ``--include-human``, against its criterion)."""
     from ..metrics.study_scores import study_metric_scores
-    from ..study import load_study
-    from ..study.criterion_order import criteria_order
-    from ..study.reference_choice import references_from_cli
     from ..tokenizers import tokenizer_for_language
     from .multi_pair import task_from_study
+    from .multi_study_command import study_criterion
 
-    result = load_study(args.path, pair=pair, reference=references_from_cli(args.references))
-    study = result.study
-    criterion = (args.criteria or "").split(",")[0].strip() or criteria_order(study.criteria)[0]
+    study = one.study
+    criterion = study_criterion(one, (args.criteria or "").split(",")[0].strip())
     systems = list(study.systems if args.include_human else study.machine_systems)
     tables = study_metric_scores(
         study,
-        metrics,
+        computed,
         systems=systems,
+        attached=attached,
         tokenize=args.tokenize or tokenizer_for_language(study.target_lang),
         lowercase=args.lowercase,
     )
-    return task_from_study(study, tables, criterion, pair)
+    return task_from_study(study, tables, criterion, one.name)
+
+
+def _studies(args: argparse.Namespace) -> tuple[list[Any], str]:
+    """The loaded studies of ``--studies`` or of ``PATH --pairs``, and how the caption names them."""
+    from ..study.reference_choice import references_from_cli
+    from .multi_study_command import load_studies, release_studies
+
+    references = references_from_cli(args.references)
+    if args.studies:
+        for flag, value in (("a PATH", args.path), ("--pairs", args.pairs), ("--pair", args.pair)):
+            if value:
+                raise StatsInputError(
+                    f"--studies names every study and its pair ([NAME=]PATH[:PAIR]): leave out {flag}"
+                )
+        if getattr(args, "esa", None):
+            raise StatsInputError("--esa adds ESA files to one study: leave out --studies, or it")
+        loaded = load_studies(args.studies, references)
+        return loaded, ", ".join(one.name for one in loaded)
+    if not args.path:
+        raise StatsInputError("--pairs needs a release PATH (a folder or .zip with several pairs)")
+    pairs = chosen_pairs(args.path, args.pairs)
+    return release_studies(args.path, pairs, references), f"{', '.join(pairs)} ({args.path})"
 
 
 def run(args: argparse.Namespace) -> int:
-    """The ``meta --pairs`` command (see the module docstring)."""
+    """The ``meta --pairs`` and ``meta --studies`` command (see the module docstring)."""
     from .multi_pair import WMT24_STATISTICS, multi_pair_meta
     from .multi_pair_tables import format_latex, format_text
+    from .multi_study_command import split_metrics
     from .ranking_command import DEFAULT_COMPUTED, format_rankings, parse_statistics
 
-    if not args.path:
-        raise StatsInputError("--pairs needs a release PATH (a folder or .zip with several pairs)")
     if getattr(args, "metric_scores", None):
-        raise StatsInputError("--metric-scores is for one pair: leave out --pairs, or it")
-    pairs = chosen_pairs(args.path, args.pairs)
-    metrics = [m.strip() for m in (args.metrics or ",".join(DEFAULT_COMPUTED)).split(",")]
+        raise StatsInputError(
+            "--metric-scores is for one pair: leave out --pairs/--studies, or it (a study that "
+            "carries attached scores is ranked by them: name them in --metrics)"
+        )
+    studies, label = _studies(args)
+    names = [m.strip() for m in (args.metrics or ",".join(DEFAULT_COMPUTED)).split(",")]
+    computed, attached = split_metrics(studies, names)
     statistics = parse_statistics(args.statistics) if args.statistics else list(WMT24_STATISTICS)
     tasks = []
-    for pair in pairs:
-        print(f"bleu-study: scoring {pair}…", file=sys.stderr)
-        tasks.append(_task(args, pair, metrics))
+    for one in studies:
+        print(f"bleu-study: scoring {one.name}…", file=sys.stderr)
+        tasks.append(_task(args, one, computed, attached or True))  # none named: every one
     result = multi_pair_meta(
         tasks,
         statistics,
@@ -96,11 +142,14 @@ def run(args: argparse.Namespace) -> int:
         alpha=args.alpha,
         seed=args.seed,
         confidence=args.confidence,
+        ceiling=args.ceiling,
     )
     if args.latex:
-        print(format_latex(result, caption=f"Metrics over {', '.join(pairs)} ({args.path})"))
+        print(format_latex(result, caption=f"Metrics over {label}"))
     elif args.format == "json":
-        print(json.dumps({"pairs": pairs, **result.to_dict()}, indent=1))
+        given = {"studies": [one.to_dict() for one in studies]} if args.studies else {}
+        pairs = [one.name for one in studies]
+        print(strict_json.dumps({"pairs": pairs, **given, **result.to_dict()}, indent=1))
     else:
         print(format_rankings(result.rankings))
         print()

@@ -190,6 +190,24 @@ def chance_cell(line: dict[str, Any] | None) -> str:
     return f"{random} / {value_with_interval(math.nan if constant is None else constant, None)}"
 
 
+def chance_note(rows: Sequence[Any]) -> str:
+    """How the chance column of ``meta``'s correlation rows (``MetaRow``) was drawn, one line.
+
+    >>> class R: chance = {"n_permutations": 20, "grouping": "all scored translations", "seed": 7}
+    >>> print(chance_note([R()]))
+    chance: a random metric is BLEU's own scores permuted (20 permutations within all scored translations), seed 7; a constant metric gives every translation the same score (a correlation is undefined for it: n/a; WMT's tau-like counts its every pair discordant: -1)
+    """
+    lines = [r.chance for r in rows if getattr(r, "chance", None)]
+    if not lines:
+        return ""
+    how = dict.fromkeys(f"{c['n_permutations']} permutations within {c['grouping']}" for c in lines)
+    return (
+        f"chance: a random metric is BLEU's own scores permuted ({'; '.join(how)}), seed "
+        f"{lines[0]['seed']}; a constant metric gives every translation the same score (a "
+        "correlation is undefined for it: n/a; WMT's tau-like counts its every pair discordant: -1)"
+    )
+
+
 def chance_header(chance: dict[str, dict[str, Any]]) -> str:
     """How the chance lines of a ranking were drawn, for its header line (empty without them)."""
     first = next(iter(chance.values()), None)
@@ -211,6 +229,8 @@ def format_rankings(rankings: Sequence[MetricRanking]) -> str:
             + (f"; {r.confidence:.0%} CI: {r.interval}" if r.interval else "")
         )
         value = f"{r.statistic} [{r.confidence:.0%} CI]" if r.interval else r.statistic
+        if r.extra.get("tau_like"):  # kendall-wmt: which pairs were counted, and why
+            head += f"; {r.extra['tau_like']['said']}"
         chance = r.extra.get("chance", {})
         head += chance_header(chance)
         chance_column = ["random [95%] / constant"] if chance else []
@@ -238,3 +258,14 @@ def format_rankings(rankings: Sequence[MetricRanking]) -> str:
             table += f"\nhuman ceiling: {value} ({ceiling['note']})"
         blocks.append(head + "\n" + table + (f"\n{r.note}" if r.note else ""))
     return "\n\n".join(blocks)
+
+
+def print_latex(rankings: Sequence[MetricRanking], study: str) -> int:
+    """``meta PATH --latex``: the study's rankings as one LaTeX table in the findings' layout
+    (:func:`bleu_core.stats.ranking_latex.findings_latex`, the Metric ranking page's table)."""
+    from .ranking_latex import findings_latex
+
+    if not rankings:
+        raise StatsInputError("--latex prints the rankings: give --statistics (not none)")
+    print(findings_latex(rankings, caption=f"Metrics ranked against human judgment ({study})"))
+    return 0

@@ -5,7 +5,7 @@ how far the statistic itself could move on another draw of the test data. Each i
 what the clusters' test treats as the unit of the statistic, with one set of draws shared by every
 metric of a ranking (paired):
 
-* **system level** (pairwise accuracy, Pearson, Kendall): the *systems* are drawn with replacement
+* **system level** (pairwise accuracy, Pearson, Spearman, Kendall): the *systems* are drawn with replacement
   (Deutsch et al. 2021's BOOT-SYSTEMS). For pairwise accuracy a pair of draws of the same system
   says nothing about a metric, so a resample's accuracy counts every pair of *different* systems
   ``i < j`` with weight ``c_i · c_j`` (``c`` = times drawn): ``Σ c_i c_j agree_ij / Σ c_i c_j``.
@@ -68,7 +68,8 @@ def system_intervals(
     confidence: float = 0.95,
     seed: int | None = None,
 ) -> dict[str, Interval]:
-    """Intervals of a system-level statistic (``pairwise-accuracy``, ``pearson``, ``kendall``).
+    """Intervals of a system-level statistic (``pairwise-accuracy``, ``pearson``, ``spearman``,
+    ``kendall``).
 
     ``metrics`` maps names to oriented system scores (``K``), ``human`` the ``K`` human scores; the
     systems are resampled. Returns ``{name: (interval or None, note)}``.
@@ -86,7 +87,7 @@ def system_intervals(
             agree = ((np.sign(dm) == np.sign(dh)) & valid).astype(np.float64)
             with np.errstate(invalid="ignore", divide="ignore"):
                 rows = ((counts @ agree) * counts).sum(1) / ((counts @ valid) * counts).sum(1)
-        elif statistic in ("pearson", "kendall"):
+        elif statistic in ("pearson", "spearman", "kendall"):
             from .correlation import ROW_FUNCTIONS
 
             with np.errstate(invalid="ignore", divide="ignore"):
@@ -121,6 +122,35 @@ def item_intervals(
         with np.errstate(invalid="ignore", divide="ignore"):
             rows = (counts @ np.where(ok, v, 0.0)) / (counts @ ok.astype(np.float64))
         out[name] = _interval(rows, level)
+    return out
+
+
+def pooled_item_intervals(
+    item_sums: Mapping[str, np.ndarray],
+    item_pairs: np.ndarray,
+    *,
+    n_resamples: int = 1000,
+    confidence: float = 0.95,
+    seed: int | None = None,
+) -> dict[str, Interval]:
+    """Intervals of a statistic pooled over the pairs of all items (WMT's tau-like:
+    ``Σ (C − D) / Σ (C + D)``): ``item_sums[name]`` is each item's sum of pair values, ``item_pairs``
+    its number of pairs. A resample draws the items with replacement: ``Σ c·sums / Σ c·pairs``.
+
+    >>> out = pooled_item_intervals({"m": np.array([2.0, -1.0, 3.0])}, np.array([2.0, 1.0, 3.0]),
+    ...                             n_resamples=50, seed=1)
+    >>> out["m"][0][1] <= 1.0, out["m"][1]
+    (True, '')
+    """
+    level = check_level(confidence)
+    pairs = np.asarray(item_pairs, dtype=np.float64)
+    _, counts = _draws(pairs.size, n_resamples, seed)
+    total = counts @ pairs
+    out: dict[str, Interval] = {}
+    for name, sums in item_sums.items():
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rows = (counts @ np.asarray(sums, dtype=np.float64)) / total
+        out[name] = _interval(np.where(total > 0, rows, np.nan), level)
     return out
 
 

@@ -5,7 +5,8 @@ pair and assigns cluster ranks. What differs between statistics is only how each
 computed, how two metrics are tested against each other and how the rows' confidence intervals are
 resampled. A :class:`RankingStatistic` holds those three things for one kind of statistic:
 
-* :class:`SystemScoreStatistic`: ``pairwise-accuracy``, ``pearson``, ``kendall`` on the system scores,
+* :class:`SystemScoreStatistic`: ``pairwise-accuracy``, ``pearson``, ``spearman``, ``kendall`` on the
+  system scores,
   tested by PERM-BOTH with the system scores swapped, intervals by resampling systems;
 * :class:`SoftPairwiseStatistic`: ``soft-pairwise-accuracy`` (Thompson et al. 2024), tested as MTME does
   (PERM-BOTH on segment scores, stopped early as WMT's tasks), intervals by resampling segments;
@@ -46,6 +47,8 @@ class RankingInputs:
     ``items`` are :class:`~bleu_core.stats.metric_statistics.MetricTable` objects over the same
     systems; ``human_system`` is ``(K,)`` (NaN = left out), ``human_segment`` ``(K, S)`` or ``None``.
     ``n_resamples``, ``seed`` and ``confidence`` are shared by the tests and the bootstrap intervals.
+    ``tau_like``: the criterion's :class:`~bleu_core.stats.tau_like.TauLikeRule` (``kendall-wmt``;
+    ``None``: WMT's 25 points), ``select`` the scores that choose its pairs when not the human ones.
     """
 
     items: Sequence[Any]
@@ -54,6 +57,8 @@ class RankingInputs:
     n_resamples: int
     seed: int
     confidence: float
+    tau_like: Any = None
+    select: np.ndarray | None = None
 
     def bootstrap(self) -> dict[str, Any]:
         """The keyword arguments of :mod:`~bleu_core.stats.ranking_intervals`' functions."""
@@ -99,7 +104,8 @@ class RankingStatistic(ABC):
 
 
 class SystemScoreStatistic(RankingStatistic):
-    """Pairwise accuracy (Kocmi et al. 2021), Pearson's r or Kendall's tau-b of the system scores.
+    """Pairwise accuracy (Kocmi et al. 2021), Pearson's r, Spearman's rho or Kendall's tau-b of the
+    system scores.
 
     Systems without a human score are left out (at least 3 must remain). Pairs of metrics are
     tested by PERM-BOTH (Deutsch et al. 2021) with the system scores swapped.
@@ -315,15 +321,79 @@ class TieCalibratedStatistic(RankingStatistic):
         ).pvalue
 
 
+def common_segments(inputs: RankingInputs, name: str) -> np.ndarray:
+    """Where the humans rated and every metric with segment scores scored (``K × S``)."""
+    if inputs.human_segment is None:
+        raise StatsInputError(f"{name} needs human segment scores")
+    valid = ~np.isnan(inputs.human_segment)
+    for t in inputs.items:
+        if t.segment is not None:
+            valid &= ~np.isnan(t.segment)
+    return valid
+
+
+class TauLikeStatistic(RankingStatistic):
+    """WMT's tau-like (``kendall-wmt``): over the pairs of translations of each segment whose human
+    scores differ by at least the criterion's threshold (:mod:`bleu_core.stats.tau_like`), concordant
+    minus discordant (a metric tie is discordant) over all pairs pooled. One set of pairs for every
+    metric (rated and scored by every metric with segment scores); pairs of metrics are tested by
+    swapping their pair values, the interval resamples the segments.
+    """
+
+    level = "segment"
+    test = "pairs permutation (pair values swapped)"
+    needs_segment_scores = True
+
+    def score(self, inputs: RankingInputs) -> Scored:
+        from .permutation_both import pairs_permutation
+        from .tau_like import tau_like_pairs, tau_like_rule
+
+        valid = common_segments(inputs, self.name)
+        human = np.where(valid, inputs.human_segment, np.nan)
+        rule = inputs.tau_like or tau_like_rule("human", (0.0, 100.0))
+        select = None if inputs.select is None else np.where(valid, inputs.select, np.nan)
+        pairs = tau_like_pairs(human, rule.threshold, select)
+        values: dict[str, float] = {}
+        info: dict[str, dict[str, Any]] = {}
+        per_pair: dict[str, np.ndarray] = {}
+        for t in inputs.items:
+            if t.segment is None:
+                values[t.name], info[t.name] = math.nan, {"note": "no segment scores"}
+                continue
+            per_pair[t.name] = pairs.values(t.oriented_segment())
+            n = per_pair[t.name].size
+            values[t.name] = float(per_pair[t.name].mean()) if n else math.nan
+            info[t.name] = {"n": n} if n else {"n": 0, "note": f"no pair: {rule.describe()}"}
+        weights = np.full(pairs.item.size, 1.0 / max(pairs.item.size, 1))
+
+        def pvalue(a: str, b: str) -> float:
+            return pairs_permutation(
+                per_pair[b], per_pair[a], weights, n_resamples=inputs.n_resamples, seed=inputs.seed
+            ).pvalue
+
+        if inputs.n_resamples <= 0 or not pairs.item.size:
+            return Scored(values, info, pvalue)
+        sums = {
+            name: np.bincount(pairs.item, weights=v, minlength=pairs.n_items)
+            for name, v in per_pair.items()
+        }
+        counts = np.bincount(pairs.item, minlength=pairs.n_items)
+        intervals = ri.pooled_item_intervals(sums, counts, **inputs.bootstrap())
+        interval = f"bootstrap over the {pairs.n_items} segments, pairs pooled"
+        return Scored(values, info, pvalue, intervals, interval)
+
+
 STRATEGIES: dict[str, RankingStatistic] = {
     s.name: s
     for s in (
         SystemScoreStatistic("pairwise-accuracy"),
         SystemScoreStatistic("pearson"),
+        SystemScoreStatistic("spearman"),
         SystemScoreStatistic("kendall"),
         SoftPairwiseStatistic("soft-pairwise-accuracy"),
         TieCalibratedStatistic("acc-eq"),
         TieCalibratedStatistic("tau-eq"),
+        TauLikeStatistic("kendall-wmt"),
     )
 }
 """Every statistic :func:`~bleu_core.stats.clusters.rank_metrics` knows, by name (system level first)."""

@@ -149,15 +149,19 @@ def _check_texts(
 def _statistics(
     hyps: Sequence[str | None], refs: list[Sequence[str | None]], options: Any
 ) -> np.ndarray:
+    """Statistics rows of ``hyps``; a missing output (``None``) is not counted (a row of zeros:
+    :mod:`bleu_core.study.output_rows`)."""
     from ..statistics import compute_statistics
+    from ..study.output_rows import without_missing
 
-    return compute_statistics(
+    array = compute_statistics(
         ["" if h is None else h for h in hyps],
         refs,
         max_order=options.statistics_order,
         tokenize=options.tokenize,
         lowercase=options.lowercase,
     ).array
+    return without_missing(array, np.array([h is not None for h in hyps], dtype=bool))
 
 
 def _kendall(a: np.ndarray, b: np.ndarray) -> float:

@@ -20,23 +20,31 @@ import numpy as np
 from ..segment_level import segment_signature
 from ..signature import analysis_signature, interval_field, make_signature
 from ..study.criterion_order import criteria_order
-from .chance import with_tau_like_chance
-from .correlation import METHODS, CorrelationResult, wmt_threshold
+from .correlation import METHODS, CorrelationResult
+from .correlation_chance import correlation_chance
 from .errors import StatsInputError
 from .meta import BleuSource, human_source, segment_correlations, system_correlations
 from .resampling import DEFAULT_SEED, make_rng
 from .systems import default_options, stack_systems
+from .tau_like import TauLikeRule, study_tau_like
 
 SEGMENT_METHODS_DEFAULT = (("pearson", "none"), ("kendall", "none"), ("kendall-wmt", "item"))
 
 
 @dataclass(frozen=True)
 class MetaRow:
-    """One correlation: ``metric`` against human ``criterion`` (level and method in ``result``)."""
+    """One correlation: ``metric`` against human ``criterion`` (level and method in ``result``).
+
+    ``chance``: the row's chance line (:func:`~bleu_core.stats.correlation_chance.correlation_chance`,
+    as a dict; ``None`` for an undefined value); ``tau_like``: the rule WMT's tau-like used for this
+    criterion (:class:`~bleu_core.stats.tau_like.TauLikeRule`, as a dict), on ``kendall-wmt`` rows.
+    """
 
     metric: str
     criterion: str
     result: CorrelationResult
+    chance: dict[str, Any] | None = None
+    tau_like: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,6 +92,8 @@ class MetaResult:
                     "metric": r.metric,
                     "criterion": r.criterion,
                     **r.result.to_dict(),
+                    "chance": r.chance,
+                    **({"tau_like": r.tau_like} if r.tau_like else {}),
                     "signature": self.row_signature(r),
                 }
                 for r in self.rows
@@ -106,8 +116,11 @@ def choose_systems(study: Any, systems: Sequence[str] | None, include_human: boo
 def study_statistics(
     study: Any, options: Any, systems: Sequence[str], references: Sequence[str] | None = None
 ) -> dict[str, Any]:
-    """Per-segment BLEU statistics of each system against the study's reference streams."""
+    """Per-segment BLEU statistics of each system against the study's reference streams; a segment the
+    system has no output for is a row of zeros (:func:`bleu_core.study.output_rows.counted_statistics`:
+    not counted in its corpus BLEU)."""
     from ..statistics import compute_system_statistics
+    from ..study.output_rows import counted_statistics
 
     refs = list(study.references) if references is None else list(references)
     unknown = [r for r in refs if r not in study.references]
@@ -116,13 +129,14 @@ def study_statistics(
             f"unknown reference stream(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
             f"the study has: {', '.join(study.references) or 'no references'}"
         )
-    return compute_system_statistics(
+    stats = compute_system_statistics(
         {name: study.systems[name] for name in systems},
         study.reference_streams(refs),
         max_order=options.statistics_order,
         tokenize=options.tokenize,
         lowercase=options.lowercase,
     )
+    return counted_statistics(study, stats)
 
 
 def sentence_scores(stats: dict[str, Any], options: Any) -> np.ndarray:
@@ -130,6 +144,27 @@ def sentence_scores(stats: dict[str, Any], options: Any) -> np.ndarray:
     from ..segment_level import segment_bleu
 
     return np.stack([segment_bleu(s.array, options) for s in stats.values()])
+
+
+def _with_chance(
+    criterion: str,
+    result: CorrelationResult,
+    metric: np.ndarray,
+    human: np.ndarray,
+    seed: int,
+    rule: TauLikeRule | None = None,
+    select: np.ndarray | None = None,
+) -> MetaRow:
+    """BLEU's row with its chance line (and, on ``kendall-wmt``, its tau-like rule)."""
+    line = correlation_chance(result, metric, human, seed=seed, rule=rule, select=select)
+    wmt = result.method == "kendall-wmt" and rule is not None
+    return MetaRow(
+        "BLEU",
+        criterion,
+        result,
+        None if line is None else line.to_dict(),
+        rule.to_dict() if wmt and rule is not None else None,
+    )
 
 
 def meta_evaluate(
@@ -180,34 +215,21 @@ def meta_evaluate(
     bleu = BleuSource(stack, options)
     sentence = sentence_scores(stats, options)
     rows_index = [list(study.systems).index(n) for n in names]
+    run = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
     rows: list[MetaRow] = []
     for c in chosen:
         seg = study.segment_scores(c)[rows_index]
         by_system = study.system_scores(c)
         fixed = [by_system.get(n, np.nan) for n in names]
+        human = human_source(names, seg, fixed)
         # the one human side of every surface: official system scores, segments resampled around them
-        sys_res = system_correlations(
-            bleu,
-            human_source(names, seg, fixed),
-            human_scores=fixed,
-            methods=methods,
-            n_resamples=n_resamples,
-            confidence=confidence,
-            seed=seed,
-        )
-        rows.extend(MetaRow("BLEU", c, r) for r in sys_res.values())
+        sys_res = system_correlations(bleu, human, human_scores=fixed, methods=methods, **run)
+        observed = (bleu.observed(), np.asarray(fixed) if human is None else human.observed())
+        rows.extend(_with_chance(c, r, *observed, seed) for r in sys_res.values())
         if not np.all(np.isnan(seg)):
-            cut = wmt_threshold(study.criteria[c].scale)[0]
-            for r in segment_correlations(
-                sentence,
-                seg,
-                threshold=cut,
-                methods=segment_methods,
-                n_resamples=n_resamples,
-                confidence=confidence,
-                seed=seed,
-            ):  # kendall-wmt with its chance line beside it: metric ties count against it
-                rows.append(MetaRow("BLEU", c, with_tau_like_chance(r, sentence, seg, cut, seed)))
+            wmt = study_tau_like(study, c, rows_index)  # the pairs WMT's tau-like counts
+            for r in segment_correlations(sentence, seg, methods=segment_methods, **run, **wmt):
+                rows.append(_with_chance(c, r, sentence, seg, seed, wmt["rule"], wmt["select"]))
     return MetaResult(
         study=study.name,
         systems=tuple(names),

@@ -25,8 +25,6 @@ correlated with every criterion.
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import re
 from collections.abc import Sequence
@@ -37,6 +35,7 @@ import numpy as np
 
 from ..errors import InputError
 from ..io.cells import number
+from ..io.csv_rows import read_csv_rows
 from ..io.text import read_text, split_lines
 from ..limits import check_text
 from .correlation import CorrelationResult, check_method, correlation
@@ -113,14 +112,18 @@ def parse_system_table(text: str, file: str = "table", *, pair: str | None = Non
 
     A WMT release's ``scores/automatic-scores.tsv`` (long form: ``pair, system, ..., metric, score``) is
     read too, one column per metric, for one language pair (``pair``; needed when the file has several)."""
-    header_index, rows = _csv_rows(text, file)
+    header_index, rows, lines = _csv_rows(text, file)
     header = [c.strip() for c in rows[header_index]]
     if _WMT_LONG <= {c.lower() for c in header}:
-        header, rows, header_index = _wide_from_wmt_long(header, rows, header_index, file, pair)
-    _check_header(header, file, header_index + 1)
+        header, rows, header_index = _wide_from_wmt_long(
+            header, rows, lines, header_index, file, pair
+        )
+        # rows made here: every score was checked on its own line by _wide_from_wmt_long
+        lines = list(range(1, len(rows) + 1))
+    _check_header(header, file, lines[header_index])
     systems: list[str] = []
     values: list[list[float]] = []
-    for i, row in enumerate(rows[header_index + 1 :], start=header_index + 2):
+    for row, i in zip(rows[header_index + 1 :], lines[header_index + 1 :], strict=True):
         if not any(c.strip() for c in row):
             continue
         if len(row) != len(header):
@@ -158,7 +161,7 @@ def wmt_table_pairs(text: str, file: str = "table") -> list[str]:
     >>> wmt_table_pairs("system,BLEU\nA,30\n")
     []
     """
-    header_index, rows = _csv_rows(text, file)
+    header_index, rows, _lines = _csv_rows(text, file)
     header = [c.strip().lower() for c in rows[header_index]]
     if not _WMT_LONG <= set(header):
         return []
@@ -171,14 +174,20 @@ def wmt_table_pairs(text: str, file: str = "table") -> list[str]:
 
 
 def _wide_from_wmt_long(
-    header: list[str], rows: list[list[str]], header_index: int, file: str, pair: str | None
+    header: list[str],
+    rows: list[list[str]],
+    lines: list[int],
+    header_index: int,
+    file: str,
+    pair: str | None,
 ) -> tuple[list[str], list[list[str]], int]:
-    """The rows of one pair of a WMT ``automatic-scores.tsv``, laid out one column per metric (header, rows,
-    header index, as :func:`_csv_rows` gives them); every score is checked here, on its own line."""
+    """The rows of one pair of a WMT ``automatic-scores.tsv``, laid out one column per metric: (header,
+    rows, header index), made from the table's header, rows, the line each row starts on and the header's
+    index (as :func:`_csv_rows` gives them); every score is checked here, on its own line."""
     at = {name.lower(): j for j, name in enumerate(header)}
     body = [
         (i, r)
-        for i, r in enumerate(rows[header_index + 1 :], start=header_index + 2)
+        for r, i in zip(rows[header_index + 1 :], lines[header_index + 1 :], strict=True)
         if any(c.strip() for c in r)
     ]
     pairs = list(dict.fromkeys(r[at["pair"]].strip() for _, r in body if len(r) > at["pair"]))
@@ -216,26 +225,20 @@ def _wide_from_wmt_long(
     return wide[0], wide, 0
 
 
-def _csv_rows(text: str, file: str) -> tuple[int, list[list[str]]]:
-    """(index of the header row, every row), the delimiter guessed from the first non-blank line."""
+def _csv_rows(text: str, file: str) -> tuple[int, list[list[str]], list[int]]:
+    """(index of the header row, every row, the line each row starts on), the delimiter guessed from the
+    first non-blank line."""
     check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
     first = next((ln for ln in split_lines(text) if ln.strip()), "")
     if not first:
         raise InputError("the table is empty; give a header row and one row per system", file=file)
     delimiter = max(",\t;", key=first.count) if any(d in first for d in ",\t;") else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        rows = list(reader)
-    except csv.Error as exc:  # e.g. a stray carriage return, an unclosed quote at the end
-        raise InputError(
-            f"cannot parse this row: {exc}; check the quoting and the line ends",
-            file=file,
-            line=reader.line_num,
-        ) from None
+    # strict, as every table (bleu_core.io.csv_rows): an unclosed quote is an error naming its line
+    rows, lines = read_csv_rows(text, file, delimiter=delimiter)
     header_index = next((i for i, r in enumerate(rows) if any(c.strip() for c in r)), None)
     if header_index is None:
         raise InputError("the table is empty; give a header row and one row per system", file=file)
-    return header_index, rows
+    return header_index, rows, lines
 
 
 def _check_header(header: list[str], file: str, line: int) -> None:

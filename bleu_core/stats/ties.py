@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from .errors import StatsInputError
+from .resampling import DEFAULT_SEED, make_rng
 
 AVERAGINGS = ("none", "sys", "item")
 VARIANTS = ("b", "c", "23", "acc23")
@@ -70,6 +71,8 @@ class TieCalibrationResult:
         statistic: the best value; ``threshold``: the ε achieving it (first best, smallest ε).
         thresholds, values: every ε tried and the statistic there (MTME's ``thresholds``/``taus``).
         n_groups, n_pairs: groups averaged and pairs used.
+        seed: the seed of the pair sample when ``sample_rate < 1`` drew it from :data:`DEFAULT_SEED` (no
+            ``rng`` given), so the result can be reproduced; ``None`` otherwise.
     """
 
     variant: str
@@ -81,6 +84,7 @@ class TieCalibrationResult:
     thresholds: np.ndarray
     values: np.ndarray
     pvalue: float | None = None
+    seed: int | None = None
 
 
 def groups(scores: Any, average_by: str) -> np.ndarray:
@@ -301,15 +305,20 @@ def tie_calibrated(
     statistic is tracked; the ε (starting at 0) with the highest value wins. Vectorised: turning a
     pair into a tie changes its group's numerator by ``value(tie) - value(outcome)``, so the curve
     is a cumulative sum over the sorted pairs. ``sample_rate < 1`` keeps each pair with that
-    probability (MTME's speed-up, an approximation; ``rng`` draws it).
+    probability (MTME's speed-up, an approximation; ``rng`` draws it, by default a generator seeded with
+    :data:`~bleu_core.stats.resampling.DEFAULT_SEED`, so the result is reproducible and its ``seed``
+    says which).
     """
     if variant not in OUTCOME_VALUES:
         raise StatsInputError("tie calibration is defined for the '23' and 'acc23' variants")
     if not 0 < sample_rate <= 1:
         raise StatsInputError(f"sample_rate must be in (0, 1], got {sample_rate}")
     o = pair_outcomes(metric, human, average_by)
+    seed = None
     if sample_rate < 1:
-        keep = (rng or np.random.default_rng()).random(o.group.size) <= sample_rate
+        if rng is None:
+            rng, seed = make_rng(DEFAULT_SEED)
+        keep = rng.random(o.group.size) <= sample_rate
         o = PairOutcomes(
             o.group[keep],
             o.metric_diff[keep],
@@ -321,7 +330,7 @@ def tie_calibrated(
     n_groups = int((sizes > 0).sum())
     if not n_groups:
         return TieCalibrationResult(
-            variant, math.nan, 0.0, average_by, 0, 0, np.zeros(1), np.full(1, np.nan)
+            variant, math.nan, 0.0, average_by, 0, 0, np.zeros(1), np.full(1, np.nan), seed=seed
         )
     table = OUTCOME_VALUES[variant]
     per_pair = table[o.outcome] / sizes[o.group]
@@ -344,6 +353,7 @@ def tie_calibrated(
         int(o.group.size),
         thresholds,
         values,
+        seed=seed,
     )
 
 

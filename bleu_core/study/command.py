@@ -4,38 +4,70 @@
 segments and documents, the reference streams, the systems, the criteria with their rated-item counts, and per
 system its corpus BLEU against all references (engine defaults) and its mean human score per criterion.
 ``PATH`` may be a bundled demo: ``demo:ted-en-de``, ``demo:ted-zh-en``, ``demo:paper-examples``.
+
+A study whose segments name at least two domains (WMT24+: news, social, speech, literary) also gets each
+system's BLEU and human scores per domain, the table of the app's Corpus page. ``--domain NAME`` summarises
+the segments of that domain only, as the app's sidebar domain choice does.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from typing import Any
 
+from bleu_core import strict_json
 from bleu_core.limits import max_bytes_from_mb, parse_max_mb
 from bleu_core.study.loading import load_study
 from bleu_core.study.model import LoadResult, Study
 
-__all__ = ["handler", "register", "summarize"]
+__all__ = ["WHOLE_STUDY", "handler", "register", "summarize"]
+
+WHOLE_STUDY = "whole study"
+"""What a load-time warning describes under ``--domain``: the study as loaded, not the domain's cut."""
 
 
-def _system_bleu(study: Study, name: str) -> dict[str, Any]:
-    from bleu_core import corpus_bleu
+def _reference_count(study: Study) -> int:
+    """References per segment for the signature (``-1``: it varies, sacrebleu's ``nrefs:var``)."""
+    counts = {
+        sum(t is not None for t in seg) for seg in zip(*study.references.values(), strict=True)
+    }
+    return counts.pop() if len(counts) == 1 else -1
+
+
+def corpus_table(study: Study) -> tuple[Any, Any, dict[str, Any]] | None:
+    """``(statistics, options, {system: corpus BLEU entry})``: every system's corpus BLEU against all
+    references (engine defaults, the target language's tokenizer) from
+    :func:`bleu_core.study.output_rows.study_statistics` and
+    :func:`~bleu_core.study.output_rows.study_corpus_bleu`, the app's Corpus page numbers; segments
+    without the system's output are not counted (``bleu_segments``). None for a study without systems."""
+    if not study.systems:
+        return None
+    from bleu_core.options import BleuOptions
+    from bleu_core.signature import make_signature
+    from bleu_core.study.output_rows import output_mask, study_corpus_bleu, study_statistics
     from bleu_core.tokenizers import tokenizer_for_language
 
-    texts = study.systems[name]
-    keep = [i for i, text in enumerate(texts) if text is not None]
-    if not keep:
-        return {"bleu": None, "segments": 0, "signature": None}
-    hypotheses = [texts[i] for i in keep]
-    streams = [[stream[i] for i in keep] for stream in study.references.values()]
-    score = corpus_bleu(hypotheses, streams, tokenize=tokenizer_for_language(study.target_lang))
-    return {"bleu": score.score, "segments": len(keep), "signature": score.signature}
+    names = list(study.systems)
+    options = BleuOptions(tokenize=tokenizer_for_language(study.target_lang))
+    stats = study_statistics(study, names, list(study.references), options)
+    present = output_mask(study, names)
+    scores = study_corpus_bleu(stats, present, options)
+    signature = make_signature(options, _reference_count(study))
+    entries = {
+        name: {
+            "bleu": float(scores.score[k]) if present[k].any() else None,
+            "segments": int(present[k].sum()),
+            "signature": signature,
+        }
+        for k, name in enumerate(names)
+    }
+    return stats, options, entries
 
 
-def summarize(result: LoadResult) -> dict[str, Any]:
-    """The summary the ``study`` command prints, as a JSON-ready dictionary."""
+def summarize(result: LoadResult, table: Any = None) -> dict[str, Any]:
+    """The summary the ``study`` command prints, as a JSON-ready dictionary (``table``:
+    :func:`corpus_table` of the study when already made)."""
     study = result.study
     criteria = []
     for name, criterion in study.criteria.items():
@@ -53,10 +85,11 @@ def summarize(result: LoadResult) -> dict[str, Any]:
         )
     human_means = {name: study.system_scores(name) for name in study.criteria}
     systems = []
-    signature = None
+    table = table if table is not None else corpus_table(study)
+    corpus = {} if table is None else table[2]
+    signature = next((b["signature"] for b in corpus.values() if b["bleu"] is not None), None)
     for name in study.systems:
-        bleu = _system_bleu(study, name)
-        signature = signature or bleu["signature"]
+        bleu = corpus[name]
         systems.append(
             {
                 "name": name,
@@ -78,12 +111,20 @@ def summarize(result: LoadResult) -> dict[str, Any]:
         "systems": systems,
         "criteria": criteria,
         "bleu_signature": signature,
+        "bleu_missing_outputs": _missing_rule(systems, study.n_segments),
         "esa": _esa_table(study),
         "warnings": [
             {"code": w.code, "message": w.message, "file": w.file, "line": w.line}
             for w in result.warnings
         ],
     }
+
+
+def _missing_rule(systems: list[dict[str, Any]], n_segments: int) -> str | None:
+    """How BLEU counted the segments some system has no output for (None when none lacks any)."""
+    from bleu_core.study.output_rows import MISSING_OUTPUT_RULE
+
+    return MISSING_OUTPUT_RULE if any(s["bleu_segments"] < n_segments for s in systems) else None
 
 
 def _esa_table(study: Study) -> list[dict[str, Any]] | None:
@@ -118,9 +159,75 @@ def _fmt(value: float | None, digits: int = 2) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def _number(value: float) -> float | None:
+    return None if math.isnan(value) else float(value)
+
+
+def per_domain(study: Study, table: Any = None) -> dict[str, Any] | None:
+    """Every system's BLEU and human scores per domain (None for a study with fewer than two domains):
+    :func:`bleu_core.stats.domains.compare_by_domain` on the statistics of every segment, the call that
+    makes the app's per-domain table on the Corpus page. BLEU of a domain: its segments' statistics
+    summed, scored once (engine defaults, the target language's tokenizer; segments without the system's
+    output not counted); a criterion's score there: the mean over the system's rated segments of the
+    domain (None where it has none). ``table``: :func:`corpus_table` of ``study`` when already made."""
+    from bleu_core.study.granularity import domain_names
+
+    if len(domain_names(study)) < 2 or not study.systems:
+        return None
+    from bleu_core.stats.domains import compare_by_domain
+    from bleu_core.study.criterion_order import criteria_order
+
+    stats, options, _ = table if table is not None else corpus_table(study)
+    bleu = compare_by_domain(study, stats, options, None)
+    human = {
+        c: compare_by_domain(study, stats, options, c).human for c in criteria_order(study.criteria)
+    }
+    return {
+        "domains": list(bleu.domains),
+        "systems": [
+            {
+                "name": name,
+                "bleu": {d: _number(bleu.bleu[i, k]) for k, d in enumerate(bleu.domains)},
+                "human": {
+                    c: {d: _number(values[i, k]) for k, d in enumerate(bleu.domains)}
+                    for c, values in human.items()
+                },
+            }
+            for i, name in enumerate(bleu.systems)
+        ],
+    }
+
+
+def _per_domain_lines(table: dict[str, Any], human: set[str]) -> list[str]:
+    """The per-domain table of :func:`per_domain` as text: a block for BLEU, then one per criterion, a
+    column per domain; ``human`` translations are marked ``*``."""
+    domains, rows = table["domains"], table["systems"]
+    width = max([len("system")] + [len(r["name"]) + 2 for r in rows])
+    blocks = [("BLEU", [r["bleu"] for r in rows], 2)]
+    for criterion in rows[0]["human"] if rows else ():
+        blocks.append((criterion, [r["human"][criterion] for r in rows], 3))
+    lines = [
+        "",
+        "per domain (BLEU: the domain's statistics summed, scored once; human: the mean over the "
+        "system's rated segments of the domain):",
+    ]
+    for label, cells, digits in blocks:
+        lines.append(f"{label:<{width}}" + "".join(f"  {d:>10}" for d in domains))
+        for row, cell in zip(rows, cells, strict=True):
+            name = row["name"] + (" *" if row["name"] in human else "")
+            lines.append(
+                f"{name:<{width}}" + "".join(f"  {_fmt(cell[d], digits):>10}" for d in domains)
+            )
+    return lines
+
+
 def format_text(summary: dict[str, Any]) -> str:
     """Human-readable rendering of :func:`summarize` output."""
     lines = [f"study: {summary['name']}"]
+    if summary.get("domain"):
+        from bleu_core.cli_options import domain_line
+
+        lines.append(domain_line(summary["domain"]))
     if summary["source_lang"] or summary["target_lang"]:
         lines.append(
             f"languages: {summary['source_lang'] or '?'} -> {summary['target_lang'] or '?'}"
@@ -153,20 +260,53 @@ def format_text(summary: dict[str, Any]) -> str:
         row = f"{label:<{width}}  {_fmt(s['bleu']):>6}"
         row += "".join(f"  {_fmt(s['human'][n], 3):>12}" for n in names)
         if s["bleu_segments"] != summary["segments"]:
-            row += f"   (BLEU on {s['bleu_segments']} segments with output)"
+            row += f"   (BLEU on the {s['bleu_segments']} of {summary['segments']} segments with output)"
         lines.append(row)
     if any(s["human_translation"] for s in summary["systems"]):
         lines.append("* human translation")
     if summary["bleu_signature"]:
         lines.append(f"BLEU against all references; signature: {summary['bleu_signature']}")
+    if summary.get("bleu_missing_outputs"):
+        lines.append(f"segments without output: {summary['bleu_missing_outputs']}")
+    if summary.get("analysis_signature"):
+        lines.append(f"analysis signature: {summary['analysis_signature']}")
+    if summary.get("per_domain"):
+        human = {s["name"] for s in summary["systems"] if s["human_translation"]}
+        lines.extend(_per_domain_lines(summary["per_domain"], human))
     if summary.get("esa"):
         lines.extend(_esa_lines(summary["esa"]))
     for w in summary["warnings"]:
         where = ", ".join(
             p for p in (w["file"], None if w["line"] is None else f"line {w['line']}") if p
         )
-        lines.append(f"warning [{w['code']}]: " + (f"{where}: " if where else "") + w["message"])
+        scope = f" ({w['scope']})" if w.get("scope") else ""
+        lines.append(
+            f"warning [{w['code']}]{scope}: " + (f"{where}: " if where else "") + w["message"]
+        )
     return "\n".join(lines)
+
+
+def _summary_on_domain(result: LoadResult, domain: str | None) -> dict[str, Any]:
+    """:func:`summarize` of the study cut to ``domain`` (``--domain``; the whole study without one), which
+    then names the domain (``domain``, and ``analysis_signature`` with ``domain:NAME``); ``per_domain``:
+    the per-domain table of a study with at least two domains (:func:`per_domain`)."""
+    from dataclasses import replace
+
+    from bleu_core.cli_options import restrict_domain
+    from bleu_core.signature import analysis_signature
+
+    study, about = restrict_domain(result.study, domain)
+    table = corpus_table(study)
+    summary = summarize(replace(result, study=study), table)
+    summary["domain"] = about
+    for warning in summary["warnings"] if about is not None else ():
+        warning["scope"] = WHOLE_STUDY  # found when loading: about the files, not the domain's cut
+    if about is not None and summary["bleu_signature"]:
+        summary["analysis_signature"] = analysis_signature(
+            summary["bleu_signature"], systems=len(summary["systems"]), domain=about["name"]
+        )
+    summary["per_domain"] = per_domain(study, table)
+    return summary
 
 
 def handler(args: argparse.Namespace) -> int:
@@ -183,7 +323,7 @@ def handler(args: argparse.Namespace) -> int:
     if getattr(args, "esa", None):
         from bleu_core.cli_options import with_esa_files
 
-        result = with_esa_files(result, args.esa, max_bytes_from_mb(args.max_mb))
+        result = with_esa_files(result, args.esa, max_bytes_from_mb(args.max_mb), pair=args.pair)
     if getattr(args, "metric_scores", None):
         from dataclasses import replace
 
@@ -191,7 +331,7 @@ def handler(args: argparse.Namespace) -> int:
 
         scores = read_metric_scores(args.metric_scores, result.study)
         result = replace(result, study=attach_metric_scores(result.study, scores))
-    summary = summarize(result)
+    summary = _summary_on_domain(result, getattr(args, "domain", None))
     attached = getattr(result.study, "metric_scores", {}) or {}
     if attached:  # metrics scored elsewhere (--metric-scores)
         summary["metric_scores"] = [
@@ -204,7 +344,7 @@ def handler(args: argparse.Namespace) -> int:
             for m in attached.values()
         ]
     if args.format == "json":
-        print(json.dumps(summary, indent=1, ensure_ascii=False))
+        print(strict_json.dumps(summary, indent=1, ensure_ascii=False))
     else:
         print(format_text(summary))
         for m in summary.get("metric_scores", []):
@@ -214,7 +354,7 @@ def handler(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     """Add the ``study`` sub-command to an argparse ``subparsers`` object."""
-    from bleu_core.cli_options import add_esa_option
+    from bleu_core.cli_options import PAIR_HELP, add_domain_option, add_esa_option
 
     parser = subparsers.add_parser(
         "study",
@@ -227,7 +367,7 @@ def register(subparsers: Any) -> None:
         help="study file or folder, or a bundled demo: demo:ted-en-de, demo:ted-zh-en, "
         "demo:paper-examples",
     )
-    parser.add_argument("--pair", metavar="xx-yy", help="language pair of a WMT release")
+    parser.add_argument("--pair", metavar="xx-yy", help=PAIR_HELP)
     parser.add_argument(
         "--references",
         "--reference",
@@ -238,6 +378,7 @@ def register(subparsers: Any) -> None:
         "the others become human systems (MQM TSV: e.g. refB)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
+    add_domain_option(parser)
     add_esa_option(parser)
     parser.add_argument(
         "--metric-scores",

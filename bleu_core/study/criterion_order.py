@@ -40,7 +40,7 @@ def criteria_order(names: Iterable[str]) -> list[str]:
     for name in names:
         if name in out:
             continue
-        if name in twins:
+        if name in twins and twins[name] not in out:  # the z twin listed first: once
             out.append(twins[name])
         out.append(name)
     return out

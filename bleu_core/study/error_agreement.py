@@ -50,10 +50,13 @@ in the reference): the rewarded error "quickly" is no longer rewarded, and the c
 :meth:`SegmentTokens.pieces` cuts the text into pieces to draw (tokens, the gaps between them, span
 boundaries), each with its status and spans.
 
-The code is in four modules: :mod:`~bleu_core.study.agreement_counts` (the 2 × 2 table),
+The code is in several modules: :mod:`~bleu_core.study.agreement_counts` (the 2 × 2 table),
+:mod:`~bleu_core.study.agreement_results` (the results: a table per system and overall),
 :mod:`~bleu_core.study.segment_tokens` (one hypothesis token by token, for pages that draw it),
-:mod:`~bleu_core.study.token_masks` (tokens as bits, the fast count) and this one (the whole study: one table
-per system, per severity and per category). Every public name of the four is importable from here.
+:mod:`~bleu_core.study.agreement_arrays` with :mod:`~bleu_core.study.matched_tokens` (every translation at
+once, as numpy arrays: the study-wide count), :mod:`~bleu_core.study.token_masks` (one translation at a time,
+tokens as bits: the reference the arrays are tested against) and this one (the whole study: one table per
+system, per severity and per category). Every public name they share is importable from here.
 """
 
 from __future__ import annotations
@@ -66,7 +69,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from bleu_core.errors import BleuOptionError, StudyError
+from bleu_core.study.agreement_arrays import item_tables
 from bleu_core.study.agreement_counts import COUNT_NAMES, AgreementCounts
+from bleu_core.study.agreement_results import ErrorAgreement, SegmentRank, SystemAgreement
 from bleu_core.study.segment_tokens import (
     SegmentTokens,
     TextPiece,
@@ -101,132 +106,6 @@ __all__ = [
 
 SEVERITY_ORDER = {"critical": 0, "major": 1, "minor": 2, "neutral": 3}
 """The order of the per-severity tables (case-insensitive; other severities follow, alphabetically)."""
-
-
-@dataclass(frozen=True)
-class SystemAgreement:
-    """The agreement table of one system.
-
-    ``by_severity`` / ``by_category`` hold one complete table per severity / top-level category, computed
-    as if only spans of that severity / category existed (so their ``in_error`` cells do not add up to the
-    overall table when one token is in spans of two kinds). ``segment_counts`` has one row per study
-    segment and the four counts as columns (:data:`COUNT_NAMES` order), ``-1`` for items that were not
-    annotated or have no translation.
-    """
-
-    system: str
-    counts: AgreementCounts
-    by_severity: dict[str, AgreementCounts]
-    by_category: dict[str, AgreementCounts]
-    segment_counts: np.ndarray = field(compare=False)
-    annotated_segments: int
-    source_spans: int
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready summary (without the per-segment array)."""
-        return {
-            "system": self.system,
-            **self.counts.to_dict(),
-            "annotated_segments": self.annotated_segments,
-            "source_side_spans": self.source_spans,
-            "by_severity": {k: v.to_dict() for k, v in self.by_severity.items()},
-            "by_category": {k: v.to_dict() for k, v in self.by_category.items()},
-        }
-
-
-@dataclass(frozen=True)
-class SegmentRank:
-    """One (system, segment) item in a ranking, with its table."""
-
-    system: str
-    segment_id: str
-    value: int
-    counts: AgreementCounts
-
-
-@dataclass(frozen=True)
-class ErrorAgreement:
-    """:func:`error_agreement`'s result: a table per system and overall, with the settings used."""
-
-    systems: dict[str, SystemAgreement]
-    segment_ids: tuple[str, ...]
-    references: tuple[str, ...]
-    max_order: int
-    tokenize: str
-    lowercase: bool
-    filters: dict[str, list[str | None] | None] = field(default_factory=dict)
-    #: wall-clock seconds the computation took (not part of equality)
-    seconds: float = field(default=0.0, compare=False)
-
-    @property
-    def counts(self) -> AgreementCounts:
-        """The table summed over every system."""
-        total = AgreementCounts()
-        for agreement in self.systems.values():
-            total = total + agreement.counts
-        return total
-
-    def _summed(self, attribute: str) -> dict[str, AgreementCounts]:
-        total: dict[str, AgreementCounts] = {}
-        for agreement in self.systems.values():
-            for key, counts in getattr(agreement, attribute).items():
-                total[key] = total.get(key, AgreementCounts()) + counts
-        return total
-
-    @property
-    def by_severity(self) -> dict[str, AgreementCounts]:
-        """Per-severity tables summed over systems."""
-        return self._summed("by_severity")
-
-    @property
-    def by_category(self) -> dict[str, AgreementCounts]:
-        """Per-top-level-category tables summed over systems."""
-        return self._summed("by_category")
-
-    def segment_ranking(
-        self,
-        by: str = "matched_in_error",
-        *,
-        systems: Iterable[str] | None = None,
-        top: int | None = 20,
-    ) -> list[SegmentRank]:
-        """Annotated items sorted by one count, largest first (ties: system order, then segment order).
-
-        ``by="matched_in_error"`` gives the "most rewarded errors", ``by="unmatched_clean"`` the "most
-        penalised correct words".
-        """
-        if by not in COUNT_NAMES:
-            raise BleuOptionError(f"unknown count {by!r}; choose one of: {', '.join(COUNT_NAMES)}")
-        column = COUNT_NAMES.index(by)
-        chosen = list(self.systems) if systems is None else list(systems)
-        items: list[SegmentRank] = []
-        for name in chosen:
-            rows = self.systems[name].segment_counts
-            for i in np.flatnonzero(rows[:, 0] >= 0):
-                row = rows[i]
-                items.append(
-                    SegmentRank(
-                        name, self.segment_ids[i], int(row[column]), AgreementCounts(*map(int, row))
-                    )
-                )
-        items.sort(key=lambda item: -item.value)  # stable: keeps system and segment order on ties
-        return items if top is None else items[:top]
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready result (what ``python -m bleu_core spans --format json`` prints)."""
-        return {
-            "max_order": self.max_order,
-            "tokenize": self.tokenize,
-            "lowercase": self.lowercase,
-            "references": list(self.references),
-            "filters": self.filters,
-            "overall": {
-                **self.counts.to_dict(),
-                "by_severity": {k: v.to_dict() for k, v in self.by_severity.items()},
-                "by_category": {k: v.to_dict() for k, v in self.by_category.items()},
-            },
-            "systems": [agreement.to_dict() for agreement in self.systems.values()],
-        }
 
 
 # ------------------------------------------------------------------------------------------- counting
@@ -301,14 +180,15 @@ class _StudyTexts:
     top: int
     clips: dict[int, dict[tuple[str, ...], int] | None] = field(default_factory=dict)
 
+    def refs(self, i: int) -> list[list[str]]:
+        """The tokens of segment ``i``'s references that have a text (none: the segment is not counted)."""
+        pairs = zip(self.reference_tokens, self.streams, strict=True)
+        return [tokens[i] for tokens, stream in pairs if stream[i]]
+
     def clip(self, i: int) -> dict[tuple[str, ...], int] | None:
         """BLEU's clip counts of segment ``i``'s references (``None`` when it has no reference text)."""
         if i not in self.clips:
-            refs = [
-                tokens[i]
-                for tokens, stream in zip(self.reference_tokens, self.streams, strict=True)
-                if stream[i]
-            ]
+            refs = self.refs(i)
             self.clips[i] = max_reference_counts(refs, self.top) if refs else None
         return self.clips[i]
 
@@ -440,6 +320,56 @@ def _system_agreements(
     }
 
 
+def _array_agreements(
+    study: Study,
+    names: Sequence[str],
+    orders: Sequence[int],
+    texts: _StudyTexts,
+    errors: _ChosenErrors,
+) -> dict[str, dict[int, SystemAgreement]]:
+    """:func:`_system_agreements` of every system in ``names`` at once, counted as arrays
+    (:func:`bleu_core.study.agreement_arrays.item_tables`); the same tables."""
+    index = {group: g for g, group in enumerate(errors.groups)}
+    references = [texts.refs(i) for i in range(study.n_segments)]
+    items: list[tuple[int, int]] = []  # (system position, segment), system by system
+    errors_of, placed, on_source = [], [], np.zeros(len(names), dtype=np.int64)
+    for s, name in enumerate(names):
+        for i, segment in enumerate(study.segments):
+            if (name, i) not in texts.wanted or not references[i]:
+                continue
+            items.append((s, i))
+            placed.append(texts.placed[study.systems[name][i]])
+            spans = errors.by_item.get((name, segment.id), ())
+            on_source[s] += sum(span.side != "target" for span in spans)
+            errors_of.append(
+                [(span.start, span.end, (0, index["severity", span.severity],
+                  index["category", span.top_category])) for span in spans if span.side == "target"]
+            )  # fmt: skip
+    segments = [i for _, i in items]
+    tables = item_tables(placed, segments, references, errors_of, len(errors.groups), orders)
+    owners = np.array([s for s, _ in items], dtype=np.int64)
+    out: dict[str, dict[int, SystemAgreement]] = {}
+    for s, name in enumerate(names):
+        lo, hi = np.searchsorted(owners, [s, s + 1])
+        counted = segments[lo:hi]
+        out[name] = {}
+        for n in orders:
+            rows = tables[n][lo:hi]
+            cells = rows.sum(axis=0).tolist() if hi > lo else [[0] * 4 for _ in errors.groups]
+            segment_counts = np.full((study.n_segments, 4), -1, dtype=np.int64)
+            segment_counts[counted] = rows[:, 0, :]
+            out[name][n] = SystemAgreement(
+                system=name,
+                counts=AgreementCounts(*cells[0]),
+                by_severity=_group_tables(errors.groups, cells, "severity"),
+                by_category=_group_tables(errors.groups, cells, "category"),
+                segment_counts=segment_counts,
+                annotated_segments=len(counted),
+                source_spans=int(on_source[s]),
+            )
+    return out
+
+
 def _group_tables(
     groups: Sequence[tuple[str, str]], cells: list[list[int]], kind: str
 ) -> dict[str, AgreementCounts]:
@@ -468,9 +398,14 @@ def error_agreement_by_order(
     raters: Iterable[str | None] | None = None,
     severities: Iterable[str] | None = None,
     categories: Iterable[str] | None = None,
+    method: str = "arrays",
 ) -> dict[int, ErrorAgreement]:
     """:func:`error_agreement` for several max orders at once (one tokenisation, one n-gram pass):
-    how the table changes when a token must sit in a matched bigram, trigram... to count as matched."""
+    how the table changes when a token must sit in a matched bigram, trigram... to count as matched.
+
+    ``method``: ``"arrays"`` counts every translation at once (:mod:`bleu_core.study.agreement_arrays`);
+    ``"loop"`` one translation at a time with bit masks (:mod:`bleu_core.study.token_masks`), the
+    reference the tests hold the arrays to. Both give the same tables."""
     started = time.perf_counter()
     orders = sorted(set(orders))
     if not orders:
@@ -482,8 +417,16 @@ def error_agreement_by_order(
     errors = _chosen_errors(study, raters, severities, categories)
     texts = _study_texts(study, names, errors.annotated, streams, tokenize, lowercase, max(orders))
     results: dict[int, dict[str, SystemAgreement]] = {n: {} for n in orders}
+    if method == "arrays":
+        per_system = _array_agreements(study, names, orders, texts, errors)
+    elif method == "loop":
+        per_system = {
+            name: _system_agreements(study, name, orders, texts, errors) for name in names
+        }
+    else:
+        raise BleuOptionError(f"unknown method {method!r}; choose 'arrays' or 'loop'")
     for name in names:
-        for n, agreement in _system_agreements(study, name, orders, texts, errors).items():
+        for n, agreement in per_system[name].items():
             results[n][name] = agreement
     seconds = time.perf_counter() - started
     return {

@@ -195,7 +195,9 @@ def restrict_to_domain(study: Study, domain: str) -> Study:
 def restrict_to_positions(study: Study, positions: Sequence[int], *, name: str = "") -> Study:
     """The study with only the segments at ``positions`` (ascending, as in the study), like
     :meth:`Study.subset` but for any set of segments. Segment-level ratings, error spans and segment
-    or document metric scores of those segments are kept; system-level ones are left out."""
+    or document metric scores of those segments are kept; system-level ones are left out. So are the
+    ratings and spans of the reference streams kept aside in ``metadata["reference_ratings"]`` and
+    ``["reference_spans"]`` (rows whose second field is the segment id)."""
     keep = [int(p) for p in positions]
     segments = tuple(study.segments[p] for p in keep)
     ids = {s.id for s in segments}
@@ -211,6 +213,12 @@ def restrict_to_positions(study: Study, positions: Sequence[int], *, name: str =
         systems={k: cut(v) for k, v in study.systems.items()},
         ratings=tuple(r for r in study.ratings if r.segment_id in ids),
         error_spans=tuple(s for s in study.error_spans if s.segment_id in ids),
+        metadata={
+            key: [row for row in value if row[1] in ids]
+            if key in ("reference_ratings", "reference_spans") and value
+            else value
+            for key, value in study.metadata.items()
+        },
         metric_scores={
             metric: part
             for metric, scores in study.metric_scores.items()

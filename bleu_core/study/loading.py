@@ -53,7 +53,7 @@ from bleu_core.study.storage import read_saved_study
 from bleu_core.study.tables import Table, parse_table
 from bleu_core.study.validation import validate_study
 
-__all__ = ["bom_warning", "list_pairs", "load_files", "load_study"]
+__all__ = ["bom_warning", "list_pairs", "load_files", "load_study", "with_pair"]
 
 DEMO_PREFIX = "demo:"
 
@@ -240,6 +240,7 @@ def _load_and_check(
             display_name=display_name,
             roles=roles,
         )
+    result = with_pair(result, pair, display_name or text_path)
     report("checking the study")
     validate_study(result.study)  # the loaders leave it here: one check of every study, not two
     chosen = _apply_reference(result, reference)
@@ -367,17 +368,83 @@ def load_files(
                 detect=detect,
                 display_name=file_name,
             )
+    _check_unique_names(files)
     tree = MemoryTree(dict(files), max_bytes=max_bytes)
     if not any(WMT_SOURCE_FILE.search(f) for f in tree.files()) and not is_wmt24_release(
         tree.files()
     ):
         roles = roles or {}  # side-by-side files: a plain-text study, whatever the names say
     result = _tree_result(tree, name=name or "upload", pair=pair, reference=reference, roles=roles)
+    result = with_pair(result, pair, "upload")
     validate_study(result.study)
     result = _apply_reference(result, reference)
     if detect:
         result = LoadResult(result.study, result.warnings + tuple(detect_mistakes(result.study)))
     return result
+
+
+def with_pair(result: LoadResult, pair: str | None, label: str) -> LoadResult:
+    """``result`` with the languages of ``pair`` (``"en-ja"``) on a study whose files name none (a long
+    table, a plain-text folder, a saved study without them): the target language sets BLEU's default
+    tokenizer, as sacrebleu's ``-l xx-yy`` does. A release or an MQM TSV already has the pair chosen.
+
+    Raises :class:`~bleu_core.errors.InputError` for a ``pair`` that is not ``xx-yy`` and
+    :class:`~bleu_core.errors.StudyError` when the study names another pair (``label`` names the file).
+
+    >>> from bleu_core.study.model import Segment, Study
+    >>> table = LoadResult(Study("t", (Segment("1"),), {"ref": ["a"]}, {"A": ["a"]}), ())
+    >>> ready = with_pair(table, "en-ja", "t.csv").study
+    >>> ready.source_lang, ready.target_lang, ready.metadata["pair"]
+    ('en', 'ja', 'en-ja')
+    >>> with_pair(LoadResult(ready, ()), "en-de", "t.csv")
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.StudyError: t.csv: this study names its language pair en-ja, not en-de: leave --pair out or give en-ja
+    """
+    if pair is None:
+        return result
+    source, dash, target = pair.partition("-")
+    if not (dash and source.strip() and target.strip()) or pair != pair.strip():
+        raise InputError(
+            f"--pair {pair!r} is not a language pair: give the source and target languages joined by "
+            "'-', e.g. en-de",
+            file=label,
+        )
+    study = result.study
+    named = (study.source_lang, study.target_lang)
+    if named == (source, target):
+        return result
+    if any(lang and lang != given for lang, given in zip(named, (source, target), strict=True)):
+        shown = "-".join(lang or "?" for lang in named)
+        raise StudyError(
+            f"this study names its language pair {shown}, not {pair}: leave --pair out or give "
+            f"{shown}",
+            file=label,
+        )
+    from dataclasses import replace
+
+    metadata = {**study.metadata, "pair": pair}
+    study = replace(study, source_lang=source, target_lang=target, metadata=metadata)
+    return LoadResult(study, result.warnings)
+
+
+def _check_unique_names(files: Sequence[tuple[str, bytes]]) -> None:
+    """Two files of one name (uploaded from two folders) are an error: one would hide the other.
+
+    >>> _check_unique_names([("a.ref", b"x"), ("b.hyp", b"y"), ("a.ref", b"z")])
+    Traceback (most recent call last):
+      ...
+    bleu_core.errors.StudyError: a.ref: given twice (files 1 and 3); every file needs its own name — rename one
+    """
+    first: dict[str, int] = {}
+    for number, (file_name, _) in enumerate(files, start=1):
+        if file_name in first:
+            raise StudyError(
+                f"given twice (files {first[file_name]} and {number}); every file needs its own name — "
+                "rename one",
+                file=file_name,
+            )
+        first[file_name] = number
 
 
 def list_pairs(source: str | os.PathLike[str] | Sequence[tuple[str, bytes]]) -> list[str]:
@@ -393,8 +460,11 @@ def list_pairs(source: str | os.PathLike[str] | Sequence[tuple[str, bytes]]) -> 
     if len(items) == 1 and items[0][0].lower().endswith(".zip"):
         import io
 
-        with zipfile.ZipFile(io.BytesIO(items[0][1])) as archive:
-            names = [n for n in archive.namelist() if not n.endswith("/")]
+        try:
+            with zipfile.ZipFile(io.BytesIO(items[0][1])) as archive:
+                names = [n for n in archive.namelist() if not n.endswith("/")]
+        except (zipfile.BadZipFile, OSError, EOFError):
+            return []  # not a zip after all: loading it says so, naming the file
         return release_pairs(MemoryTree(dict.fromkeys(names, b""))) or wmt24_pairs(names)
     names = [n for n, _ in items]
     return release_pairs(MemoryTree(dict.fromkeys(names, b""))) or wmt24_pairs(names)

@@ -35,7 +35,7 @@ from bleu_core.errors import InputError
 from bleu_core.io.cells import number
 from bleu_core.io.first_seen import FirstSeen
 from bleu_core.study.load_progress import report
-from bleu_core.study.model import Criterion, Rating
+from bleu_core.study.model import Criterion, LoadWarning, Rating
 from bleu_core.study.tables import Row, Table
 
 __all__ = [
@@ -45,6 +45,7 @@ __all__ = [
     "default_criterion",
     "human_aliases",
     "ratings_from_table",
+    "unread_columns_warning",
 ]
 
 #: Defaults for criteria commonly found in MT evaluation data (used when a table does not declare them).
@@ -257,6 +258,32 @@ def ratings_from_table(
         _read_row(row, pairs, table.file, known, criterion_for, result)
     check_repeated_ratings(result.ratings, result.lines, file=table.file)
     return result
+
+
+def unread_columns_warning(table: Table) -> LoadWarning | None:
+    """An ``unread-columns`` warning naming the columns a long-form table (``criterion`` and ``score``) does
+    not read, or ``None``: a criterion column beside them (wide form mixed in) would otherwise be dropped
+    without a word.
+
+    >>> from bleu_core.study.tables import parse_table
+    >>> t = parse_table("system,segment_id,criterion,score,fluency\\nA,1,adequacy,4,3\\n", "r.csv")
+    >>> print(unread_columns_warning(t).message)
+    column 'fluency' is not read: with criterion and score columns every score comes from them (one row per criterion); give these scores as criterion/score rows, or drop the criterion and score columns to read one column per criterion
+    """
+    if "criterion" not in table.columns and "score" not in table.columns:
+        return None
+    unread = [c for c in table.columns if c not in KEY_COLUMNS]
+    if not unread:
+        return None
+    plural = len(unread) > 1
+    return LoadWarning(
+        "unread-columns",
+        f"column{'s' if plural else ''} {', '.join(map(repr, unread))} {'are' if plural else 'is'} not "
+        "read: with criterion and score columns every score comes from them (one row per criterion); "
+        "give these scores as criterion/score rows, or drop the criterion and score columns to read one "
+        "column per criterion",
+        file=table.file,
+    )
 
 
 def _form(table: Table) -> tuple[bool, list[str]]:

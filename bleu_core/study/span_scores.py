@@ -52,12 +52,25 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from bleu_core.errors import BleuOptionError, StudyError
+from bleu_core.study.agreement_arrays import flat_offsets
+from bleu_core.study.matched_tokens import matched_tokens
+from bleu_core.study.span_arrays import (
+    CHARACTER_FIELDS,
+    MATCH_FIELDS,
+    Layout,
+    character_counts,
+    match_counts,
+    unmatched_runs,
+)
 from bleu_core.study.spans import ErrorSpan, spans_of
 from bleu_core.study.token_masks import matched_mask, max_reference_counts
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
+    from bleu_core.token_offsets import TokenColumns
 
 SEVERITY_WEIGHTS = {"minor": 1.0, "major": 5.0, "critical": 10.0}
 """MQM's severity weights (Freitag et al. 2021); ESA's minor and major take the same. Any other
@@ -314,37 +327,108 @@ def _annotated(study: Study, raters: list | None, spans: list[ErrorSpan]) -> set
     return items | {(s.system, s.segment_id) for s in spans}
 
 
+def _predictions(
+    placed: list[TokenColumns],
+    segments: list[int],
+    references: list[list[list[str]]],
+    max_order: int,
+) -> list[list[tuple[int, int]]]:
+    """Per translation, BLEU's predicted spans (its runs of tokens not matched at ``max_order``), one
+    translation at a time (:func:`~bleu_core.study.token_masks.matched_mask`)."""
+    clips: dict[int, dict] = {}
+    predicted = []
+    for i, (tokens, starts, ends) in zip(segments, placed, strict=True):
+        if i not in clips:
+            clips[i] = max_reference_counts(references[i], max_order)
+        mask = matched_mask(tokens, clips[i], max_order) if tokens else 0
+        predicted.append(predicted_spans(starts, ends, mask))
+    return predicted
+
+
+def _gold(item_spans: list[ErrorSpan]) -> list[tuple[int, int, float]]:
+    """The spans that can be predicted (on the translation, at least one character), with their weights."""
+    return [(s.start, s.end, severity_weight(s.severity)) for s in item_spans
+            if s.side == "target" and s.start < s.end]  # fmt: skip
+
+
+def _count_loop(
+    items: list[tuple[str, int]], texts: list[str], spans: list[list[ErrorSpan]], predicted: list
+) -> dict[str, SpanCounts]:
+    """Per system, the counts of its items summed one translation at a time (:func:`item_counts`)."""
+    per_system: dict[str, SpanCounts] = {}
+    for (name, _), text, item_spans, pred in zip(items, texts, spans, predicted, strict=True):
+        gold = _gold(item_spans)
+        counts = item_counts(text, pred, gold)
+        counts.left_out = len(item_spans) - len(gold)
+        per_system.setdefault(name, SpanCounts()).add(counts)
+    return per_system
+
+
+def _count_arrays(
+    items: list[tuple[str, int]],
+    texts: list[str],
+    spans: list[list[ErrorSpan]],
+    placed: list[TokenColumns],
+    matching: tuple[list[list[list[str]]], int],
+) -> dict[str, SpanCounts]:
+    """Per system, the counts of its items, every translation at once (:mod:`bleu_core.study.span_arrays`)."""
+    references, max_order = matching
+    names = list(dict.fromkeys(name for name, _ in items))
+    position = {name: k for k, name in enumerate(names)}
+    item_group = np.array([position[name] for name, _ in items], dtype=np.int64)
+    segments = [i for _, i in items]
+    matches = matched_tokens([p[0] for p in placed], segments, references, (max_order,))
+    pred = unmatched_runs(matches.matched[max_order], matches.bounds, *flat_offsets(placed))
+    per_system = {name: SpanCounts() for name in names}
+    rows: list[tuple[int, int, int, float]] = []
+    for k, ((name, _), item_spans) in enumerate(zip(items, spans, strict=True)):
+        gold = _gold(item_spans)
+        rows.extend((k, start, end, weight) for start, end, weight in gold)
+        per_system[name].items += 1
+        per_system[name].left_out += len(item_spans) - len(gold)
+    columns = list(zip(*rows, strict=True)) or [(), (), (), ()]
+    gold_arrays = (
+        *(np.array(c, dtype=np.int64) for c in columns[:3]),
+        np.array(columns[3], dtype=float),
+    )
+    layout = Layout.of(texts)
+    matched = match_counts(layout, pred, gold_arrays, item_group, len(names))
+    characters = character_counts(layout, pred, gold_arrays, item_group, len(names))
+    for name, row in zip(
+        names, np.concatenate([matched, characters], axis=1).tolist(), strict=True
+    ):
+        for field_name, value in zip(MATCH_FIELDS + CHARACTER_FIELDS, row, strict=True):
+            setattr(per_system[name], field_name, value if field_name[:2] == "w_" else int(value))
+    return per_system
+
+
 def _count_items(
     study: Study,
     items: list[tuple[str, int]],
     by_item: dict[tuple[str, str], list[ErrorSpan]],
     streams: list[list[str | None]],
-    settings: tuple[str, bool, int],
+    settings: tuple[str, bool, int, str],
 ) -> dict[str, SpanCounts]:
     """Per system, the summed counts of its ``items`` ((system, segment index) pairs)."""
     from bleu_core.token_offsets import token_columns_corpus
     from bleu_core.tokenizers import get_tokenizer
 
-    tokenize, lowercase, max_order = settings
+    tokenize, lowercase, max_order, method = settings
+    if method not in ("arrays", "loop"):
+        raise BleuOptionError(f"unknown method {method!r}; choose 'arrays' or 'loop'")
     tokenizer = get_tokenizer(tokenize, lowercase)
     ref_tokens = [tokenizer.tokenize_corpus([t or "" for t in stream]) for stream in streams]
+    references = [
+        [tok[i] for tok, stream in zip(ref_tokens, streams, strict=True) if stream[i]]
+        for i in range(study.n_segments)
+    ]
     texts = [study.systems[name][i] for name, i in items]
-    clips: dict[int, dict] = {}
-    per_system: dict[str, SpanCounts] = {}
-    placed_all = token_columns_corpus(texts, tokenize, lowercase)
-    for (name, i), text, (tokens, starts, ends) in zip(items, texts, placed_all, strict=True):
-        if i not in clips:
-            refs = [tok[i] for tok, stream in zip(ref_tokens, streams, strict=True) if stream[i]]
-            clips[i] = max_reference_counts(refs, max_order)
-        mask = matched_mask(tokens, clips[i], max_order) if tokens else 0
-        pred = predicted_spans(starts, ends, mask)
-        item_spans = by_item.get((name, study.segments[i].id), [])
-        gold = [(s.start, s.end, severity_weight(s.severity)) for s in item_spans
-                if s.side == "target" and s.start < s.end]  # fmt: skip
-        counts = item_counts(text, pred, gold)
-        counts.left_out = len(item_spans) - len(gold)
-        per_system.setdefault(name, SpanCounts()).add(counts)
-    return per_system
+    placed = token_columns_corpus(texts, tokenize, lowercase)
+    spans = [by_item.get((name, study.segments[i].id), []) for name, i in items]
+    if method == "arrays":
+        return _count_arrays(items, texts, spans, placed, (references, max_order)) if items else {}
+    predicted = _predictions(placed, [i for _, i in items], references, max_order)
+    return _count_loop(items, texts, spans, predicted)
 
 
 def span_scores(
@@ -358,12 +442,15 @@ def span_scores(
     raters: Iterable[str | None] | None = None,
     severities: Iterable[str] | None = None,
     categories: Iterable[str] | None = None,
+    method: str = "arrays",
 ) -> SpanScoreResult:
     """Score BLEU's unmatched words as error spans against the raters' (see the module docstring).
 
     Items are the (system, segment) pairs the chosen raters annotated (a segment rating or a span);
     ``raters``, ``severities`` and ``categories`` choose the gold spans as
-    :func:`bleu_core.study.spans.spans_of` does.
+    :func:`bleu_core.study.spans.spans_of` does. ``method``: how BLEU's matched tokens are found,
+    ``"arrays"`` for every translation at once (:mod:`bleu_core.study.matched_tokens`) or ``"loop"`` one
+    at a time (:func:`bleu_core.study.token_masks.matched_mask`, the reference the tests compare with).
     """
     from bleu_core.study.segment_tokens import reference_streams
 
@@ -394,7 +481,8 @@ def span_scores(
         if study.systems[name][i] and (name, seg.id) in annotated
     ]
     streams = reference_streams(study, references)
-    counted = _count_items(study, items, by_item, streams, (tokenize, lowercase, max_order))
+    settings = (tokenize, lowercase, max_order, method)
+    counted = _count_items(study, items, by_item, streams, settings)
     per_system = {name: counted.get(name, SpanCounts()) for name in names}
     total = SpanCounts()
     for c in per_system.values():

@@ -11,14 +11,13 @@ bleu_core.errors.InputError: ratings.csv, line 1: missing required column 'crite
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
 
 from bleu_core.errors import InputError
+from bleu_core.io.csv_rows import read_csv_rows
 from bleu_core.limits import check_text
 
 __all__ = ["Row", "Table", "parse_table"]
@@ -122,30 +121,11 @@ def parse_table(text: str, file: str, *, delimiter: str | None = None) -> Table:
     check_text(text, file)  # a NUL in a cell, an over-long row (bleu_core.limits)
     if delimiter is None:
         delimiter = guess_delimiter(file, text.split("\n", 1)[0])
-    if delimiter == "\t":
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE)
-    else:
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        header = next(reader)
-    except csv.Error as exc:
-        raise InputError(f"cannot read the header: {exc}", file=file, line=1) from None
-    columns = _column_names(header, file)
-    header_end = reader.line_num
-    raw: list[list[str]] = []
-    ends: list[int] = []
-    keep, end_at = raw.append, ends.append
-    try:
-        for (
-            cells
-        ) in reader:  # a for loop over the C reader: half a million rows in well under a second
-            keep(cells)
-            end_at(reader.line_num)
-    except csv.Error as exc:
-        raise InputError(
-            f"cannot parse this row: {exc}; check the quoting", file=file, line=reader.line_num
-        ) from None
-    data, lines = _rows(raw, ends, header_end + 1, len(columns), delimiter, file)
+    # CSV is read strictly (bleu_core.io.csv_rows): an unclosed quote or a text after a closing quote is an
+    # error naming the line the row starts on; TSV has no quoting
+    raw, starts = read_csv_rows(text, file, delimiter=delimiter, quoting=delimiter != "\t")
+    columns = _column_names(raw[0], file)
+    data, lines = _rows(raw[1:], starts[1:], len(columns), delimiter, file)
     return Table(file=file, columns=columns, data=data, lines=lines, delimiter=delimiter)
 
 
@@ -173,16 +153,15 @@ def _column_names(header: list[str], file: str) -> list[str]:
 
 
 def _rows(
-    raw: list[list[str]], ends: list[int], start: int, width: int, delimiter: str, file: str
+    raw: list[list[str]], starts: list[int], width: int, delimiter: str, file: str
 ) -> tuple[list[list[str]], list[int]]:
     """The data rows and the line each starts on (a row may span lines inside quotes), blank lines
     skipped; a row with the wrong number of cells is an error naming its line."""
     data: list[list[str]] = []
     lines: list[int] = []
-    for cells, end in zip(raw, ends, strict=True):
+    for cells, start in zip(raw, starts, strict=True):
         if len(cells) != width or width == 1:
             if not cells or (len(cells) == 1 and not cells[0].strip()):
-                start = end + 1
                 continue  # blank line between rows
         if len(cells) != width:
             sep = "TAB" if delimiter == "\t" else repr(delimiter)
@@ -199,5 +178,4 @@ def _rows(
             )
         data.append(cells)
         lines.append(start)
-        start = end + 1
     return data, lines

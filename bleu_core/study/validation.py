@@ -148,8 +148,14 @@ def check_study_types(study: Study) -> None:
       ...
     bleu_core.errors.WrongTypeError: toy: system 'A' text 1 must be a str or None, got int 42
     """
-    from bleu_core.study.model import Criterion, Rating, Segment
+    from bleu_core.study.model import Criterion, LoadResult, Rating, Segment
 
+    if isinstance(study, LoadResult):  # what every loader returns: the study is its .study
+        raise WrongTypeError(
+            "expected a Study, got the LoadResult of a loader; pass its .study (result.study)"
+        )
+    if not isinstance(study, Study):
+        raise _wrong("the study", "a Study", study, "study")
     if not isinstance(study.name, str):
         raise _wrong("the study name", "a str", study.name, "study")
     where = study.name or "study"

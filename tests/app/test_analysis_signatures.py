@@ -1,4 +1,4 @@
-"""Issue 26: under its results, each analysis page shows one line that says everything that changes its
+"""Under its results, each analysis page shows one line that says everything that changes its
 numbers (the BLEU signature, the systems with the human translations in or out, the criterion, the
 interval's method, resamples and seed), built by :func:`bleu_core.signature.analysis_signature` from the
 page's own settings; a setting that changes the numbers changes the line.

@@ -1,4 +1,4 @@
-"""Issue 14: slow work shared, cached on what it depends on, and shown with progress (AppTest).
+"""Slow work shared, cached on what it depends on, and shown with progress (AppTest).
 
 * TER is scored once per (study, options) in a background job shared by all sessions; the Metrics and
   Correlation pages keep drawing while it runs (a progress bar with what it is doing) and show it when done.

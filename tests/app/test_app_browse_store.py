@@ -1,4 +1,4 @@
-"""Explore's browser at scale (issue 14, ui.explore.browse): the table and its view are built once per
+"""Explore's browser at scale (ui.explore.browse): the table and its view are built once per
 settings and filters, hold no output texts (the shown rows get theirs), and list the same rows in the same
 order as the plain :func:`ui.explore.frames.browse_frame`."""
 

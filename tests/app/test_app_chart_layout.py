@@ -1,4 +1,4 @@
-"""Chart specs with 50 systems (issue 15): sizes grow, no axis drops a label, legends list everything.
+"""Chart specs with 50 systems: sizes grow, no axis drops a label, legends list everything.
 
 The browser test (tests/browser/test_many_systems.py) checks what is drawn; these check the specs, fast.
 """

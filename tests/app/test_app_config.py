@@ -27,7 +27,7 @@ EXPECTED = {
     "server.headless": True,
     "browser.gatherUsageStats": False,
     "client.toolbarMode": "minimal",
-    "client.showErrorDetails": "none",  # no traceback or server path on the page (issue 16)
+    "client.showErrorDetails": "none",  # no traceback or server path on the page
 }
 
 # What `streamlit run APP --flags` does before it starts the server (streamlit/web/cli.py: main_run):

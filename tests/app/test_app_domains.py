@@ -145,6 +145,21 @@ def test_every_analysis_page_draws_on_a_domain(page):
         assert set(table["segment"]) <= ids
 
 
+@pytest.mark.parametrize("page", ["bleu_vs_human", "metrics"])
+def test_the_analysis_signature_names_the_domain(page):
+    """The one-line analysis signature says which domain the numbers are cut to (``domain:`` after the BLEU
+    signature, as ``bleu-study ... --domain`` writes it) and says nothing of domains on all of them."""
+    study = domain_study(3)
+    signatures = {}
+    for domain in ("science", ""):
+        at = start(study, page, domain=domain)
+        assert not at.exception, [e.value for e in at.exception]
+        [line] = [c.value for c in at.caption if c.value.startswith("Analysis signature: ")]
+        signatures[domain] = line
+    assert "|domain:science|" in signatures["science"]
+    assert "domain:" not in signatures[""]
+
+
 def test_switching_the_domain_rekeys_the_scores():
     study = domain_study(3)
     at = start(study, "corpus")

@@ -1,4 +1,4 @@
-"""BLEU vs the raters' MQM error spans in the app (issue 18): Explore's spans view, its sorts, and the
+"""BLEU vs the raters' MQM error spans in the app: Explore's spans view, its sorts, and the
 "BLEU vs error spans" page, under Streamlit's AppTest on the TED en-de demo (Apache-2.0, Google's MQM
 annotations with their ``<v>…</v>`` spans), plus the HTML escaping of the combined highlighting.
 

@@ -1,4 +1,4 @@
-"""The app's error boundary (issue 16): a page that raises shows one clean message, never a traceback.
+"""The app's error boundary: a page that raises shows one clean message, never a traceback.
 
 ``app.py`` runs every page through :func:`ui.app.boundary.run_page`. Under AppTest an uncaught exception
 would appear in ``at.exception`` (Streamlit's box with the traceback); behind the boundary it is an error box

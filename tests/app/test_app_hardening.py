@@ -1,5 +1,5 @@
-"""Issue 16 in the app: table downloads safe to open in a spreadsheet, resample boxes capped and checked,
-upload limits stated and enforced.
+"""The app against hostile or oversized input: table downloads safe to open in a spreadsheet, resample
+boxes capped and checked, upload limits stated and enforced.
 
 The CSV rule is :mod:`bleu_core.csv_safety`'s (tested there on its own); here: the app's own tables go through
 it, and what comes back when a spreadsheet-like reader splits the file keeps its numbers as numbers.

@@ -1,4 +1,4 @@
-"""The app half of issue 17: metric scores computed elsewhere uploaded on the Study page, treated as a
+"""In the app: metric scores computed elsewhere uploaded on the Study page, treated as a
 metric by BLEU vs human, and ranked with BLEU and chrF on the Metric ranking page.
 
 The score files are generated here for a slice of the TED en-de demo (4 systems × 40 segments): an

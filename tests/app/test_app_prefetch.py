@@ -164,13 +164,44 @@ def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypa
     idle = statistics_store.count_ahead("test:ahead", study, refs, True, 5)
     assert idle is not None and idle.wait(60)
     assert statistics_store.statistics_ready("test:ahead", refs, "char", True, 5)
-    assert not statistics_store.statistics_ready("test:ahead", refs, "13a", True, 5)
+    assert statistics_store.statistics_ready("test:ahead", refs, "13a", True, 5)  # German's own
+    assert not statistics_store.statistics_ready("test:ahead", refs, "none", True, 5)
     ahead = statistics_store.system_statistics("test:ahead", study, refs, "char", True, 5)
     fresh = statistics_store._count_statistics(study, refs, "char", True, 5)
     assert ahead.systems == tuple(study.systems) and ahead.max_order == 5
     np.testing.assert_array_equal(ahead.array, fresh.array)
     with pytest.raises(ValueError, match="read-only"):
         ahead.array[0, 0, 0] = 1.0
+
+
+def test_the_target_languages_own_tokenizer_is_counted_ahead_first(monkeypatch):
+    """A Japanese study has ja-mecab (sacrebleu's choice for Japanese) counted ahead, before the others,
+    with what a page would count; a study too large for ja-mecab's cost does not."""
+    from dataclasses import replace
+
+    from bleu_core.study.demo import load_demo
+
+    study = replace(load_demo("ted-en-de").subset(["Nemo", "UEdin"], 30), target_lang="ja")
+    refs = tuple(study.references)
+    monkeypatch.delenv(prefetch.SWITCH, raising=False)
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("none",))
+    counted: list[str] = []
+    count = statistics_store._count_statistics
+    monkeypatch.setattr(
+        statistics_store,
+        "_count_statistics",
+        lambda study, refs, tokenize, *rest, **kw: (
+            counted.append(tokenize) or count(study, refs, tokenize, *rest, **kw)
+        ),
+    )
+    idle = statistics_store.count_ahead("test:ja", study, refs, False, 4)
+    assert idle is not None and idle.wait(60)
+    assert counted == ["ja-mecab", "none"]
+    ahead = statistics_store.system_statistics("test:ja", study, refs, "ja-mecab", False, 4)
+    np.testing.assert_array_equal(ahead.array, count(study, refs, "ja-mecab", False, 4).array)
+    characters = statistics_store.study_characters(study)
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", 2 * characters)
+    assert statistics_store.ahead_tokenizers(characters, "ja-mecab") == ["none"]  # costs 3 × 13a
 
 
 def test_jobs_start_after_the_delay():
@@ -211,3 +242,43 @@ def test_statistics_store_is_bounded_by_bytes():
         )
         == 1152
     )
+
+
+def test_error_spans_view_is_counted_ahead_for_the_other_tokenizers(monkeypatch):
+    """After the BLEU vs error spans page drew with 13a, its tables and span scores under the other
+    tokenizers are counted in the background, equal to what the page would count; the tokenizer the page
+    was drawn with before comes first; switched off, nothing is scheduled."""
+    from bleu_core.study.demo import load_demo
+    from bleu_core.study.error_agreement import error_agreement_by_order
+    from bleu_core.study.span_scores import span_scores
+    from ui.explore import error_spans_ahead as ahead
+
+    study = load_demo("ted-en-de").subset(["Nemo", "UEdin"], 25)
+    refs = tuple(study.references)
+    monkeypatch.setenv(prefetch.SWITCH, "1")
+    assert ahead.count_view_ahead("test:view", study, refs, "char", False, 2, None, (1, 2)) is None
+    monkeypatch.delenv(prefetch.SWITCH)
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("13a", "intl", "char"))
+    scheduled: list[object] = []
+    schedule = ahead.AHEAD.schedule
+    monkeypatch.setattr(
+        ahead.AHEAD,
+        "schedule",
+        lambda jobs, **kw: scheduled.extend(k for k, _ in jobs) or schedule(jobs, **kw),
+    )
+    idle = ahead.count_view_ahead("test:view", study, refs, "13a", False, 2, None, (1, 2))
+    assert idle is not None and idle.wait(60)
+    assert [key[3] for key in scheduled] == ["char", "char", "intl", "intl"]  # char: drawn before
+    agreement_key, span_key = scheduled[2], scheduled[3]
+    assert agreement_key == ("agreement", "test:view", refs, "intl", False, None, None, (1, 2))
+    assert ahead.VIEWS.ready(agreement_key) and ahead.VIEWS.ready(span_key)
+    counted = ahead.view_result(
+        ahead.agreement_job("test:view", study, refs, "intl", False, None, None, (1, 2))
+    )
+    assert counted == error_agreement_by_order(study, (1, 2), tokenize="intl")
+    with pytest.raises(ValueError, match="read-only"):  # shared by every session
+        counted[1].systems["Nemo"].segment_counts[0, 0] = 1
+    scores = ahead.view_result(
+        ahead.span_scores_job("test:view", study, refs, "intl", False, 2, None)
+    )
+    assert scores.to_dict() == span_scores(study, tokenize="intl", max_order=2).to_dict()

@@ -1,4 +1,4 @@
-"""The Metric ranking page's context (issue 28): chance lines, degenerate thresholds said, the human
+"""The Metric ranking page's context: chance lines, degenerate thresholds said, the human
 ceiling, explainers with the ε slider, and the two-pair release view — under AppTest on the TED en-de
 demo (Apache-2.0, Google's MQM)."""
 
@@ -36,7 +36,7 @@ def test_degenerate_acc_eq_is_said_and_chance_lines_are_shown(page, ted_en_de):
     (expected,) = study_rankings(
         ted_en_de, tables, criteria=["mqm"], statistics=["acc-eq"], n_resamples=0, seed=seed
     )
-    frames = [d.value for d in page.dataframe if "random metric" in d.value.columns]
+    frames = [d.value for d in page.dataframe if "above chance" in d.value.columns]
     assert len(frames) == 2  # pairwise accuracy and acc*_eq
     acc = next(f for f in frames if np.allclose(f["value"], f["constant metric"]))
     row = acc.set_index("metric").loc[

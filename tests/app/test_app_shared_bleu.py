@@ -2,7 +2,7 @@
 
 Before: Metrics, Correlation and Export scored BLEU with :func:`bleu_core.metrics.registry.score_study`, a
 second count of the whole study beside the sidebar's (:func:`ui.app.statistics_store.system_statistics`); on WMT21 a
-tokenizer change on Metrics counted 24 systems × 1,948 segments twice (issue #14).
+tokenizer change on Metrics counted 24 systems × 1,948 segments twice.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The app's statistics while they are counted (issue 14): a page waiting for a count draws a progress bar
+"""The app's statistics while they are counted: a page waiting for a count draws a progress bar
 saying what is counted ("Counting n-grams: system 3 of 13 …"), whichever thread counts; a page stopped
 while waiting leaves the count running; derived scores are stored once per settings and read-only."""
 
@@ -137,7 +137,14 @@ def test_scores_are_stored_once_per_settings_and_read_only(monkeypatch):
         calls.append(np.shape(array))
         return real(array, options)
 
-    monkeypatch.setattr(context, "bleu_from_stats", scoring)
+    real_corpus = context.study_corpus_bleu
+
+    def corpus(stats, present, options):  # corpus BLEU: the systems' rows summed
+        calls.append(np.shape(stats.sum(axis=1)))
+        return real_corpus(stats, present, options)
+
+    monkeypatch.setattr(context, "bleu_from_stats", scoring)  # sentence BLEU
+    monkeypatch.setattr(context, "study_corpus_bleu", corpus)
     statistics_store.SCORES.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()

@@ -1,4 +1,4 @@
-"""The sidebar's tokenizer follows the open study's target language (issue 27): sacrebleu's choice
+"""The sidebar's tokenizer follows the open study's target language: sacrebleu's choice
 (``ja-mecab`` for Japanese, ``13a`` for German...) when a study opens, the user's own choice after that,
 and the page's signature says which."""
 

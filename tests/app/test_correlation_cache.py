@@ -30,7 +30,7 @@ def three_reference_study() -> Study:
         ]
 
     systems = {f"S{k}": vary(0.2 + 0.1 * k) for k in range(5)}
-    systems["S4"][3] = None  # a missing output scores as an empty line, in both paths
+    systems["S4"][3] = None  # a missing output is not counted, in both paths
     return Study(
         name="refs",
         segments=tuple(Segment(str(i), doc_id=f"d{i // 5}") for i in range(n)),

@@ -1,4 +1,4 @@
-"""Issue 16 on the Rate page: no link or image Markdown from the address or from organiser texts, a bound on
+"""The Rate page against hostile input: no link or image Markdown from the address or from organiser texts, a bound on
 wrong codes per client, and the resume code out of the address once used.
 
 AppTest runs the whole app (app.py) with the campaign database under ``tmp_path``. A payload such as

@@ -63,7 +63,7 @@ def test_rate_page_join_rate_back_skip(campaign):
     assert not at.exception
     token = at.session_state[K.RATE_TOKEN]
     assert token and at.session_state[K.RATE_CODE] == code
-    assert "resume" not in at.query_params  # the resume code is not left in the address (issue 16)
+    assert "resume" not in at.query_params  # the resume code is not left in the address
     assert [c.value for c in at.code] == [f"{code}-{token}"]  # but shown once, to note down
     assert at.subheader[0].value == "Item 1 of 6"
     page = html_of(at)

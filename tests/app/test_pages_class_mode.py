@@ -1,4 +1,4 @@
-"""AppTest of class mode (issue 20): one click on the Campaigns page makes a lesson campaign with its join QR
+"""AppTest of class mode: one click on the Campaigns page makes a lesson campaign with its join QR
 code and link; the Projector page takes the organiser key out of the address, shows the class's numbers, and
 follows new ratings; a student can join without a name. The campaign database is a file under ``tmp_path``.
 """

@@ -148,7 +148,7 @@ def demo_scores(study) -> Scores:
 
 
 def test_the_end_of_class_zip_is_the_export_zip_with_the_class_ratings(lesson, ted_zh_en):
-    """Issue 29 point 4: the study's reproducible zip (the Export page's files) with the class's ratings."""
+    """The study's reproducible zip (the Export page's files) with the class's ratings."""
     store, code, key = lesson
     campaign, ratings = store.check_organiser(code, key), store.ratings(code, key)
     snap = class_snapshot(campaign, ratings, 2, n_resamples=0)

@@ -1,4 +1,4 @@
-"""Issue 15 under AppTest: one number for one quantity on every page, missing translations, block layout,
+"""Readability under AppTest: one number for one quantity on every page, missing translations, block layout,
 pages that say what a study lacks, and the judge-only app.
 
 The charts' labels with 50 systems are checked in a real browser (tests/browser/test_many_systems.py).

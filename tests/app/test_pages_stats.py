@@ -72,7 +72,7 @@ def test_significance_page_shows_blocks_intervals_and_matrices(ted_slice):
     subheaders = [s.value for s in at.subheader]
     assert subheaders[0].startswith("Blocks") and "Approximate randomisation" in subheaders
     table2 = at.dataframe[0].value
-    # one scale on screen: BLEU 0-100 in the layout, as in the differences and the chart (issue 15)
+    # one scale on screen: BLEU 0-100 in the layout, as in the differences and the chart
     assert list(table2.index) == ["Mean BLEU (0-100)", "StdDev (0-100)", "t vs left neighbour"]
     assert len(table2.columns) == 5
     intervals = at.dataframe[2].value

@@ -1,4 +1,4 @@
-"""A 50-system study for the readability tests (issue 15): every chart must show every system's name.
+"""A 50-system study for the readability tests: every chart must show every system's name.
 
 Written as one long-table CSV (docs/formats.md §2) from :func:`benchmarks.synthetic.make_systems`: 50
 systems × 40 segments, two reference streams, human ``adequacy`` ratings (1-5) by five named raters who

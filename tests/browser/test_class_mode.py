@@ -1,4 +1,4 @@
-"""End to end in headless Chromium (issue 20): a lesson campaign, three students on phone-sized screens joining
+"""End to end in headless Chromium: a lesson campaign, three students on phone-sized screens joining
 by the join link (one without a name) and rating, and the projector dashboard in its own context seeing the
 number of students, ratings and BLEU-vs-class r change without a reload (``st.fragment(run_every=…)``).
 

@@ -17,6 +17,8 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
+from bleu_core.signature import tokenizer_name
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_server import CHROMIUM, ROOT, streamlit_server, wait_app_idle  # noqa: E402
 
@@ -74,7 +76,8 @@ def table_csv(page, heading: str, file_name: str) -> dict[str, dict[str, str]]:
 
 def tokenizer(page) -> str:
     caption = page.locator('[data-testid="stCaptionContainer"]').filter(has_text="BLEU signature")
-    return re.search(r"tok:([\w-]+)", caption.first.inner_text()).group(1)
+    field = re.search(r"tok:([^|\s]+)", caption.first.inner_text()).group(1)
+    return tokenizer_name(field)  # sacrebleu's form: ja-mecab-0.996-IPA is ja-mecab
 
 
 def choose_domain(page, name: str) -> None:

@@ -1,4 +1,4 @@
-"""End-to-end (issue 18): Explore on the TED demo, sorted by "rewarded errors", draws the raters' MQM error
+"""End-to-end: Explore on the TED demo, sorted by "rewarded errors", draws the raters' MQM error
 spans under BLEU's matches; hovering a token inside a span pops up its severity, category and rater; an
 example selected on the "BLEU vs error spans" page opens in Explore.
 

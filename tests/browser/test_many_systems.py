@@ -1,4 +1,4 @@
-"""Every chart readable with 50 systems (issue 15), in headless Chromium.
+"""Every chart readable with 50 systems, in headless Chromium.
 
 The app is started on a 50-system × 40-segment synthetic study (tests/browser/many_systems.py, written to a
 temporary directory and named on the command line: ``streamlit run app.py -- STUDY.csv``). On each page the

@@ -1,4 +1,4 @@
-"""End-to-end (issue 17): on the TED demo, COMET-like scores (generated here in MTME's layout) are uploaded
+"""End-to-end: on the TED demo, COMET-like scores (generated here in MTME's layout) are uploaded
 on the Study page and ranked with BLEU and chrF on the Metric ranking page, BLEU's row highlighted.
 
 Real app (``streamlit run app.py``) in headless Chromium; screenshots go to ``tests/artifacts/`` (not

@@ -1,4 +1,4 @@
-"""End-to-end (issue 13): upload a generated WMT22-style release (references B and C, DA naming HUMAN-B.12, a
+"""End-to-end: upload a generated WMT22-style release (references B and C, DA naming HUMAN-B.12, a
 file with a byte-order mark), choose the references in the sidebar, and check the Corpus page's BLEU (its CSV
 download) against sacrebleu 2.x for that choice. Screenshots go to ``tests/artifacts/``.
 """

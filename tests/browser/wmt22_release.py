@@ -1,4 +1,4 @@
-"""A small generated release in the WMT22 style, zipped in memory, for the app's tests (issue 13).
+"""A small generated release in the WMT22 style, zipped in memory, for the app's tests.
 
 de-en has references B and C; its DA file names the human translations ``HUMAN-B`` (with a submission id,
 ``HUMAN-B.12``) and ``HUMAN-C``; system ``sys1`` starts with a UTF-8 byte-order mark. ``pairs=("de-en",

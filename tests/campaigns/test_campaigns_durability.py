@@ -1,4 +1,4 @@
-"""Durability of the SQLite campaign store, checked three ways (issue 16).
+"""Durability of the SQLite campaign store, checked three ways.
 
 * the settings themselves: WAL journal, ``synchronous=FULL``, busy timeout, foreign keys — asserted directly
   on live connections, so ``synchronous=OFF`` (or a lost PRAGMA) fails here whatever the timing;

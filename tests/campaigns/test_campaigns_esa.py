@@ -361,7 +361,7 @@ def test_the_jsonl_export_reads_back(store):
     for stored in store.spans(code, key):
         assert stored.span in mine[(stored.judge, stored.position)]["error_spans"]
     assert {r["kind"] for r in records} == {"test", "tutorial", "attention"}
-    with pytest.raises(CampaignError, match=r"x.jsonl, line 2: not JSON"):
+    with pytest.raises(CampaignError, match=r"x.jsonl, line 2: not valid JSON"):
         read_campaign_jsonl(text.splitlines()[0] + "\n{oops\n", "x.jsonl")
 
 

@@ -159,7 +159,7 @@ def test_pearmuts_own_log_reads():
 @pytest.mark.parametrize(
     ("line", "message"),
     [
-        ("{oops", r"x.jsonl, line 1: not JSON"),
+        ("{oops", r"x.jsonl, line 1: not valid JSON"),
         ("[1, 2]", r"x.jsonl, line 1: not a JSON object"),
         ('{"user_id": "Ana"}', r"x.jsonl, line 1: missing 'item_i', 'item', 'annotation'"),
         (

@@ -1,4 +1,4 @@
-"""Class mode (issue 20): a lesson-sized campaign and the projector's live summary of the class's ratings.
+"""Class mode: a lesson-sized campaign and the projector's live summary of the class's ratings.
 
 Cross-checks: Pearson r and the least-squares line against scipy.stats.linregress, Krippendorff's alpha against
 :func:`bleu_core.campaigns.krippendorff_alpha` on the same reliability data, the expert comparison against

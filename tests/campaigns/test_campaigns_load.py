@@ -4,7 +4,7 @@ exactly once with its last submitted score.
 
 Durability (kill-and-restart at random points over several rounds, the SQLite settings asserted directly, judges
 as separate processes on one file) is in ``tests/campaigns/test_campaigns_durability.py``; it replaced the kill test that
-used to live here, which killed at one fixed point only (issue 16).
+used to live here, which killed at one fixed point only.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The join/resume attempt limiter (issue 16): a sliding window per client, bounded memory, thread-safe."""
+"""The join/resume attempt limiter: a sliding window per client, bounded memory, thread-safe."""
 
 from __future__ import annotations
 

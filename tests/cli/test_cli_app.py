@@ -1,4 +1,4 @@
-"""``bleu-study app [PATH] [--pair] [--references] [--port]`` (issue 14): the app with a study open.
+"""``bleu-study app [PATH] [--pair] [--references] [--port]``: the app with a study open.
 
 Unit checks of the command line it builds, the app's reading of the study arguments (AppTest with
 ``sys.argv`` as Streamlit leaves it), and one real server started through the command from another

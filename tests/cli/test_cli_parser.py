@@ -1,4 +1,4 @@
-"""The command line builds only the parser of the command being run (issue 19), and still lists everything.
+"""The command line builds only the parser of the command being run, and still lists everything.
 
 ``bleu_core.cli.main`` looks at the first word: ``score`` builds the ``score`` parser alone, a command of
 :data:`bleu_core.cli.COMMAND_MODULE_OF` imports only the module that registers it, anything else (``--help``,

@@ -1,4 +1,4 @@
-"""`study`, `meta`, `significance` and `spans` on a WMT24+ release with ESA scores (issue 27): the committed
+"""`study`, `meta`, `significance` and `spans` on a WMT24+ release with ESA scores: the committed
 invented release ``tests/study/data/wmt24-mini`` and, where present, the real WMT24 en-ja release in
 ``shared/data/wmt24-general-esa`` (read in place)."""
 
@@ -31,7 +31,7 @@ def _json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
 
 def test_study_json_uses_mecab_for_japanese(capsys) -> None:
     summary = _json(["study", str(MINI), "--pair", "en-ja", "--format", "json"], capsys)
-    assert "|tok:ja-mecab|" in summary["bleu_signature"]
+    assert "|tok:ja-mecab-0.996-IPA|" in summary["bleu_signature"]
     ref = _lines(MINI, "txt/references/en-ja.refA.txt")
     for system in ("sysA", "sysB"):
         hyp = _lines(MINI, f"txt/system-outputs/en-ja/{system}.txt")
@@ -65,7 +65,7 @@ def test_references_choice_from_the_command_line(capsys) -> None:
 def test_meta_bleu_against_esa(capsys) -> None:
     argv = ["meta", str(MINI), "--pair", "en-ja", "--include-human", "--format", "json"]
     data = _json(argv, capsys)
-    assert "|tok:ja-mecab|" in data["bleu_signature"]
+    assert "|tok:ja-mecab-0.996-IPA|" in data["bleu_signature"]
     [row] = [
         r
         for r in data["correlations"]

@@ -1,4 +1,4 @@
-"""CSV injection guard (issue 16): no piece of an exported field may start a spreadsheet formula."""
+"""CSV injection guard: no piece of an exported field may start a spreadsheet formula."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Progress while counting statistics (issue 14): ``compute_statistics`` / ``compute_system_statistics``
+"""Progress while counting statistics: ``compute_statistics`` / ``compute_system_statistics``
 call ``progress(done, total, message)``; ``done`` never decreases, the last call is ``done == total``, and the
 statistics are the same as without a callback."""
 

@@ -1,4 +1,4 @@
-"""No import cycles in ``bleu_core`` (issue 12).
+"""No import cycles in ``bleu_core``.
 
 The import graph is read from the source (``tests/house/import_graph.py``, :mod:`ast`; nothing is imported): every
 import counts, at module level or inside a function (a lazy import hides a cycle, it does not remove it), with

@@ -76,7 +76,7 @@ def test_session_state_keys_are_spelled_only_in_ui_state():
     assert literal.search("st.session_state.get('pub_source')")
 
 
-# -- layers (issue 12) -------------------------------------------------------------------------------------------
+# -- layers -----------------------------------------------------------------------------------------------------
 # The import graph comes from tests/house/import_graph.py (ast; every import, lazy ones too; see its docstring).
 #
 #   pages/ -> ui/ -> bleu_core            (never upwards: bleu_core imports no ui/pages/app, ui imports no pages)

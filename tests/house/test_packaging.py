@@ -1,4 +1,4 @@
-"""Installable as a package (issue 19): the built wheel carries the demo studies and the app itself.
+"""Installable as a package: the built wheel carries the demo studies and the app itself.
 
 The test builds the wheel (no build isolation: setuptools and wheel come with the test extra), installs it
 into a fresh virtual environment without its dependencies (those are made visible from this environment

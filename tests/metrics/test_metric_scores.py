@@ -1,4 +1,4 @@
-"""Attached metric scores (issue 17): loaders, validation messages, saving, the unified metric view."""
+"""Attached metric scores: loaders, validation messages, saving, the unified metric view."""
 
 from __future__ import annotations
 

@@ -225,7 +225,7 @@ def test_batched_per_equals_the_counter_version_segment_by_segment(data) -> None
 
 @pytest.mark.parametrize("metric", ["NIST", "PER", "chrF"])
 def test_slow_metrics_report_their_progress_with_what_they_do(metric):
-    """The app's background jobs show these reports as a moving bar (issue #14: work over 2 s says what it
+    """The app's background jobs show these reports as a moving bar (work over 2 s says what it
     is doing); the scores do not depend on whether anyone listens."""
     from bleu_core.study.demo import load_demo
 

@@ -96,7 +96,7 @@ def test_to_dict_is_complete(corpus):
 
 
 def test_whole_test_set_uses_every_segment_in_blocks_differing_by_one(corpus):
-    # 510 segments in 20 blocks: 10 blocks of 26 and 10 of 25, nothing left over (issue 15).
+    # 510 segments in 20 blocks: 10 blocks of 26 and 10 of 25, nothing left over.
     refs, systems, stats = corpus
     res = block_bleu(stats, n_blocks=20, block_size=None)
     assert res.leftover == 0 and res.warnings == ()

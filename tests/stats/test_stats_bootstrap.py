@@ -171,7 +171,7 @@ def test_permuting_segments_leaves_block_free_statistics_unchanged(corpus, rando
     )
 
 
-# ------------------------------------------------------------------ the vectorised paths (issue 14)
+# ------------------------------------------------------------------ the vectorised paths
 def loop_paired(result, alpha: float, baseline: str | None = None) -> list[tuple]:
     """The paired test as it was computed before it was vectorised: one pair at a time (kept here as
     the reference the vectorised :meth:`BootstrapResult.paired` must equal bit for bit)."""

@@ -1,8 +1,9 @@
-"""The chance line of a ranking (issue 28): random and constant metrics, degenerate tie thresholds."""
+"""The chance line of a ranking: random and constant metrics, degenerate tie thresholds."""
 
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from bleu_core.stats.chance import (
     is_degenerate,
     permute_within_items,
     ranking_chance,
+    statistic_value,
 )
 from bleu_core.stats.clusters import rank_metrics, study_rankings
 from bleu_core.stats.errors import StatsInputError
@@ -150,8 +152,7 @@ def test_tables_without_segment_scores_get_no_item_chance_line():
     assert ranking_chance(tables, human.mean(1), human, "acc-eq", seed=1) == {}
 
 
-def test_tau_like_chance_line_is_said_beside_kendall_wmt():
-    from bleu_core.stats.chance import tau_like_chance, with_tau_like_chance
+def test_tau_like_chance_line_counts_metric_ties_against_a_random_metric():
     from bleu_core.stats.correlation import kendall_wmt
 
     rng = np.random.default_rng(4)
@@ -161,12 +162,11 @@ def test_tau_like_chance_line_is_said_beside_kendall_wmt():
         human / 50
     )  # few distinct scores: many metric ties, which WMT counts against it
     result = kendall_wmt(metric, human)
-    said = with_tau_like_chance(result, metric, human, 25.0, seed=3)
-    assert said.statistic == result.statistic and "(WMT DARR)" in said.note
-    assert "shuffles within segments, seed 3" in said.note and "constant metric -1" in said.note
-    good, ties = (tau_like_chance(m, human, 25.0, seed=3) for m in (metric, tied))
+    assert statistic_value("kendall-wmt", metric, human) == pytest.approx(result.statistic)
+    good, ties = (chance_line("kendall-wmt", m, human, seed=3) for m in (metric, tied))
     assert good.random < result.statistic and good.constant == -1.0
+    assert good.n_permutations == 200 and good.grouping == "each item's systems"
     assert ties.random < good.random  # ties pull a random metric's tau-like below 0
-    # no pair counted: nothing to add
-    empty = kendall_wmt(metric, human / 100)
-    assert with_tau_like_chance(empty, metric, human / 100, 25.0, seed=3) == empty
+    # no pair counted (every human difference below 25): no value, no constant
+    empty = chance_line("kendall-wmt", metric, human / 100, seed=3)
+    assert math.isnan(empty.random) and math.isnan(empty.constant)

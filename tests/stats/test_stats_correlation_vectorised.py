@@ -1,4 +1,4 @@
-"""Correlations vectorised for WMT-sized studies (issue 14), each equal to what it replaces on random data
+"""Correlations vectorised for WMT-sized studies, each equal to what it replaces on random data
 (Hypothesis): segment-level correlations by item against the per-segment loop (one
 :func:`bleu_core.stats.correlation` per segment, i.e. scipy's ``pearsonr`` / ``kendalltau``) on sparse
 ratings; the blocked pair counts (WMT tau-like, Kendall rows) against the one-shot array versions; the

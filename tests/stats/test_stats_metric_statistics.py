@@ -1,5 +1,5 @@
 """Any metric in the resampling tests (bleu_core.stats.metric_statistics, ``score=``), and the vectorised
-block t-tests and re-read randomisation verdicts (issue 14), each checked against a direct computation."""
+block t-tests and re-read randomisation verdicts, each checked against a direct computation."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""MTME's statistics tests, reproduced on bleu_core.stats (issue 17), plus properties.
+"""MTME's statistics tests, reproduced on bleu_core.stats, plus properties.
 
 Inputs and expected values are copied from google-research/mt-metrics-eval,
 ``mt_metrics_eval/stats_test.py`` (commit 38882cc), ``pce_test.py`` and ``data.AssignRanks``; each

@@ -1,4 +1,4 @@
-"""Issue 28, point 6: our meta-evaluation values equal mt-metrics-eval's own code on real studies.
+"""Our meta-evaluation values equal mt-metrics-eval's own code on real studies.
 
 The expected values below were produced by running google-research/mt-metrics-eval's code (outside this
 repository, never copied into it) on the inputs our ranking path builds, for BLEU and chrF:

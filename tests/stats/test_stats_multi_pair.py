@@ -1,10 +1,11 @@
-"""Several language pairs at once (issue 28): per-pair rankings, global average, average rank, clusters
+"""Several language pairs at once: per-pair rankings, global average, average rank, clusters
 from the tasks' null draws (mt-metrics-eval ``tasks.TaskSetResults.AverageCorrs``, ``AverageRanks``,
 ``AverageCorrMatrix``, commit 12498083), and ``meta --pairs``."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -187,3 +188,180 @@ def test_wmt24_release_both_pairs(capsys):
     data = json.loads(capsys.readouterr().out)
     assert [c["task"] for c in data["columns"]] == ["en-ja", "en-ja", "en-hi", "en-hi"]
     assert {row["metric"] for row in data["global"]} == {"BLEU", "chrF"}
+
+
+# ------------------------------------------------------------------ separate studies: meta --studies
+
+
+@pytest.fixture
+def two_studies(release, tmp_path):
+    """The two pairs of ``release`` as two separate one-pair studies (folders in the WMT24 layout),
+    en-de with a second rater (``r2``, an ``#incomplete`` document) on every system's first 4 lines."""
+    import shutil
+
+    rows = (release / "humeval" / "esa.csv").read_text(encoding="utf-8").splitlines()
+    out = {}
+    for pair, lang in (("en-cs", "ces"), ("en-de", "deu")):
+        root = tmp_path / f"study-{pair}"
+        shutil.copytree(release, root)
+        other = "en-de" if pair == "en-cs" else "en-cs"
+        for path in list(root.rglob(f"*{other}*")):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+        mine = [r for r in rows if f",eng,{lang}," in r]
+        if pair == "en-de":
+            mine += [
+                f"r2,sys{k},{i},TGT,eng,deu,{85 - 15 * k},doc{i}#incomplete,False,[],0,1"
+                for k in range(4)
+                for i in range(1, 5)
+            ]
+        (root / "humeval" / "esa.csv").write_text("\n".join(mine) + "\n", encoding="utf-8")
+        out[pair] = root
+    return out
+
+
+def _json_run(argv, capsys):
+    assert main([*argv, "--format", "json"]) == 0, capsys.readouterr().err
+    return json.loads(capsys.readouterr().out)
+
+
+def test_studies_equal_the_python_task_api_and_the_release(two_studies, release, capsys):
+    from bleu_core import strict_json
+    from bleu_core.study import load_study
+
+    common = ["--n-resamples", "50", "--seed", "7", "--statistics", "pairwise-accuracy,acc-eq"]
+    items = [str(two_studies["en-cs"]), f"german={two_studies['en-de']}"]
+    data = _json_run(["meta", "--studies", *items, *common], capsys)
+    assert data["pairs"] == ["en-cs", "german"]
+    assert [s["pair"] for s in data["studies"]] == ["en-cs", "en-de"]
+    tasks = []
+    for item, name in ((two_studies["en-cs"], "en-cs"), (two_studies["en-de"], "german")):
+        study = load_study(item).study
+        tables = study_metric_scores(study, ["BLEU", "chrF"], systems=study.machine_systems)
+        tasks.append(task_from_study(study, tables, "esa", name))
+    res = multi_pair_meta(tasks, ("pairwise-accuracy", "acc-eq"), n_resamples=50, seed=7)
+    expected = json.loads(strict_json.dumps(res.to_dict()))
+    assert {k: v for k, v in data.items() if k not in ("pairs", "studies")} == expected
+    # the same pairs as one release folder: the same numbers (en-de's r2 rows are the difference)
+    whole = _json_run(["meta", str(release), "--pairs", "all", *common], capsys)
+    assert whole["global"][0]["per_task"][:2] == data["global"][0]["per_task"][:2]
+    assert whole["columns"][0]["ceiling"]["note"].startswith("every item has a single esa rating")
+
+
+def test_studies_carry_the_human_ceiling_in_text_json_and_latex(two_studies, capsys):
+    argv = ["meta", "--studies", str(two_studies["en-cs"]), str(two_studies["en-de"])]
+    argv += ["--n-resamples", "20", "--statistics", "pairwise-accuracy"]
+    data = _json_run(argv, capsys)
+    de = data["columns"][1]["ceiling"]
+    # r2 rates every system 85 - 15k, r1 90 - 15k ± 5: the two raters order the 4 systems alike
+    assert (
+        de["available"] and de["statistic"] == 1.0 and (de["n_items"], de["n_systems"]) == (16, 4)
+    )
+    assert not data["columns"][0]["ceiling"]["available"] and data["global_ceiling"] is None
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "human ceiling  --" in text and "n/a" in text
+    assert (
+        "human ceiling, en-de pairwise-accuracy: one rater against another (drawn with seed" in text
+    )
+    assert "on 16 items of 4 systems" in text
+    assert main([*argv, "--latex"]) == 0
+    assert "\\textit{human ceiling} & \\textit{--} &  & \\textit{n/a} & \\textit{1.000}" in (
+        capsys.readouterr().out
+    )
+
+
+def test_studies_errors(two_studies, release, capsys):
+    de, cs = str(two_studies["en-de"]), str(two_studies["en-cs"])
+    cases = [
+        ([de, de], r"--studies .* and .* are the same study \(pair en-de\): give each study once"),
+        ([de, f"{release}:en-de"], r"are both pair 'en-de': name the columns apart, e\.g\. a="),
+        ([str(release)], r"a release with 2 language pairs \(en-cs, en-de\); name one as .*:PAIR"),
+        ([cs, "demo:ted-en-de", "--criteria", "esa"], r"demo:ted-en-de: no criterion 'esa' \(--"),
+        ([de, cs, "--metrics", "BLEU,COMET"], r"no metric 'COMET': it is neither computed here"),
+        ([de, cs, "--ceiling", "mqm"], r"no criterion 'mqm' for the human ceiling in task en-de"),
+        ([de, "--pairs", "all"], r"--studies names every study and its pair .*: leave out --pairs"),
+        ([de, "--esa", de], r"--esa adds ESA files to one study: leave out --studies, or it"),
+    ]
+    for items, message in cases:
+        assert main(["meta", "--studies", *items, "--n-resamples", "5"]) == 2
+        err = capsys.readouterr().err
+        assert re.search(message, err), err
+    assert main(["meta", cs, "--studies", de]) == 2
+    assert "leave out a PATH" in capsys.readouterr().err
+
+
+def test_study_items_are_read_as_name_path_and_pair(tmp_path):
+    from bleu_core.stats.multi_study_command import parse_item
+
+    odd = tmp_path / "odd:en-de"  # a file whose name ends like a pair is a path
+    odd.write_text("x", encoding="utf-8")
+    assert parse_item(str(odd)).pair is None and parse_item(str(odd)).path == str(odd)
+    item = parse_item("de=/data/wmt24:en-ar_EG")
+    assert (item.name, item.path, item.pair) == ("de", "/data/wmt24", "en-ar_EG")
+    assert parse_item("/data/a=b/study").name is None  # '=' inside a path names nothing
+    with pytest.raises(
+        StatsInputError, match=r"--studies 'x=': no study PATH; write \[NAME=\]PATH"
+    ):
+        parse_item("x=")
+
+
+WMT21 = WMT24.parent / "wmt21-newstest2021-mqm-da"
+
+
+@pytest.mark.skipif(not WMT24.exists(), reason="the WMT24 release is not beside the repository")
+def test_wmt24_pairs_as_studies_equal_the_release_and_carry_the_rater_ceiling(capsys):
+    common = ["--n-resamples", "20", "--statistics", "pairwise-accuracy,acc-eq"]
+    studies = _json_run(["meta", "--studies", f"{WMT24}:en-ja", f"{WMT24}:en-hi", *common], capsys)
+    whole = _json_run(["meta", str(WMT24), "--pairs", "en-ja,en-hi", *common], capsys)
+    assert {k: v for k, v in studies.items() if k != "studies"} == whole
+    ja = whole["columns"][0]["ceiling"]
+    # the #incomplete documents' second raters: 363 items of 12 machine systems (see test_stats_ceiling)
+    assert ja["available"] and (ja["n_items"], ja["n_systems"]) == (363, 12)
+
+
+@pytest.mark.skipif(not WMT21.exists(), reason="the WMT21 release is not beside the repository")
+def test_ted_and_wmt21_zh_en_as_one_task_equal_the_python_api(capsys):
+    from bleu_core import strict_json
+    from bleu_core.study import load_study
+
+    argv = ["meta", "--studies", "ted=demo:ted-zh-en", f"wmt21={WMT21}:zh-en", "--criteria", "mqm"]
+    argv += ["--n-resamples", "20", "--statistics", "pairwise-accuracy,acc-eq", "--seed", "3"]
+    data = _json_run(argv, capsys)
+    tasks = []
+    for study, name in ((load_demo("ted-zh-en"), "ted"),
+                        (load_study(WMT21, pair="zh-en").study, "wmt21")):  # fmt: skip
+        tables = study_metric_scores(study, ["BLEU", "chrF"], systems=study.machine_systems,
+                                     tokenize="zh" if study.target_lang == "zh" else "13a")  # fmt: skip
+        tasks.append(task_from_study(study, tables, "mqm", name))
+    res = multi_pair_meta(tasks, ("pairwise-accuracy", "acc-eq"), n_resamples=20, seed=3)
+    expected = json.loads(strict_json.dumps(res.to_dict()))
+    assert {k: v for k, v in data.items() if k not in ("pairs", "studies")} == expected
+    assert data["notes"] == [
+        "left out of the global view (not scored on every task): bleu-A, bleu-all, chrf-A, chrf-all"
+    ]
+    assert main([*argv[:-6], "--metrics", "BLEU,bleu-A", "--n-resamples", "5"]) == 2
+    assert "ted=demo:ted-zh-en: no metric 'bleu-A'" in capsys.readouterr().err
+
+
+def test_study_checks_raise_clear_errors(two_studies):
+    from bleu_core.stats.ceiling import check_ceiling_criterion
+    from bleu_core.stats.multi_study_command import load_studies, split_metrics, study_criterion
+
+    de = str(two_studies["en-de"])
+    with pytest.raises(StatsInputError, match=r"are the same study \(pair en-de\)"):
+        load_studies([de, f"x={de}:en-de"])
+    (one,) = load_studies([f"german={de}"])
+    assert one.name == "german" and one.to_dict()["pair"] == "en-de"
+    with pytest.raises(
+        StatsInputError, match=r"german=.*: no criterion 'mqm' \(--criteria\); this"
+    ):
+        study_criterion(one, "mqm")
+    assert study_criterion(one, "") == "esa"
+    with pytest.raises(StatsInputError, match=r"no metric 'COMET': it is neither computed here"):
+        split_metrics([one], ["BLEU", "COMET"])
+    assert split_metrics([one], ["bleu", "chrF"]) == (["bleu", "chrF"], [])
+    with pytest.raises(
+        StatsInputError, match=r"no criterion 'da' for the human ceiling in x; it has"
+    ):
+        check_ceiling_criterion(one.study, "da", "x")
+    assert check_ceiling_criterion(one.study, "raters") is None

@@ -1,4 +1,4 @@
-"""Metric rankings (issue 17): bootstrap intervals of every row, clusters of soft pairwise accuracy,
+"""Metric rankings: bootstrap intervals of every row, clusters of soft pairwise accuracy,
 and ``meta`` reading TER from its cache directory."""
 
 from __future__ import annotations

@@ -63,6 +63,7 @@ def test_the_statistics_are_the_strategies() -> None:
         "SystemScoreStatistic",
         "SoftPairwiseStatistic",
         "TieCalibratedStatistic",
+        "TauLikeStatistic",
     }
     with pytest.raises(StatsInputError, match=r"unknown statistic 'spa'; choose from: pairwise"):
         rs.strategy("spa")
@@ -72,6 +73,8 @@ def test_segment_statistics_say_they_need_segment_scores() -> None:
     tables = _tables({"a": 1.0, "b": 2.0})
     with pytest.raises(StatsInputError, match="acc-eq needs human segment scores"):
         rank_metrics(tables, np.ones(3), None, "acc-eq")
+    with pytest.raises(StatsInputError, match="kendall-wmt needs human segment scores"):
+        rank_metrics(tables, np.ones(3), None, "kendall-wmt")
     with pytest.raises(StatsInputError, match="soft pairwise accuracy needs human segment scores"):
         rank_metrics(tables, np.ones(3), None, "soft-pairwise-accuracy")
     with pytest.raises(StatsInputError, match="only 2 systems have a human score; need 3"):

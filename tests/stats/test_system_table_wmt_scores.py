@@ -1,5 +1,5 @@
-"""A WMT release's ``scores/automatic-scores.tsv`` read as a published system table, one pair at a time
-(issue 27): the Published tables page and ``meta --system-scores`` accept the file the study loader attaches."""
+"""A WMT release's ``scores/automatic-scores.tsv`` read as a published system table, one pair at a time:
+the Published tables page and ``meta --system-scores`` accept the file the study loader attaches."""
 
 from __future__ import annotations
 

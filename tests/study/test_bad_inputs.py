@@ -1,4 +1,4 @@
-"""A catalog of bad inputs (issue 16): every one answered with our own error and a clear message.
+"""A catalog of bad inputs: every one answered with our own error and a clear message.
 
 Each case names the input and the exact outcome: for the command line, exit code 2 and a message
 (``cli.main(argv)`` run in-process, stderr searched with a regex); for the Python API, the exception type

@@ -1,4 +1,4 @@
-"""ESA error spans in the long table's ``spans`` column (issue 27): the same error spans, ratings and
+"""ESA error spans in the long table's ``spans`` column: the same error spans, ratings and
 error-agreement tables as the same annotations read from Appraise's ESA CSV, and one clear error for bad
 spans. All texts and annotations are invented for the tests."""
 
@@ -185,6 +185,7 @@ def _span(start: Any, end: Any, severity: str | None = "minor") -> str:
 
 BAD_SPANS = [
     ('[{"start_i": 0,', r"the spans are not valid JSON \(Expecting property name"),
+    ("[" * 5000 + "]" * 5000, r"the spans are JSON nested too deeply to read \(over Python's recursion limit\)"),
     ('{"start_i": 0}', r"the spans must be a JSON list of objects with start_i, end_i and severity"),
     (_span(0, 99), r"span 0-99 lies outside the translation, which has 19 characters"),
     (_span(-1, 3), r"span -1-3 lies outside the translation, which has 19 characters"),

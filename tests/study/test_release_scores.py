@@ -1,5 +1,5 @@
 """A release's own automatic scores (``scores/automatic-scores.tsv`` of WMT21-23) are attached as metrics
-when the study loads, with a note (issue 27)."""
+when the study loads, with a note."""
 
 from __future__ import annotations
 

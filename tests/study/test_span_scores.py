@@ -1,4 +1,4 @@
-"""BLEU's unmatched words scored as error spans (issue 28): exact, overlap and character P/R/F1, with and
+"""BLEU's unmatched words scored as error spans: exact, overlap and character P/R/F1, with and
 without severity weights, micro-averaged per system and overall."""
 
 from __future__ import annotations

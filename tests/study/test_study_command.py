@@ -48,7 +48,7 @@ def test_text_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert "segments: 4" in out and "references (3): reference-1, reference-2, reference-3" in out
     assert "criteria: none" in out
-    assert "(BLEU on 2 segments with output)" in out
+    assert "(BLEU on the 2 of 4 segments with output)" in out
 
 
 def test_bad_input_prints_the_message_and_exits_2(

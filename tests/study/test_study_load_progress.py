@@ -1,4 +1,4 @@
-"""Opening a study reports how far it has got (issue 14: a 50 × 10k study takes seconds to open)."""
+"""Opening a study reports how far it has got (a 50 × 10k study takes seconds to open)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The fast usual-mistake detectors and ``Study._segment_scores`` agree exactly with straightforward ones.
 
 The ``_reference_*`` functions below are the implementations of bleu_core/study/mistakes.py and
-``Study._segment_scores`` before they were sped up for 50 systems x 10,000 segments (issue #14), copied
+``Study._segment_scores`` before they were sped up for 50 systems x 10,000 segments, copied
 unchanged except for names. Hypothesis draws small studies (cased, uncased, CJK and odd Unicode texts,
 ``None`` and blank texts, systems that copy a reference, repeated raters, system-level ratings, unknown
 ids) and checks that both give the same warnings, in the same order, with the same messages, the same

@@ -1,7 +1,7 @@
 """Reading big ratings tables column by column gives exactly what the row-by-row reading gives.
 
 Opening a 50 systems × 10,000 segments study (half a million DA ratings) went from ~10 s to ~4 s in process
-(issue #14) through three changes, each checked here against the code it replaced:
+through three changes, each checked here against the code it replaced:
 
 - ``parse_table`` keeps each row's cells as a list (rows as :class:`Row` objects are built on first use);
   the reference below is the row-by-row parser as it was before (commit 0203290);

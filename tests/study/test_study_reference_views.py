@@ -1,4 +1,4 @@
-"""Every human translation can be a reference (issue 13), in the formats beyond WMT releases: plain-text
+"""Every human translation can be a reference, in the formats beyond WMT releases: plain-text
 ratings naming ``HUMAN-B`` and Google's MQM TSV keep a reference's own scores, so the app's reference picker
 (:func:`bleu_core.study.reference_choice.choose_references`) switches without reading a file again.
 """

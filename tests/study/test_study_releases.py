@@ -1,4 +1,4 @@
-"""Real releases loaded faithfully (issue 13): human translations keep their scores, every reference is
+"""Real releases loaded faithfully: human translations keep their scores, every reference is
 usable (``--references A,B | all`` everywhere), WMT file names anywhere, user's file names in messages,
 byte-order marks reported.
 

@@ -1,4 +1,4 @@
-"""The WMT24+ release layout and ESA human scores (issue 27): the committed invented release
+"""The WMT24+ release layout and ESA human scores: the committed invented release
 ``tests/study/data/wmt24-mini`` (layout of ``wmt-conference/wmt24-news-systems``, text written for the tests)
 and, where it is present, the real WMT24 en-ja / en-hi release in ``shared/data/wmt24-general-esa``
 (read in place, never copied)."""
@@ -166,6 +166,19 @@ def test_bad_metadata_json_is_an_error(tmp_path: Path) -> None:
         load_study(release, pair="en-de")
 
 
+def test_deeply_nested_metadata_json_is_an_error_naming_the_line(tmp_path: Path) -> None:
+    release = _copy(tmp_path)
+    meta = release / "txt" / "metadata" / "en-de.jsonl"
+    lines = meta.read_text(encoding="utf-8").split("\n")
+    lines[2] = "[" * 5000 + "]" * 5000
+    meta.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(
+        InputError,
+        match=r"en-de\.jsonl, line 3: JSON nested too deeply to read .*; expected one object",
+    ):
+        load_study(release, pair="en-de")
+
+
 def test_a_pair_without_reference_is_an_error(tmp_path: Path) -> None:
     release = _copy(tmp_path)
     (release / "txt" / "references" / "en-de.refA.txt").unlink()
@@ -266,6 +279,10 @@ BAD_ROWS = [
     (
         ["r9", "sysA", "1", "TGT", "eng", "jpn", "50", "d", "False", '[{"start_i": 0,'],
         r"line 19, column spans: the spans are not valid JSON",
+    ),
+    (
+        ["r9", "sysA", "1", "TGT", "eng", "jpn", "50", "d", "False", "[" * 5000 + "]" * 5000],
+        r"line 19, column spans: the spans are JSON nested too deeply to read",
     ),
     (
         ["r9", "sysA", "1", "TGT", "eng", "jpn", "50", "d", "False", '{"start_i": 0}'],

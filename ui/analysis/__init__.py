@@ -6,6 +6,7 @@
 ``significance_data``                Significance: the metric menu, cached bootstrap / blocks / randomisation.
 ``ranking``                          Metric ranking: cached rankings with clusters, findings table, LaTeX.
 ``ranking_extras``                   Metric ranking: chance lines, human ceiling, explainers, a release.
+``release_ceiling``                  Metric ranking, release view: each column's human ceiling.
 ``metric_pairs``                     two metrics' correlations compared (Williams, permutation).
 ``correlation_cache``                Correlation: cached system- and segment-level correlations.
 ``judges_cache``                     Judges: cached raters and same-judge comparisons (no BLEU setting).

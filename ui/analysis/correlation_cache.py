@@ -157,20 +157,20 @@ def reference_analysis(
     (paper §3). ``progress(done, total, message)``.
 
     The statistics of ``names`` are counted once per reference subset, all systems in one batched pass
-    (:func:`bleu_core.statistics.compute_system_statistics`); the subsets' BLEU and every draw's totals
-    are sums of them (:func:`bleu_core.stats.references.subsets_from_totals`,
+    (:func:`bleu_core.study.output_rows.study_statistics`: missing outputs not counted); the subsets'
+    BLEU and every draw's totals are sums of them (:func:`bleu_core.stats.references.subsets_from_totals`,
     :func:`~bleu_core.stats.references.random_reference_from_statistics`: the same results as
     :func:`~bleu_core.stats.reference_subsets` and :func:`~bleu_core.stats.random_reference_per_document`,
     which count every system on its own). ``current``: the page's statistics (``K × S × F`` at the
     options' order) with the references they were counted with, reused when those are all of them.
     The Correlation page runs this in the shared background thread (:func:`ui.app.background.result`).
     """
-    from bleu_core.statistics import compute_system_statistics
     from bleu_core.stats.references import (
         random_reference_from_statistics,
         subset_list,
         subsets_from_totals,
     )
+    from bleu_core.study.output_rows import study_statistics
 
     refs = tuple(study.references)
     subsets = subset_list(refs)
@@ -185,14 +185,7 @@ def reference_analysis(
                f"with {' + '.join(sub)} ({i + 1} of {len(to_count)})"  # fmt: skip
         if progress is not None:
             progress(i, total, what)
-        counted = compute_system_statistics(
-            {s: study.systems[s] for s in names},
-            [study.references[r] for r in sub],
-            max_order=options.statistics_order,
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-        )
-        arrays[sub] = np.stack([counted[s].array for s in names])
+        arrays[sub] = study_statistics(study, names, sub, options)  # missing outputs not counted
     if progress is not None:
         progress(
             len(to_count), total, f"Reference subsets: {draws} draws of one reference per document"
@@ -243,6 +236,7 @@ def segment_level_job(
     progress: Any = None,
     counts: np.ndarray | None = None,
     threshold: float = WMT_DARR_THRESHOLD,
+    tau_like: dict[str, Any] | None = None,
 ) -> Any:
     """:func:`bleu_core.stats.meta.segment_correlations` in the shared background thread (the Correlation page shows the system
     level meanwhile): seconds of item-level Kendall on a WMT release, minutes at 50 × 10,000."""
@@ -262,6 +256,7 @@ def segment_level_job(
         seed=seed,
         counts=counts,
         threshold=threshold,
+        **(tau_like or {}),  # the criterion's rule: bleu_core.stats.tau_like.study_tau_like
     )
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import pandas as pd
 
 from bleu_core.study.criterion_order import criteria_order, headline_criterion
+from bleu_core.study.output_rows import missing_note
 from ui.analysis.charts import corpus_bars, normalised_chart, regression_scatter
 from ui.analysis.domains import domain_tables
 from ui.analysis.frames import corpus_frame, normalised_frame
@@ -64,7 +65,11 @@ def core_artefacts(scores: Scores) -> tuple[dict, dict]:
         scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
     )
     tables: dict[str, tuple[pd.DataFrame, str]] = {
-        "corpus-bleu": (corpus, f"Corpus BLEU of {study.name} ({scores.signature})"),
+        "corpus-bleu": (
+            corpus,
+            f"Corpus BLEU of {study.name} ({scores.signature})"
+            + (f"; {missing}" if (missing := missing_note(study)) else ""),
+        ),
     }
     charts: dict[str, Any] = {
         "corpus-bleu-chart": corpus_bars(

@@ -5,13 +5,16 @@ One ranking is one criterion × statistic; each is cached on its own (:func:`cac
 can show progress between them and a change of one statistic recomputes only that one. The tables:
 
 * :func:`ranking_frame`: one row per ranking × metric (long; CSV-friendly), with the bootstrap
-  confidence interval of each value (``CI low``, ``CI high``);
+  confidence interval of each value (``CI low``, ``CI high``) and its chance line (a random metric's
+  mean and middle 95 %, the constant metric's value: :mod:`bleu_core.stats.chance`);
 * :func:`findings_frame`: the WMT findings' layout, one row per metric and, per ranking, its value,
   interval and cluster rank, metrics in the order of the first ranking (numbers: the CSV export);
-* :func:`findings_display`: that table as shown, each value as ``0.812 [0.790, 0.835]``;
-* :func:`findings_latex`: that table as LaTeX in the findings' style (cluster 1 in bold, the rank as a
-  superscript, the interval in small type, a rule between the clusters of the first ranking, the BLEU
-  row in italics).
+* :func:`findings_display`: that table as shown, each value as ``0.812 [0.790, 0.835]`` with its
+  chance line beside it (``0.501 / 0.480``: random metric / constant metric);
+* :func:`~bleu_core.stats.ranking_latex.findings_latex` (re-exported): that table as LaTeX in the
+  findings' style, the one ``meta --latex`` prints (cluster 1 in bold, the rank as a superscript, the
+  interval in small type, a rule between the clusters of the first ranking, the BLEU row in italics,
+  the random and constant metrics' rows and how they were drawn).
 """
 
 from __future__ import annotations
@@ -25,16 +28,7 @@ import streamlit as st
 
 from bleu_core.stats.clusters import MetricRanking, study_rankings
 from bleu_core.stats.ranking_command import value_with_interval
-
-STATISTIC_LABELS = {
-    "pairwise-accuracy": "pairwise accuracy",
-    "pearson": "Pearson",
-    "kendall": "Kendall tau-b",
-    "soft-pairwise-accuracy": "soft pairwise accuracy",
-    "acc-eq": "acc*_eq",
-    "tau-eq": "tau*_eq",
-}
-"""How the statistics are named in tables (the findings' names)."""
+from bleu_core.stats.ranking_latex import STATISTIC_LABELS, findings_latex
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -93,10 +87,39 @@ def ranking_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
                     "higher is better": row.higher_is_better,
                     "tie threshold": math.nan if row.threshold is None else row.threshold,
                     "n": row.n,
+                    **chance_numbers(r, row.metric),
                     "note": row.note or r.note,
                 }
             )
     return pd.DataFrame(rows)
+
+
+def chance_numbers(ranking: MetricRanking, metric: str) -> dict[str, float]:
+    """A metric's chance line as numbers (NaN where there is none): ``random metric``, ``random low``,
+    ``random high`` (the middle 95 % of the permutations) and ``constant metric``."""
+    line = ranking.extra.get("chance", {}).get(metric) or {}
+    low, high = line.get("random_range") or (None, None)
+    values = (line.get("random"), low, high, line.get("constant"))
+    names = ("random metric", "random low", "random high", "constant metric")
+    return {n: math.nan if v is None else float(v) for n, v in zip(names, values, strict=True)}
+
+
+def chance_short(ranking: MetricRanking, metric: str) -> str:
+    """``0.501 / 0.480``: the random metric's mean and the constant metric's value (``n/a``), or ``—``.
+
+    >>> import numpy as np
+    >>> from bleu_core.stats.clusters import MetricRanking, RankedMetric
+    >>> r = MetricRanking("pearson", "system", "mqm", (RankedMetric("BLEU", 0.7, 1),), np.zeros((1, 1)),
+    ...     0.05, 10, 1, "t", extra={"chance": {"BLEU": {"random": 0.01, "constant": None}}})
+    >>> chance_short(r, "BLEU"), chance_short(r, "chrF")
+    ('0.010 / n/a', '—')
+    """
+    n = chance_numbers(ranking, metric)
+    if math.isnan(n["random metric"]) and math.isnan(n["constant metric"]):
+        return "—"
+    return " / ".join(
+        "n/a" if math.isnan(v) else f"{v:.3f}" for v in (n["random metric"], n["constant metric"])
+    )
 
 
 def findings_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
@@ -118,6 +141,10 @@ def findings_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
                 for row in r.rows
             }
         columns[f"{name} · rank"] = {row.metric: row.rank for row in r.rows}
+        for part in ("random metric", "constant metric"):  # the chance line (NaN: none)
+            columns[f"{name} · {part}"] = {
+                row.metric: chance_numbers(r, row.metric)[part] for row in r.rows
+            }
         kinds.update({row.metric: row.kind for row in r.rows})
     frame = pd.DataFrame({"metric": order, "kind": [kinds.get(m, "") for m in order]})
     for name, values in columns.items():
@@ -139,9 +166,15 @@ def findings_display(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
         }
         label = f"{name} [{r.confidence:.0%} CI]" if r.interval else name
         frame[name] = [cells.get(m, "—") for m in frame["metric"]]
-        frame = frame.drop(columns=[f"{name} · CI low", f"{name} · CI high"]).rename(
-            columns={name: label}
+        frame.insert(  # beside the value: what a random and a constant metric get
+            frame.columns.get_loc(name) + 1,
+            f"{name} · random / constant",
+            [chance_short(r, m) for m in frame["metric"]],
         )
+        drop = [
+            f"{name} · {part}" for part in ("CI low", "CI high", "random metric", "constant metric")
+        ]
+        frame = frame.drop(columns=drop).rename(columns={name: label})
     return frame
 
 
@@ -158,76 +191,15 @@ def highlight_bleu(frame: pd.DataFrame) -> Any:
     return frame.style.apply(paint, axis=1).format("{:.3f}", subset=numbers, na_rep="—")
 
 
-def _tex(text: str) -> str:
-    out = []
-    for ch in str(text):
-        if ch in "&%$#_{}":
-            out.append("\\" + ch)
-        elif ch == "~":
-            out.append(r"\textasciitilde{}")
-        elif ch == "^":
-            out.append(r"\textasciicircum{}")
-        elif ch == "\\":
-            out.append(r"\textbackslash{}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def findings_latex(rankings: Sequence[MetricRanking], *, caption: str = "") -> str:
-    """The ranking as a LaTeX table in the WMT findings' style (booktabs).
-
-    One row per metric, one column per ranking: the value with its cluster rank as a superscript, in
-    bold in cluster 1, then its confidence interval in small type; a rule between the clusters of the
-    first ranking; the BLEU row in italics.
-
-    >>> from bleu_core.stats.clusters import MetricRanking, RankedMetric
-    >>> import numpy as np
-    >>> r = MetricRanking("pairwise-accuracy", "system", "mqm", (RankedMetric("COMET", 0.9, 1),
-    ...     RankedMetric("BLEU", 0.7, 2)), np.full((2, 2), np.nan), 0.05, 100, 1, "perm-both")
-    >>> print(findings_latex([r]).splitlines()[7])
-    COMET & \\textbf{0.900}$^{1}$ \\\\
-    """
-    frame = findings_frame(rankings)
-    first = {row.metric: row.rank for row in rankings[0].rows} if rankings else {}
-    head = " & ".join(
-        ["Metric"]
-        + [
-            _tex(f"{r.criterion} {STATISTIC_LABELS.get(r.statistic, r.statistic)}")
-            for r in rankings
-        ]
-    )
-    lines = [
-        "\\begin{table}[ht]",
-        "\\centering",
-        "\\begin{tabular}{l" + "r" * len(rankings) + "}",
-        "\\toprule",
-        head + " \\\\",
-        " & ".join([""] + [r.level for r in rankings]) + " \\\\",
-        "\\midrule",
-    ]
-    previous = None
-    for _, row in frame.iterrows():
-        metric = row["metric"]
-        if previous is not None and first.get(metric) not in (None, previous):
-            lines.append("\\midrule")
-        previous = first.get(metric, previous)
-        cells = [f"\\textit{{{_tex(metric)}}}" if metric == "BLEU" else _tex(metric)]
-        for r in rankings:
-            value, rank = row[column_name(r)], row[f"{column_name(r)} · rank"]
-            if value is None or (isinstance(value, float) and math.isnan(value)):
-                cells.append("--")
-                continue
-            text = f"{value:.3f}"
-            if not pd.isna(rank):
-                text = (f"\\textbf{{{text}}}" if int(rank) == 1 else text) + f"$^{{{int(rank)}}}$"
-            low, high = row[f"{column_name(r)} · CI low"], row[f"{column_name(r)} · CI high"]
-            if not (pd.isna(low) or pd.isna(high)):
-                text += f" {{\\scriptsize [{low:.3f}, {high:.3f}]}}"
-            cells.append(text)
-        lines.append(" & ".join(cells) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    if caption:
-        lines.append(f"\\caption{{{_tex(caption)}}}")
-    lines.append("\\end{table}")
-    return "\n".join(lines) + "\n"
+__all__ = [
+    "STATISTIC_LABELS",
+    "cached_ranking",
+    "chance_numbers",
+    "chance_short",
+    "column_name",
+    "findings_display",
+    "findings_frame",
+    "findings_latex",
+    "highlight_bleu",
+    "ranking_frame",
+]

@@ -27,7 +27,8 @@ from bleu_core.stats.clusters import MetricRanking
 from bleu_core.stats.multi_pair import MultiPairResult, multi_pair_meta, task_from_study
 from bleu_core.stats.multi_pair_tables import format_latex
 from bleu_core.stats.ties import pair_outcomes, tie_calibrated
-from ui.analysis.ranking import highlight_bleu
+from ui.analysis.ranking import chance_numbers, highlight_bleu
+from ui.analysis.release_ceiling import show_release_ceilings
 from ui.app import chart_layout as layout
 from ui.app import state as K
 from ui.app.markup import md_escape
@@ -42,22 +43,18 @@ LINE_COLOURS = {
 def chance_frame(ranking: MetricRanking) -> pd.DataFrame:
     """One row per metric: its value, the random metric's mean and range, the constant metric's value,
     whether it beats the random range, and the human ceiling."""
-    chance = ranking.extra.get("chance", {})
-    ceiling = ranking.extra.get("ceiling") or {}
+    ceiling = (ranking.extra.get("ceiling") or {}).get("statistic")
     rows = []
     for row in ranking.rows:
-        line = chance.get(row.metric) or {}
-        low, high = line.get("random_range") or (None, None)
+        line = chance_numbers(ranking, row.metric)  # NaN where there is none
+        high = line["random high"]
         rows.append(
             {
                 "metric": row.metric,
                 "value": row.statistic,
-                "random metric": line.get("random"),
-                "random low": low,
-                "random high": high,
-                "constant metric": line.get("constant"),
-                "above chance": None if high is None else bool(row.statistic > high + 1e-9),
-                "human ceiling": ceiling.get("statistic"),
+                **line,
+                "above chance": None if math.isnan(high) else bool(row.statistic > high + 1e-9),
+                "human ceiling": math.nan if ceiling is None else float(ceiling),
             }
         )
     return pd.DataFrame(rows)
@@ -77,6 +74,10 @@ def chance_chart(ranking: MetricRanking, frame: pd.DataFrame) -> alt.LayerChart:
     points = base.mark_point(filled=True, size=80, color="#1f3f8f").encode(
         x="value:Q", tooltip=["metric:N", alt.Tooltip("value:Q", format=".3f")]
     )
+    means = base.mark_tick(thickness=2, size=18, color=LINE_COLOURS["random metric"]).encode(
+        x="random metric:Q",
+        tooltip=["metric:N", alt.Tooltip("random metric:Q", format=".3f", title="random metric")],
+    )
     lines = []
     for name in ("constant metric", "human ceiling"):
         value = frame[name].dropna()
@@ -87,10 +88,13 @@ def chance_chart(ranking: MetricRanking, frame: pd.DataFrame) -> alt.LayerChart:
                 .mark_rule(strokeDash=[5, 3], color=LINE_COLOURS[name])
                 .encode(x="x:Q", tooltip=["line:N", alt.Tooltip("x:Q", format=".3f")])
             )
-    return alt.layer(band, points, *lines).properties(
+    first = next(iter(ranking.extra.get("chance", {}).values()), {})
+    return alt.layer(band, means, points, *lines).properties(
         title=layout.chart_title(
             f"{ranking.criterion}: {ranking.statistic} against chance",
-            "bar: a random metric's middle 95 %; dashed: constant metric (grey), human ceiling (green)",
+            "red tick: a random metric's mean, bar: its middle 95 % "
+            f"({first.get('n_permutations')} permutations, seed {first.get('seed')}); "
+            "dashed: constant metric (grey), human ceiling (green)",
         ),
         height=layout.rows_height(len(frame), per=26),
     )
@@ -118,6 +122,8 @@ def show_chance_lines(ranking: MetricRanking, show_chart: Any) -> None:
             f"({first['n_permutations']} permutations, seed {first['seed']}), the statistic computed as "
             "for the metric; constant metric: every translation the same score."
         )
+    if ranking.extra.get("tau_like"):  # kendall-wmt: the pairs counted and why that threshold
+        st.caption(f"WMT tau-like: {md_escape(ranking.extra['tau_like']['said'])}.")
     ceiling = ranking.extra.get("ceiling")
     if ceiling:
         value = "n/a" if ceiling["statistic"] is None else f"{ceiling['statistic']:.3f}"
@@ -330,6 +336,7 @@ def show_release_view(
         return
     result = release_result(source, n_resamples, seed, alpha)
     st.dataframe(highlight(release_frame(result)), hide_index=True, width="stretch")
+    show_release_ceilings(result)
     st.caption(
         f"{result.n_resamples} resamples, seed {result.seed}, alpha {result.alpha}; equal weights. "
         + " ".join(md_escape(n) for n in result.notes)

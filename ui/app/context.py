@@ -23,6 +23,7 @@ from bleu_core.signature import analysis_signature, interval_field, make_signatu
 from bleu_core.statistics import N_LENGTH_COLUMNS
 from bleu_core.study import Study
 from bleu_core.study.model import LoadWarning
+from bleu_core.study.output_rows import missing_note, output_mask, study_corpus_bleu
 from ui.app import chart_images, demos, domains, statistics_store
 from ui.app import references as reference_choice
 from ui.app import state as K
@@ -274,7 +275,8 @@ def current_scores() -> Scores:
         systems=tuple(study.systems),
         stats=array,
         corpus=statistics_store.stored_scores(
-            ("corpus", *store_key), lambda: bleu_from_stats(array.sum(axis=1), options)
+            ("corpus", *store_key),
+            lambda: study_corpus_bleu(array, output_mask(study), options),
         ),
         store_key=store_key,
     )
@@ -290,6 +292,21 @@ def signature_caption(signature: str | None = None, *, prefix: str = "BLEU signa
         st.caption(f"{prefix}: {md_escape(signature)}")
     else:
         st.caption(f"{prefix}: `{signature}`")
+    if prefix == "BLEU signature":
+        missing_outputs_caption()
+
+
+def missing_outputs_caption() -> None:
+    """Under corpus BLEU: which systems' BLEU counts fewer segments than the study has, and how a missing
+    output is counted (:func:`bleu_core.study.output_rows.missing_note`); nothing when none lacks any."""
+    if st.session_state.get(K.STUDY) is None:
+        return
+    view = analysis_view()
+    note = statistics_store.stored_scores(
+        ("missing-outputs", view.key), lambda: missing_note(view.study)
+    )
+    if note:
+        st.caption(md_escape(note))
 
 
 def analysis_caption(
@@ -306,7 +323,7 @@ def analysis_caption(
     another metric), the ``systems`` it is computed on (human translations in or out), the ``criterion``,
     and ``ci``: the interval, as ``(method, resamples, seed)`` for :func:`interval_field`, an object with
     ``interval_method``, ``n_resamples`` and ``seed`` (a correlation result), a ready ``ci:`` string, or
-    None (no ``ci`` field)."""
+    None (no ``ci`` field). The sidebar's domain, when one is chosen, is its ``domain:`` field."""
     human = scores.study.human_systems
     if ci is not None and not isinstance(ci, (tuple, str)):
         ci = (ci.interval_method, ci.n_resamples, ci.seed)
@@ -316,6 +333,7 @@ def analysis_caption(
         human_included=bool(set(systems) & set(human)) if human else None,
         criterion=criterion,
         interval=interval_field(*ci) if isinstance(ci, tuple) else ci,
+        domain=analysis_view().domain,
     )
     signature_caption(signature, prefix=prefix)
     return signature

@@ -31,6 +31,7 @@ from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from bleu_core.csv_safety import write_safe_csv
+from bleu_core.latex import tex
 from bleu_core.options import BleuOptions
 from bleu_core.segment_level import SEGMENT_RULE, segment_signature
 from bleu_core.study import Study
@@ -79,24 +80,8 @@ def frame_to_latex(frame: pd.DataFrame, *, caption: str = "", float_format: str 
         escape="latex", subset=frame.select_dtypes(exclude="number").columns
     )
     body = styler.to_latex(hrules=True, column_format="l" * len(frame.columns))
-    caption_line = f"\\caption{{{_latex_escape(caption)}}}\n" if caption else ""
+    caption_line = f"\\caption{{{tex(caption)}}}\n" if caption else ""
     return "\\begin{table}[ht]\n\\centering\n" + body + caption_line + "\\end{table}\n"
-
-
-def _latex_escape(text: str) -> str:
-    specials = {
-        "&": r"\&",
-        "%": r"\%",
-        "$": r"\$",
-        "#": r"\#",
-        "_": r"\_",
-        "{": r"\{",
-        "}": r"\}",
-        "~": r"\textasciitilde{}",
-        "^": r"\textasciicircum{}",
-        "\\": r"\textbackslash{}",
-    }
-    return "".join(specials.get(ch, ch) for ch in text)
 
 
 def sha256_bytes(data: bytes) -> str:

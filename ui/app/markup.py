@@ -51,8 +51,14 @@ def label_html(text: str) -> str:
 
 
 def plain_html(text: str | None, *, label: str | None = None, style: bool = True) -> str:
-    """Untokenised text (a source sentence) in the same layout, escaped; ``style=False``: no style sheet."""
-    body = html.escape(text) if text else "<em>(none)</em>"
+    r"""Untokenised text (a source sentence) in the same layout, escaped for HTML and Markdown
+    (:func:`html_text`: the block may reach ``st.markdown``, where a blank line inside the text ends the HTML
+    block and Markdown would read what follows); ``style=False``: no style sheet.
+
+    >>> plain_html("a\n\n![x](http://e/p.png)", style=False)
+    '<div class="bs-seg">a\n\n&#33;&#91;x&#93;&#40;http://e/p.png&#41;</div>'
+    """
+    body = html_text(text) if text else "<em>(none)</em>"
     head = label_html(label) if label else ""
     return f'{STYLE if style else ""}{head}<div class="bs-seg">{body}</div>'
 

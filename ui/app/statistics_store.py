@@ -25,7 +25,8 @@ import numpy as np
 
 from bleu_core.statistics import compute_system_statistics
 from bleu_core.study import Study
-from bleu_core.tokenizers import TOKENIZER_NAMES
+from bleu_core.study.output_rows import output_mask, without_missing
+from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language
 from ui.app import warmup
 from ui.app.prefetch import PageActivity, Prefetcher, ProgressBoard, ResultStore
 from ui.app.prefetch import disabled as prefetch_disabled
@@ -90,12 +91,16 @@ COUNT_AHEAD_COST: dict[str, float] = {
     "char": 3.0,
     "paper": 12.0,
     "zh": 12.0,
+    "ja-mecab": 3.0,
+    "ko-mecab": 4.0,
 }
 """What counting a study costs under each tokenizer, relative to ``13a`` (measured on WMT21 zh-en,
 9.6M characters: 13a 1.9 s, intl 2.0 s, none 1.3 s, char 6.5 s, paper and zh 26 s each: those two
-tokenise line by line). Counting ahead runs while the user works on a page, and on a shared server
-its CPU is taken from the pages: so the WMT21 release has 13a, intl and none counted ahead (5 s),
-not the 60 s of all six; the TED demo (0.8M characters) all six. Unknown names cost as much as
+tokenise line by line; MeCab's on WMT24 en-ja, 2.1M characters, CPU time: 13a 0.23 s, ja-mecab
+0.54 s, ko-mecab 0.78 s, each after its dictionary was loaded once, ~1 s). Counting ahead runs while
+the user works on a page, and on a shared server its CPU is taken from the pages: so the WMT21 release
+has 13a, intl and none counted ahead (5 s), not the 60 s of all six; the TED demo (0.8M characters)
+all six; WMT24 en-ja 13a, intl, char, none and its own ja-mecab. Unknown names cost as much as
 ``paper``."""
 
 
@@ -117,7 +122,10 @@ def _count_statistics(
         lowercase=lowercase,
         progress=progress,
     )
-    array = np.stack([counted[name].array for name in systems])
+    # a missing output counts for nothing (bleu_core.study.output_rows): every page sums these rows
+    array = without_missing(
+        np.stack([counted[name].array for name in systems]), output_mask(study, systems)
+    )
     array.flags.writeable = False  # shared by every session: nobody may change it
     return SystemStatistics(systems, array, tuple(references), max_order)
 
@@ -278,20 +286,26 @@ def count_ahead(
     return PREFETCHER.schedule(jobs, delay=COUNT_AHEAD_DELAY_S) if jobs else None
 
 
-def ahead_tokenizers(characters: int) -> list[str]:
-    """The tokenizers counted ahead for a study of ``characters``, in the order they are counted.
+def ahead_tokenizers(characters: int, default: str | None = None) -> list[str]:
+    """The tokenizers counted ahead for a study of ``characters``, in the order they are counted:
+    ``default`` first (the one sacrebleu's command line picks for the study's target language,
+    :func:`bleu_core.tokenizers.tokenizer_for_language`: the likeliest to be chosen again), then
+    :data:`COUNT_AHEAD_TOKENIZERS`; each only when it fits :data:`COUNT_AHEAD_MAX_CHARACTERS`.
 
     >>> ahead_tokenizers(800_000)
     ['13a', 'intl', 'char', 'none', 'paper', 'zh']
-    >>> ahead_tokenizers(9_600_000)
+    >>> ahead_tokenizers(2_100_000, "ja-mecab")     # WMT24 en-ja
+    ['ja-mecab', '13a', 'intl', 'char', 'none']
+    >>> ahead_tokenizers(9_600_000, "zh")           # WMT21 en-zh: zh costs too much to guess
     ['13a', 'intl', 'none']
     >>> ahead_tokenizers(50_000_000)
     []
     """
     worst = max(COUNT_AHEAD_COST.values())
+    names = dict.fromkeys([default, *COUNT_AHEAD_TOKENIZERS] if default else COUNT_AHEAD_TOKENIZERS)
     return [
         name
-        for name in COUNT_AHEAD_TOKENIZERS
+        for name in names
         if name in TOKENIZER_NAMES
         and characters * COUNT_AHEAD_COST.get(name, worst) <= COUNT_AHEAD_MAX_CHARACTERS
     ]
@@ -300,9 +314,10 @@ def ahead_tokenizers(characters: int) -> list[str]:
 def _ahead_jobs(
     study_key: str, study: Study, references: tuple[str, ...], lowercase: bool, max_order: int
 ) -> list[tuple[Any, _Count]]:
+    default = tokenizer_for_language(study.target_lang)
     return [
         _statistics_job(study_key, study, references, name, lowercase, max_order, ahead=True)
-        for name in ahead_tokenizers(_characters(study_key, study))
+        for name in ahead_tokenizers(_characters(study_key, study), default)
     ]
 
 

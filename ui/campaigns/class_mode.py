@@ -25,6 +25,7 @@ from ui.analysis.charts import normalised_chart, regression_scatter
 from ui.analysis.frames import normalised_frame
 from ui.app import state as K
 from ui.app.context import Scores
+from ui.campaigns.class_results import scale_text
 from ui.campaigns.esa_manage import lesson_protocol_choice
 from ui.campaigns.lesson_form import (
     audience_inputs,
@@ -210,7 +211,7 @@ def fit_chart(campaign: Campaign, snap: ClassSnapshot, criterion: str):
         title=f"BLEU vs the class's {criterion}",
         subtitle=fit_caption(snap, criterion),
         x_title="BLEU (whole test set)",
-        y_title=f"class {criterion} (mean, 1-5)",
+        y_title=f"class {criterion} (mean, {scale_text(campaign, criterion)})",
     )
 
 

@@ -64,13 +64,29 @@ def systems_frame(campaign: Campaign, snap: ClassSnapshot) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _criterion_panel(frame: pd.DataFrame, criterion: str, r: float) -> alt.LayerChart:
+def scale_text(campaign: Campaign, criterion: str) -> str:
+    """The scale of *criterion* as the axis names it: ``1-5`` for the paper's criteria, ``0-100`` for ESA.
+
+    >>> from datetime import datetime, UTC
+    >>> from bleu_core.campaigns import RatingCriterion
+    >>> c = Campaign("K", "n", "s", ("A",), ("1",), (RatingCriterion("esa", "q", tuple("x" * 101), 0),),
+    ...              "neither", ("g",), 0, 1, datetime(2024, 1, 1, tzinfo=UTC))
+    >>> scale_text(c, "esa"), scale_text(c, "not a criterion")
+    ('0-100', '1-5')
+    """
+    for c in campaign.criteria:
+        if c.name == criterion:
+            return f"{c.low}-{c.high}"
+    return "1-5"
+
+
+def _criterion_panel(frame: pd.DataFrame, criterion: str, r: float, scale: str) -> alt.LayerChart:
     column = f"class {criterion}"
     data = frame.dropna(subset=[column]).assign(
         kind=lambda f: f["human"].map({True: "human", False: "machine"})
     )
     x = alt.X("BLEU:Q", title="BLEU", scale=alt.Scale(zero=False))
-    y = alt.Y(f"{column}:Q", title=f"class {criterion} (1-5)", scale=alt.Scale(zero=False))
+    y = alt.Y(f"{column}:Q", title=f"class {criterion} ({scale})", scale=alt.Scale(zero=False))
     base = alt.Chart(data)
     points = base.mark_point(size=160, filled=True).encode(
         x=x,
@@ -96,7 +112,10 @@ def _criterion_panel(frame: pd.DataFrame, criterion: str, r: float) -> alt.Layer
 def summary_chart(campaign: Campaign, snap: ClassSnapshot) -> alt.HConcatChart:
     """BLEU against the class's mean score, one panel per criterion, r in each title (one picture)."""
     frame = systems_frame(campaign, snap)
-    panels = [_criterion_panel(frame, c, snap.fits[c].statistic) for c in snap.fits]
+    panels = [
+        _criterion_panel(frame, c, snap.fits[c].statistic, scale_text(campaign, c))
+        for c in snap.fits
+    ]
     title = (
         f"{campaign.name} · {snap.n_joined} students · {snap.n_ratings} ratings · "
         f"BLEU: {campaign.metadata.get('bleu_signature', '')}"
@@ -151,10 +170,13 @@ def class_zip(
     )
 
 
-def class_ratings_frame(campaign: Campaign, ratings: list[StoredRating]) -> pd.DataFrame:
-    """The class's ratings as the study holds them once joined: system, segment, rater, group, criterion,
-    score (tutorial items and attention checks left out)."""
-    rows, _criteria = to_study_ratings(campaign, ratings)
+def class_ratings_frame(
+    campaign: Campaign, ratings: list[StoredRating], study: Any = None
+) -> pd.DataFrame:
+    """The class's ratings as ``study`` holds them once joined (criterion names as
+    :func:`bleu_core.campaigns.integration.to_study_ratings` gives them for that study): system,
+    segment, rater, group, criterion, score (tutorial items and attention checks left out)."""
+    rows, _criteria = to_study_ratings(campaign, ratings, study=study)
     columns = ["system", "segment_id", "rater", "group", "criterion", "score"]
     return pd.DataFrame([[getattr(r, c) for c in columns] for r in rows], columns=columns)
 
@@ -182,7 +204,7 @@ def class_study_zip(
         study_label=f"{label} + class {campaign.code}",
         tables={
             "class-ratings": (
-                class_ratings_frame(campaign, ratings),
+                class_ratings_frame(campaign, ratings, scores.study),
                 f"The class's ratings ({campaign.name}, campaign {campaign.code})",
             )
         },

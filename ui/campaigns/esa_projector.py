@@ -23,6 +23,7 @@ from bleu_core.campaigns.class_spans import (
     class_vs_experts,
     item_marks,
 )
+from bleu_core.signature import tokenizer_name
 from bleu_core.study.agreement_counts import AgreementCounts
 from ui.app import state as K
 from ui.app.markup import html_text
@@ -48,8 +49,8 @@ def tokenizer_of(campaign: Campaign) -> str:
     'intl'
     """
     for field in str(campaign.metadata.get("bleu_signature", "")).split("|"):
-        if field.startswith("tok:"):
-            return field[4:]
+        if field.startswith("tok:"):  # sacrebleu's form, e.g. tok:ja-mecab-0.996-IPA
+            return tokenizer_name(field[4:])
     return "13a"
 
 
@@ -90,29 +91,30 @@ def _raters(ratings: Sequence[StoredRating]) -> dict[int, list[str]]:
     return {pos: sorted(names) for pos, names in out.items()}
 
 
+def spans_by_item(spans: Sequence[StoredSpan]) -> dict[int, list[StoredSpan]]:
+    """The spans of each position, in their order."""
+    out: dict[int, list[StoredSpan]] = {}
+    for s in spans:
+        out.setdefault(s.position, []).append(s)
+    return out
+
+
 def _item_marks(
-    item: Item, spans: Sequence[StoredSpan], students: Sequence[str], tok: str
+    item: Item, by_item: dict[int, list[StoredSpan]], students: Sequence[str], tok: str
 ) -> ItemMarks:
-    mine = [s for s in spans if s.position == item.position]
+    mine = by_item.get(item.position, [])
     return item_marks(item.translation, [item.reference or ""], mine, students, tokenize=tok)
 
 
-def experts_part(
-    campaign: Campaign,
-    rated: Sequence[Item],
-    spans: Sequence[StoredSpan],
-    raters: dict[int, list[str]],
-    tok: str,
-) -> None:
-    """Where the study had expert error spans for the rated items: the class's words against the experts'."""
+def experts_part(campaign: Campaign, rated: Sequence[Item], marks: dict[int, ItemMarks]) -> None:
+    """Where the study had expert error spans for the rated items: the class's words against the experts'
+    (*marks*: each rated item's words as the class marked them, by position)."""
     experts = campaign.metadata.get("expert_spans") or {}
     total, n_items = ExpertAgreement(), 0
     for it in rated:
         theirs = experts.get(f"{it.system}\t{it.segment_id}")
         if theirs is not None:
-            total = total + class_vs_experts(
-                _item_marks(it, spans, raters[it.position], tok), theirs
-            )
+            total = total + class_vs_experts(marks[it.position], theirs)
             n_items += 1
     if n_items:
         st.markdown(
@@ -141,18 +143,19 @@ def esa_class_panel(
     position = st.selectbox(
         "Segment on screen", list(labels), format_func=labels.__getitem__, key=K.PROJ_ESA_ITEM
     )
-    item = next(it for it in rated if it.position == position)
-    marks = _item_marks(item, spans, raters[item.position], tok)
+    by_item = spans_by_item(spans)
+    every = {it.position: _item_marks(it, by_item, raters[it.position], tok) for it in rated}
+    marks = every[position]
     st.markdown(words_html(marks), unsafe_allow_html=True)
     if marks.n_missing:
         st.caption(f"{marks.n_missing} student(s) marked something [missing].")
     total = AgreementCounts(0, 0, 0, 0)
     for it in rated:
-        total = total + _item_marks(it, spans, raters[it.position], tok).counts()
+        total = total + every[it.position].counts()
     left, right = st.columns(2)
     left.dataframe(counts_frame(marks.counts(), "this segment"), hide_index=True)
     right.dataframe(counts_frame(total, "all segments"), hide_index=True)
-    experts_part(campaign, rated, spans, raters, tok)
+    experts_part(campaign, rated, every)
     overlap = class_span_overlap(spans, {it.position: raters[it.position] for it in rated})
     st.caption(
         "A word counts as marked by the class when at least half the students who rated it marked it. "

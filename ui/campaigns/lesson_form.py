@@ -21,6 +21,7 @@ from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
 from ui.app.context import open_demo
+from ui.app.markup import md_escape
 
 #: The bundled study class mode offers to a class that reads English.
 ENGLISH_DEMO = "ted-zh-en"
@@ -116,7 +117,7 @@ def systems_preview(study: Study, system_bleu: Mapping[str, float], n_systems: i
         return
     humans = [s for s in chosen if s in study.human_systems]
     names = ", ".join(
-        f"{s} ({'human, ' if s in humans else ''}{system_bleu[s]:.1f})"
+        f"{md_escape(s)} ({'human, ' if s in humans else ''}{system_bleu[s]:.1f})"
         for s in sorted(chosen, key=lambda s: system_bleu[s])
     )
     values = [system_bleu[s] for s in chosen]

@@ -5,6 +5,8 @@ the lesson, its code and organiser key); every text a student or organiser wrote
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 
 import altair as alt
@@ -23,19 +25,41 @@ from ui.campaigns import class_results as results
 from ui.campaigns import lesson_timer
 from ui.campaigns.projector_access import ClassData, class_data
 
-#: Bootstrap draws of alpha's interval on the projector (re-computed every refresh).
+#: Bootstrap draws of alpha's interval on the projector (re-computed when the ratings change).
 ALPHA_RESAMPLES = 200
+#: Snapshots kept per server process (a few lessons, each with a projector or two).
+KEPT_SNAPSHOTS = 8
+_kept: OrderedDict[tuple, ClassSnapshot] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def snapshot_key(data: ClassData) -> tuple:
+    """Everything :func:`snapshot` reads: the lesson, the number of students and every rating, whole
+    (:class:`~bleu_core.campaigns.StoredRating` is frozen: score, times and all)."""
+    return data.campaign.code, data.campaign.seed, len(data.progress), tuple(data.ratings)
 
 
 def snapshot(data: ClassData) -> ClassSnapshot:
-    """The class's numbers so far."""
-    return class_snapshot(
+    """The class's numbers so far. The projector's fragment asks every 2 s, and every projector of the
+    lesson asks; a snapshot is computed once per state of the ratings (:func:`snapshot_key`) and shared
+    within the server process (the last :data:`KEPT_SNAPSHOTS`; it is never changed after it is made)."""
+    key = snapshot_key(data)
+    with _kept_lock:
+        if key in _kept:
+            _kept.move_to_end(key)
+            return _kept[key]
+    snap = class_snapshot(
         data.campaign,
         data.ratings,
         len(data.progress),
         n_resamples=ALPHA_RESAMPLES,
         seed=data.campaign.seed,
     )
+    with _kept_lock:
+        _kept[key] = snap
+        while len(_kept) > KEPT_SNAPSHOTS:
+            _kept.popitem(last=False)
+    return snap
 
 
 def timer_controls(store: CampaignStore, code: str, key: str) -> None:

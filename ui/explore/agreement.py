@@ -7,10 +7,12 @@ span or not. Two cells of that 2 × 2 table are where BLEU and the raters disagr
 * **rewarded errors** (``matched_in_error``): BLEU credited a token the raters marked as wrong;
 * **penalised correct words** (``unmatched_clean``): BLEU gave nothing for a token no rater objected to.
 
-The computation takes ~1 s on the TED demo and ~4 s per order on WMT21 (23 systems × 1,948 segments): it
-is cached per study key (which follows the sidebar's reference choice) and settings, once for max orders
-1-4 together (:func:`agreement_by_order`), and shared by the "BLEU vs error spans" page and Explore's sorts.
-Frames and charts here are pure functions of their inputs (testable without Streamlit).
+The computation (0.4-1 s of CPU on WMT24 en-ja's 7,605 annotated paragraphs, most of it tokenising:
+``benchmarks/bench_error_spans.py``) is done once per study key (which follows the sidebar's reference
+choice) and settings, for max orders 1-4 together (:func:`agreement_by_order`), shared by the "BLEU vs
+error spans" page, Explore's sorts and every session, and counted ahead for the other tokenizers once the
+page has drawn (:mod:`ui.explore.error_spans_ahead`). Frames and charts here are pure functions of their
+inputs (testable without Streamlit).
 """
 
 from __future__ import annotations
@@ -24,14 +26,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu_core.study.error_agreement import (
-    COUNT_NAMES,
-    AgreementCounts,
-    ErrorAgreement,
-    error_agreement_by_order,
-)
+from bleu_core.study.error_agreement import COUNT_NAMES, AgreementCounts, ErrorAgreement
 from bleu_core.study.spans import ErrorSpan
 from ui.app import chart_layout as layout
+from ui.explore.error_spans_ahead import agreement_job, view_result
 
 if TYPE_CHECKING:
     import altair as alt
@@ -77,16 +75,12 @@ def agreement_by_order(
     orders: tuple[int, ...] = ORDERS,
 ) -> dict[int, ErrorAgreement]:
     """:func:`~bleu_core.study.error_agreement.error_agreement_by_order` of the open study (``study_key``
-    names it; the study itself is not hashed) against the reference streams ``references``."""
-    return error_agreement_by_order(
-        _study,
-        orders,
-        references=list(references),
-        tokenize=tokenize,
-        lowercase=lowercase,
-        raters=None if raters is None else list(raters),
-        severities=None if severities is None else list(severities),
+    names it; the study itself is not hashed) against the reference streams ``references``: shared by
+    every session and perhaps counted ahead (:mod:`ui.explore.error_spans_ahead`)."""
+    job = agreement_job(
+        study_key, _study, references, tokenize, lowercase, raters, severities, orders
     )
+    return view_result(job)
 
 
 @dataclass(frozen=True)

@@ -4,12 +4,14 @@ room, re-exported from the modules that define it (a page imports one module of 
 
 from ui.explore import agreement
 from ui.explore.error_spans import rater_label
+from ui.explore.error_spans_ahead import count_view_ahead
 from ui.explore.span_scores_view import cached_span_scores, show_span_scores
 from ui.explore.span_view import open_in_explore
 
 __all__ = [
     "agreement",
     "cached_span_scores",
+    "count_view_ahead",
     "show_span_scores",
     "open_in_explore",
     "rater_label",

@@ -12,8 +12,9 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bleu_core.study.span_scores import SpanScoreResult, span_scores
+from bleu_core.study.span_scores import SpanScoreResult
 from ui.app import state as K
+from ui.explore.error_spans_ahead import span_scores_job, view_result
 
 MATCHINGS = {
     "exact": "exact span",
@@ -32,15 +33,10 @@ def cached_span_scores(
     max_order: int,
     severities: tuple[str, ...] | None,
 ) -> SpanScoreResult:
-    """:func:`~bleu_core.study.span_scores.span_scores` of the open study (``study_key`` names it)."""
-    return span_scores(
-        _study,
-        references=list(references),
-        max_order=max_order,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        severities=None if severities is None else list(severities),
-    )
+    """:func:`~bleu_core.study.span_scores.span_scores` of the open study (``study_key`` names it):
+    shared by every session and perhaps counted ahead (:mod:`ui.explore.error_spans_ahead`)."""
+    job = span_scores_job(study_key, _study, references, tokenize, lowercase, max_order, severities)
+    return view_result(job)
 
 
 def scores_frame(result: SpanScoreResult, weighted: bool) -> pd.DataFrame:

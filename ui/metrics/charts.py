@@ -23,8 +23,9 @@ from bleu_core.metrics.explorer import ExplorerGrid, ExplorerResult, explore
 from bleu_core.metrics.registry import MetricScores
 from bleu_core.metrics.variants import many_bleus
 from bleu_core.stats.compare import compare_correlations
-from bleu_core.stats.correlation import CorrelationResult, wmt_threshold
+from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import human_source, segment_correlations, system_correlations
+from bleu_core.stats.tau_like import study_tau_like
 from bleu_core.study import Study
 from ui.app import analysis_cache as cache_analysis
 from ui.app import background
@@ -142,7 +143,7 @@ def metric_correlations(
                 orient * source.source.segment,
                 human_seg,
                 methods=(("pearson", "none"), ("kendall-wmt", "item")),
-                threshold=wmt_threshold(crit.scale)[0],
+                **study_tau_like(_study, criterion, keep),  # the pairs meta's tau-like counts
                 n_resamples=n_resamples,
                 seed=seed,
             )

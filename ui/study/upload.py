@@ -67,7 +67,9 @@ def upload_plan(names: Sequence[str]) -> UploadPlan:
         (name, f"{role.role} {role.name}" if role.name else role.role)
         for name, role in found.recognised.items()
     )
-    return UploadPlan(recognised, found.unrecognised if needs else (), needs)
+    # one select box a name: two files of one name (refused when loading) must not give two widget keys
+    unrecognised = tuple(dict.fromkeys(found.unrecognised)) if needs else ()
+    return UploadPlan(recognised, unrecognised, needs)
 
 
 def role_key(nonce: int, name: str) -> str:

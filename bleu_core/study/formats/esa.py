@@ -32,7 +32,16 @@ MQM, or the rare ``Undecided``), so every page and command that works on MQM spa
 Left out, as the organisers' own scripts leave them out, and counted in one warning by kind: ``BAD`` rows
 and ``#bad`` documents (attention checks), ``#dup`` and ``#incomplete`` documents, ``tutorial`` documents,
 document-level rows. A rater who rated the same item twice counts once, with the mean of the scores (and
-the spans of the last rating); the warning says how many such items there were. Anything else that does
+the spans of the last rating); the warning says how many such items there were.
+
+The ratings of ``#incomplete`` documents are left out of the scores, but not thrown away: WMT24 filled its
+annotation batches with parts of documents already assigned elsewhere, so most of these items were rated by
+a second, different rater in a complete document. They are the release's only *second opinions* and are kept
+aside in :attr:`EsaAnnotations.second_opinions` (a study keeps them in ``metadata["second_opinions"]``),
+where only the human ceiling (:mod:`bleu_core.stats.ceiling`) reads them: on WMT24 en-ja 373 items of 13
+translations (12 systems and the reference) have a rating by two raters this way, on en-hi 128 of 9 (8
+and the reference). ``#dup`` documents are the same
+rater's repeats (an intra-rater check), not second opinions. Anything else that does
 not fit the release (a line outside the test set, a system that is not in it, a span outside the text,
 malformed JSON, a score outside 0-100, a language pair that is not the study's) is an
 :class:`~bleu_core.errors.InputError` naming the file and the line.
@@ -52,21 +61,23 @@ malformed JSON, a score outside 0-100, a language pair that is not the study's) 
 from __future__ import annotations
 
 import csv
-import io
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import astuple, dataclass, field, replace
 from typing import Any
 
 from bleu_core.errors import InputError
-from bleu_core.io.cells import number
+from bleu_core.io.cells import json_cell, number
+from bleu_core.io.csv_rows import read_csv_rows
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Study
 from bleu_core.study.ratings import KNOWN_CRITERIA
 from bleu_core.study.reference_choice import reference_letter
 from bleu_core.study.spans import ErrorSpan
 
+from .esa_scores import EsaSystemScore, esa_system_scores
+
 __all__ = [
+    "SECOND_OPINIONS",
     "ESA_COLUMNS",
     "ESA_CRITERION",
     "ESA_SEVERITIES",
@@ -78,6 +89,7 @@ __all__ = [
     "merge_files",
     "parse_esa_spans",
     "read_esa",
+    "second_opinion_rows",
 ]
 
 ESA_COLUMNS = (
@@ -108,6 +120,9 @@ ISO_639_3 = {
 #: The severities an ESA span may have (Appraise writes them in lower case; ``undecided`` is rare).
 ESA_SEVERITIES = ("minor", "major", "undecided")
 _QUALITY_CONTROL = (("#bad", "BAD"), ("#dup", "#dup"), ("#incomplete", "#incomplete"))
+SECOND_OPINIONS = "second_opinions"
+"""The study metadata key of ratings kept aside from the scores as second opinions of their items: a list of
+``[system, segment_id, rater, group, criterion, score]`` rows (see the module docstring)."""
 
 
 def _language(code: str) -> str:
@@ -141,7 +156,9 @@ class EsaAnnotations:
 
     ``left_out`` counts the rows left out by kind (``BAD``, ``#dup``, ``#incomplete``, ``tutorial``,
     ``document-level``); ``repeats`` is the number of items one rater rated more than once (kept once, with
-    the mean score); ``other_pairs`` the rows of other language pairs (skipped in a release's file).
+    the mean score); ``other_pairs`` the rows of other language pairs (skipped in a release's file);
+    ``second_opinions`` the ratings of ``#incomplete`` documents (counted in ``left_out`` too), one per
+    rater and item (the mean of repeats), kept aside for the human ceiling.
     """
 
     file: str
@@ -150,6 +167,7 @@ class EsaAnnotations:
     left_out: dict[str, int] = field(default_factory=dict)
     repeats: int = 0
     other_pairs: int = 0
+    second_opinions: tuple[Rating, ...] = ()
 
     def warnings(self) -> list[LoadWarning]:
         """One warning for the rows left out and the repeated items (none when there were none)."""
@@ -169,6 +187,12 @@ class EsaAnnotations:
                 f"; {self.repeats} item{'s' if self.repeats != 1 else ''} rated more than once by "
                 "the same rater count once, with "
                 "the mean of the scores (and the spans of the last rating)"
+            )
+        if self.second_opinions:
+            n = len(self.second_opinions)
+            message += (
+                f"; the {n} #incomplete rating{'s' if n != 1 else ''} of test items are kept aside as "
+                "second opinions, for the human ceiling only"
             )
         return [LoadWarning("esa-rows-left-out", message, file=self.file)]
 
@@ -224,16 +248,14 @@ def parse_esa_spans(
     ...     cell, "the dog", system="A", segment_id="1", rater="r1", file="x.csv", line=2)]
     [(4, 7, 'Error', 'Major'), (7, 7, 'Omission', 'Minor')]
     """
-    try:
-        items = json.loads(cell)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"the spans are not valid JSON ({exc.msg} at character {exc.pos}); expected a list such as "
-            '[{"start_i": 3, "end_i": 8, "severity": "minor"}]',
-            file=file,
-            line=line,
-            column="spans",
-        ) from None
+    items = json_cell(
+        cell,
+        file=file,
+        line=line,
+        column="spans",
+        name="the spans",
+        expected='a list such as [{"start_i": 3, "end_i": 8, "severity": "minor"}]',
+    )
     if not isinstance(items, list) or not all(isinstance(item, dict) for item in items):
         raise InputError(
             "the spans must be a JSON list of objects with start_i, end_i and severity",
@@ -344,11 +366,13 @@ def read_esa(
     """
     n = len(segment_ids)
     items: dict[tuple[str, str, str], list[tuple[float, list[ErrorSpan]]]] = {}
+    second: dict[tuple[str, str, str], list[float]] = {}
     left_out: dict[str, int] = {}
     skipped = 0
-    reader = csv.reader(io.StringIO(text))
-    for row in reader:
-        line = reader.line_num
+    rows, starts = read_csv_rows(
+        text, file
+    )  # strict: an unclosed quote is an error naming its line
+    for row, line in zip(rows, starts, strict=True):
         if not row or not "".join(row).strip():
             continue
         if len(row) != len(ESA_COLUMNS):
@@ -364,6 +388,8 @@ def read_esa(
         kind = _left_out_kind(row)
         if kind is not None:
             left_out[kind] = left_out.get(kind, 0) + 1
+            if kind == "#incomplete" and row[8].strip() != "True":
+                _keep_aside(second, row, file, line, (pair, segment_ids, texts, line_offset, n))
             continue
         item, score, spans = _item(row, file, line, pair, segment_ids, texts, line_offset, n)
         items.setdefault(item, []).append((score, spans))
@@ -380,7 +406,44 @@ def read_esa(
         left_out,
         sum(1 for repeats in items.values() if len(repeats) > 1),
         skipped,
+        tuple(_mean_ratings(second)),
     )
+
+
+def _keep_aside(
+    second: dict[tuple[str, str, str], list[float]],
+    row: list[str],
+    file: str,
+    line: int,
+    study: tuple[str, Sequence[str], Mapping[str, Sequence[str | None]], int, int],
+) -> None:
+    """Add a left-out row's score to ``second`` under its (rater, system, segment), when it is a
+    well-formed rating of a test item; a row that is not (its line or system outside the study) stays
+    simply left out, as every left-out row is never checked further."""
+    pair, segment_ids, texts, line_offset, n = study
+    try:
+        item, score, _ = _item(row, file, line, pair, segment_ids, texts, line_offset, n)
+    except InputError:
+        return
+    second.setdefault(item, []).append(score)
+
+
+def _mean_ratings(scores: Mapping[tuple[str, str, str], Sequence[float]]) -> list[Rating]:
+    """One ESA rating per (rater, system, segment): the mean of its scores."""
+    return [
+        Rating(system, seg_id, rater, None, ESA_CRITERION.name, math.fsum(v) / len(v))
+        for (rater, system, seg_id), v in scores.items()
+    ]
+
+
+def second_opinion_rows(results: Sequence[EsaAnnotations]) -> list[list[Any]]:
+    """The second opinions of several ESA files of one study as ``metadata["second_opinions"]`` rows
+    (:data:`SECOND_OPINIONS`), an item a rater rated in several files counted once (the mean)."""
+    scores: dict[tuple[str, str, str], list[float]] = {}
+    for got in results:
+        for r in got.second_opinions:
+            scores.setdefault((r.rater or "", r.system, r.segment_id or ""), []).append(r.score)
+    return [list(astuple(r)) for r in _mean_ratings(scores)]
 
 
 def _item(
@@ -492,6 +555,10 @@ def attach_esa(study: Study, text: str, file: str) -> LoadResult:
     metadata["reference_spans"] = list(metadata.get("reference_spans") or []) + [
         list(astuple(s)) for s in got.spans if s.system in refs
     ]
+    if got.second_opinions:
+        metadata[SECOND_OPINIONS] = list(metadata.get(SECOND_OPINIONS) or []) + (
+            second_opinion_rows([got])
+        )
     result = replace(
         study,
         criteria={**study.criteria, ESA_CRITERION.name: ESA_CRITERION},
@@ -500,72 +567,3 @@ def attach_esa(study: Study, text: str, file: str) -> LoadResult:
         metadata=metadata,
     )
     return LoadResult(result, tuple(got.warnings()))
-
-
-@dataclass(frozen=True)
-class EsaSystemScore:
-    """One translation's ESA: the mean of its ratings and WMT24's figure, per domain too.
-
-    ``mean`` is the mean of every kept rating; ``wmt`` the figure WMT24's findings report: the mean over
-    domains of the per-domain means (each domain weighs the same, however many segments it has);
-    ``domains`` the per-domain means. ``reference`` is True for a reference stream of the study (its
-    ratings are kept aside in ``metadata["reference_ratings"]``).
-    """
-
-    system: str
-    human: bool
-    reference: bool
-    n: int
-    mean: float
-    wmt: float
-    domains: dict[str, float]
-
-    def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
-        return {
-            "system": self.system,
-            "human": self.human,
-            "reference": self.reference,
-            "n": self.n,
-            "mean": self.mean,
-            "wmt": self.wmt,
-            "domains": dict(self.domains),
-        }
-
-
-def esa_system_scores(study: Study, criterion: str = "esa") -> list[EsaSystemScore]:
-    """Every rated translation's ESA (references included), best first by ``wmt``.
-
-    Segments without a domain count in a domain named ``"-"``.
-
-    >>> from bleu_core.study.model import Segment
-    >>> study = Study("toy", (Segment("1", domain="news"), Segment("2", domain="news"),
-    ...     Segment("3", domain="speech")), {"ref-A": ["a", "b", "c"]}, {"s": ["a", "b", "c"]},
-    ...     criteria={"esa": ESA_CRITERION}, ratings=(Rating("s", "1", "r", None, "esa", 90.0),
-    ...     Rating("s", "2", "r", None, "esa", 70.0), Rating("s", "3", "r", None, "esa", 50.0)))
-    >>> [(s.system, s.mean, s.wmt, s.domains) for s in esa_system_scores(study)]
-    [('s', 70.0, 65.0, {'news': 80.0, 'speech': 50.0})]
-    """
-    domain = {segment.id: segment.domain or "-" for segment in study.segments}
-    kept = [Rating(*row) for row in study.metadata.get("reference_ratings") or []]
-    by_system: dict[str, dict[str, list[float]]] = {}
-    for rating in [*study.ratings, *kept]:
-        if rating.criterion == criterion and rating.segment_id is not None:
-            cells = by_system.setdefault(rating.system, {})
-            cells.setdefault(domain[rating.segment_id], []).append(rating.score)
-    result = []
-    for system, cells in by_system.items():
-        means = {name: math.fsum(v) / len(v) for name, v in sorted(cells.items())}
-        scores = [s for v in cells.values() for s in v]
-        result.append(
-            EsaSystemScore(
-                system,
-                system in study.human_systems or system in study.references,
-                system in study.references,
-                len(scores),
-                math.fsum(scores) / len(scores),
-                math.fsum(means.values()) / len(means),
-                means,
-            )
-        )
-    return sorted(result, key=lambda s: -s.wmt)

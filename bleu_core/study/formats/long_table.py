@@ -37,7 +37,12 @@ from bleu_core.errors import InputError
 from bleu_core.io.first_seen import FirstSeen
 from bleu_core.study.formats.esa import parse_esa_spans
 from bleu_core.study.model import LoadResult, LoadWarning, Segment, Study
-from bleu_core.study.ratings import KEY_COLUMNS, ParsedRatings, ratings_from_table
+from bleu_core.study.ratings import (
+    KEY_COLUMNS,
+    ParsedRatings,
+    ratings_from_table,
+    unread_columns_warning,
+)
 from bleu_core.study.spans import ErrorSpan
 from bleu_core.study.tables import Row, Table, parse_table
 from bleu_core.study.validation import validate_study
@@ -73,7 +78,9 @@ def long_table_study(table: Table, *, name: str | None = None) -> LoadResult:
         metadata={"format": "long-table"},
     )
     validate_study(study)
-    return LoadResult(study, tuple(_missing_text_warnings(references, systems, table.file)))
+    warnings = _missing_text_warnings(references, systems, table.file)
+    unread = unread_columns_warning(table)
+    return LoadResult(study, tuple(warnings + ([unread] if unread else [])))
 
 
 def load_long_table(text: str, file: str, *, name: str | None = None) -> LoadResult:
@@ -193,7 +200,8 @@ def _missing_text_warnings(
                 warnings.append(
                     LoadWarning(
                         "missing-texts",
-                        f"{kind} {n!r} has no text for {missing} of {len(values)} segments",
+                        f"{kind} {n!r} has no text for {missing} of {len(values)} segments"
+                        + ("; its corpus BLEU does not count them" if kind == "system" else ""),
                         file=file,
                     )
                 )

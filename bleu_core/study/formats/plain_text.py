@@ -40,7 +40,7 @@ from bleu_core.io.text import DEFAULT_MAX_BYTES, read_lines, read_text
 from bleu_core.study.file_roles import NAMING_HELP, ROLES, FileRole, recognise_files, stream_name
 from bleu_core.study.load_progress import report
 from bleu_core.study.model import LoadResult, LoadWarning, Rating, Segment, Study
-from bleu_core.study.ratings import human_aliases, ratings_from_table
+from bleu_core.study.ratings import human_aliases, ratings_from_table, unread_columns_warning
 from bleu_core.study.reference_choice import choose_references
 from bleu_core.study.tables import parse_table
 from bleu_core.study.validation import (
@@ -228,7 +228,8 @@ def _ratings(
     )
     ratings = tuple(r for r in parsed.ratings if r.system in system_names)
     set_aside = [r for r in parsed.ratings if r.system not in system_names]
-    warnings = []
+    unread = unread_columns_warning(table)
+    warnings = [unread] if unread else []
     if parsed.skipped_empty:
         warnings.append(
             LoadWarning(

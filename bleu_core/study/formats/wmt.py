@@ -45,10 +45,10 @@ from dataclasses import dataclass, field
 from bleu_core.errors import InputError, StudyError
 from bleu_core.io.cells import number
 from bleu_core.io.members import FileTree
+from bleu_core.study.formats.release_texts import blank_output_warnings, choose_pair, read_aligned
 from bleu_core.study.model import Criterion, LoadResult, LoadWarning, Rating, Segment, Study
 from bleu_core.study.ratings import KNOWN_CRITERIA
 from bleu_core.study.reference_choice import choose_references, reference_letter
-from bleu_core.study.validation import check_blank_lines, check_line_counts
 
 __all__ = ["WMT_SOURCE_FILE", "WmtRelease", "find_release", "release_pairs", "wmt_study"]
 
@@ -118,20 +118,7 @@ def find_release(tree: FileTree, pair: str | None) -> WmtRelease:
             "is this a WMT release folder? see docs/formats.md",
             file=tree.label,
         )
-    if pair is None:
-        if len(sources) > 1:
-            raise StudyError(
-                f"this WMT release has several language pairs ({', '.join(sorted(sources))}); "
-                "choose one with pair='xx-yy' (command line: --pair xx-yy)",
-                file=tree.label,
-            )
-        pair = next(iter(sources))
-    if pair not in sources:
-        raise StudyError(
-            f"this WMT release has no language pair {pair!r}; pairs found: "
-            f"{', '.join(sorted(sources))} — choose one of them with --pair",
-            file=tree.label,
-        )
+    pair = choose_pair(sorted(sources), pair, tree.label)
     source, testset = sources[pair]
     release = WmtRelease(pair=pair, testset=testset, source=source)
     lp = pair.replace("-", "")
@@ -211,31 +198,9 @@ def _read_texts(tree: FileTree, release: WmtRelease) -> _Texts:
     """Every text file of the pair, checked line-aligned; blank source or reference lines are errors,
     blank system lines a warning."""
     assert release.source is not None
-    source = tree.read_lines(release.source)
-    references = {
-        letter: tree.read_lines(path) for letter, path in sorted(release.references.items())
-    }
-    systems = {system: tree.read_lines(path) for system, path in sorted(release.systems.items())}
-    files = {tree.display(release.source): source}
-    files.update({tree.display(release.references[x]): lines for x, lines in references.items()})
-    files.update({tree.display(release.systems[s]): lines for s, lines in systems.items()})
-    check_line_counts(files)
-    check_blank_lines(tree.display(release.source), source)
-    for letter, path in release.references.items():
-        check_blank_lines(tree.display(path), references[letter])
-    warnings = []
-    for system, lines in systems.items():
-        blank = [i for i, line in enumerate(lines, start=1) if not line.strip()]
-        if blank:
-            warnings.append(
-                LoadWarning(
-                    "blank-output-lines",
-                    f"system {system!r} has {len(blank)} blank lines (scored as empty outputs)",
-                    file=tree.display(release.systems[system]),
-                    line=blank[0],
-                )
-            )
-    return _Texts(source, references, systems, warnings)
+    texts = read_aligned(tree, release.source, release.references, release.systems)
+    warnings = blank_output_warnings(tree, release.systems, texts.systems)
+    return _Texts(texts.source, texts.references, texts.systems, warnings)
 
 
 @dataclass
@@ -285,34 +250,35 @@ class _HumanScores:
 
     def read_da_segments(self, tree: FileTree, path: str) -> None:
         """``ad-seg-scores-xx-yy.csv``: SYS SID RAW.SCR Z.SCR N, one row per rated segment."""
-        file = tree.display(path)
-        self.criteria.update(DA_CRITERIA)
-        for line, cells in _whitespace_rows(tree, path, 4):
-            system = self.attach(re.sub(r"\.\d+$", "", cells[0]), file)
-            if system is None:
-                continue
-            self.check_segment(cells[1], file, line)
-            raw = number(cells[2], file=file, line=line, column="RAW.SCR")
-            z = number(cells[3], file=file, line=line, column="Z.SCR")
-            if not self.criteria["da"].contains(raw):
-                raise InputError(
-                    f"DA score {raw:g} outside 0-100", file=file, line=line, column="RAW.SCR"
-                )
-            self.ratings.append(Rating(system, cells[1], None, "crowd", "da", raw))
-            self.ratings.append(Rating(system, cells[1], None, "crowd", "da_z", z))
+        self._read_da(tree, path, system=0, segment=1, raw=2)
 
     def read_da_systems(self, tree: FileTree, path: str) -> None:
         """``ad-sys-scores-xx-yy.csv``: RAW.SCR Z.SCR N SYS N.ALL, one row per system."""
+        self._read_da(tree, path, system=3, segment=None, raw=0)
+
+    def _read_da(
+        self, tree: FileTree, path: str, *, system: int, segment: int | None, raw: int
+    ) -> None:
+        """DA rows: the system name (its ``.N`` suffix dropped) in column ``system``, the raw score in
+        column ``raw`` and the z-score right after it; the segment id in column ``segment`` (``None``: one
+        row per system). A segment's raw score must lie in 0-100."""
         file = tree.display(path)
         self.criteria.update(DA_CRITERIA)
         for line, cells in _whitespace_rows(tree, path, 4):
-            system = self.attach(re.sub(r"\.\d+$", "", cells[3]), file)
-            if system is None:
+            name = self.attach(re.sub(r"\.\d+$", "", cells[system]), file)
+            if name is None:
                 continue
-            raw = number(cells[0], file=file, line=line, column="RAW.SCR")
-            z = number(cells[1], file=file, line=line, column="Z.SCR")
-            self.ratings.append(Rating(system, None, None, "crowd", "da", raw))
-            self.ratings.append(Rating(system, None, None, "crowd", "da_z", z))
+            seg = None if segment is None else cells[segment]
+            if seg is not None:
+                self.check_segment(seg, file, line)
+            score = number(cells[raw], file=file, line=line, column="RAW.SCR")
+            z = number(cells[raw + 1], file=file, line=line, column="Z.SCR")
+            if seg is not None and not self.criteria["da"].contains(score):
+                raise InputError(
+                    f"DA score {score:g} outside 0-100", file=file, line=line, column="RAW.SCR"
+                )
+            self.ratings.append(Rating(name, seg, None, "crowd", "da", score))
+            self.ratings.append(Rating(name, seg, None, "crowd", "da_z", z))
 
     def read_mqm_segments(self, tree: FileTree, path: str) -> None:
         """Google's ``mqm_*.avg_seg_scores.tsv``: system mqm_avg_score seg_id (``None``: not rated)."""

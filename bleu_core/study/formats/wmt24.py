@@ -25,17 +25,26 @@ human system with its ESA scores. The ESA scores of a reference stream are kept 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from bleu_core.errors import InputError, StudyError
+from bleu_core.io.cells import json_cell
 from bleu_core.io.members import FileTree
-from bleu_core.study.formats.esa import ESA_CRITERION, looks_like_esa, merge_files, read_esa
+from bleu_core.study.formats.esa import (
+    ESA_CRITERION,
+    SECOND_OPINIONS,
+    looks_like_esa,
+    merge_files,
+    read_esa,
+    second_opinion_rows,
+)
+from bleu_core.study.formats.release_texts import blank_output_warnings, choose_pair, read_aligned
 from bleu_core.study.model import LoadResult, LoadWarning, Segment, Study
 from bleu_core.study.reference_choice import choose_references
-from bleu_core.study.validation import check_blank_lines, check_line_counts
+from bleu_core.study.validation import check_line_counts
 
 __all__ = ["Wmt24Release", "find_wmt24", "is_wmt24_release", "wmt24_pairs", "wmt24_study"]
 
@@ -92,20 +101,7 @@ def find_wmt24(tree: FileTree, pair: str | None) -> Wmt24Release:
     """Locate the files of ``pair`` (or of the only pair); raise naming the pairs found."""
     files = _prefer_txt(tree.files())
     pairs = wmt24_pairs(files)
-    if pair is None:
-        if len(pairs) > 1:
-            raise StudyError(
-                f"this WMT release has several language pairs ({', '.join(pairs)}); choose one with "
-                "pair='xx-yy' (command line: --pair xx-yy)",
-                file=tree.label,
-            )
-        pair = pairs[0]
-    if pair not in pairs:
-        raise StudyError(
-            f"this WMT release has no language pair {pair!r}; pairs found: {', '.join(pairs)} — "
-            "choose one of them with --pair",
-            file=tree.label,
-        )
+    pair = choose_pair(pairs, pair, tree.label)
     source = next(f for f in files if (m := _SOURCE.search(f)) and m["pair"] == pair)
     release = Wmt24Release(pair, source)
     for path in files:
@@ -151,16 +147,21 @@ def _read(tree: FileTree, path: str, canary: bool) -> list[str]:
     return lines
 
 
+def _numbered_lines(tree: FileTree, path: str, canary: bool, n: int) -> list[tuple[int, str]]:
+    """``(line number in the file, line)`` of a file with one line per segment (checked: ``n`` lines)."""
+    lines = _read(tree, path, canary)
+    check_line_counts({tree.display(path): lines}, expected=n)
+    return list(enumerate(lines, start=1 + canary))
+
+
 def _documents(
     tree: FileTree, release: Wmt24Release, canary: bool, n: int
 ) -> list[tuple[str, str]]:
     """(domain, document id) per segment, from ``.docs`` or else the ``.jsonl`` (empty: neither)."""
     if release.documents:
         path = release.documents
-        lines = _read(tree, path, canary)
-        check_line_counts({tree.display(path): lines}, expected=n)
         result = []
-        for number, line in enumerate(lines, start=1 + canary):
+        for number, line in _numbered_lines(tree, path, canary, n):
             cells = line.split("\t")
             if len(cells) != 2 or not all(c.strip() for c in cells):
                 raise InputError(
@@ -172,18 +173,14 @@ def _documents(
         return result
     if release.metadata:
         path = release.metadata
-        lines = _read(tree, path, canary)
-        check_line_counts({tree.display(path): lines}, expected=n)
         result = []
-        for number, line in enumerate(lines, start=1 + canary):
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(
-                    f"not valid JSON ({exc.msg}); each line is one object with domain and docid",
-                    file=tree.display(path),
-                    line=number,
-                ) from None
+        for number, line in _numbered_lines(tree, path, canary, n):
+            item = json_cell(
+                line,
+                file=tree.display(path),
+                line=number,
+                expected="one object per line with domain and docid",
+            )
             if not isinstance(item, dict):
                 raise InputError(
                     "each line must be a JSON object", file=tree.display(path), line=number
@@ -204,16 +201,14 @@ def wmt24_study(
     release = find_wmt24(tree, pair)
     pair = release.pair
     canary = _is_canary(_first_line(tree, release.source))
-    files = {tree.display(release.source): _read(tree, release.source, canary)}
-    refs = {x: _read(tree, p, canary) for x, p in sorted(release.references.items())}
-    systems = {s: _read(tree, p, canary) for s, p in sorted(release.systems.items())}
-    files.update({tree.display(release.references[x]): lines for x, lines in refs.items()})
-    files.update({tree.display(release.systems[s]): lines for s, lines in systems.items()})
-    n = check_line_counts(files)
-    source_lines = files[tree.display(release.source)]
-    check_blank_lines(tree.display(release.source), source_lines)
-    for letter, lines in refs.items():
-        check_blank_lines(tree.display(release.references[letter]), lines)
+    texts = read_aligned(
+        tree,
+        release.source,
+        release.references,
+        release.systems,
+        partial(_read, tree, canary=canary),
+    )
+    n, source_lines, refs, systems = texts.n, texts.source, texts.references, texts.systems
     documents = _documents(tree, release, canary, n)
     segments = tuple(
         Segment(
@@ -264,18 +259,7 @@ def _notes(
                 file=tree.display(release.source),
             )
         )
-    for system, lines in systems.items():
-        blank = [i for i, line in enumerate(lines, start=1) if not line.strip()]
-        if blank:
-            notes.append(
-                LoadWarning(
-                    "blank-output-lines",
-                    f"system {system!r} has {len(blank)} blank lines (scored as empty outputs)",
-                    file=tree.display(release.systems[system]),
-                    line=blank[0] + canary,
-                )
-            )
-    return notes
+    return notes + blank_output_warnings(tree, release.systems, systems, line_offset=int(canary))
 
 
 def _with_esa(
@@ -288,20 +272,19 @@ def _with_esa(
     """The study with the release's ESA ratings and spans (references' ratings kept aside)."""
     if not release.esa:
         return study, []
-    ratings, spans, warnings = merge_files(
-        [
-            read_esa(
-                tree.read_text(path),
-                tree.display(path),
-                pair=release.pair,
-                segment_ids=study.segment_ids,
-                texts=texts,
-                line_offset=int(canary),
-                skip_other_pairs=True,
-            )
-            for path in sorted(release.esa)
-        ]
-    )
+    results = [
+        read_esa(
+            tree.read_text(path),
+            tree.display(path),
+            pair=release.pair,
+            segment_ids=study.segment_ids,
+            texts=texts,
+            line_offset=int(canary),
+            skip_other_pairs=True,
+        )
+        for path in sorted(release.esa)
+    ]
+    ratings, spans, warnings = merge_files(results)
     if not ratings:
         return study, warnings
     refs = set(study.references)
@@ -317,6 +300,7 @@ def _with_esa(
         if s.system in refs
     ]
     metadata["esa_files"] = [tree.display(p) for p in sorted(release.esa)]
+    metadata[SECOND_OPINIONS] = second_opinion_rows(results)  # for the human ceiling only
     study = replace(
         study,
         criteria={**study.criteria, ESA_CRITERION.name: ESA_CRITERION},
