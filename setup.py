@@ -64,6 +64,7 @@ setup(
         Extension(
             "bleu_core.fast._kernels",
             sources=["bleu_core/fast/_kernels.c"],
+            depends=["bleu_core/fast/_bleu13a.c"],  # included by _kernels.c
             extra_compile_args=["-O3"] if sys.platform != "win32" else ["/O2"],
             optional=True,
         )

@@ -5,14 +5,47 @@
 'nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:bleu-study-0.1.0'
 """
 
-from .bleu import BleuScore, corpus_bleu, corpus_score, sentence_bleu, sentence_scores
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
 from .errors import BleuOptionError, BleuStudyError, InputError, StudyError
-from .matches import SegmentMatches, match_provenance
 from .options import BleuOptions
-from .score import BleuArrays, bleu_from_stats
 from .signature import __version__, make_signature
-from .statistics import SegmentStatistics, compute_statistics
-from .tokenizers import TOKENIZER_NAMES, get_tokenizer
+
+if TYPE_CHECKING:
+    from .bleu import BleuScore, corpus_bleu, corpus_score, sentence_bleu, sentence_scores
+    from .matches import SegmentMatches, match_provenance
+    from .score import BleuArrays, bleu_from_stats
+    from .statistics import SegmentStatistics, compute_statistics
+    from .tokenizers import TOKENIZER_NAMES, get_tokenizer
+
+#: Names loaded on first use (PEP 562), so that ``bleu-study score`` does not import numpy through them.
+_LAZY = {
+    **dict.fromkeys(
+        ("BleuScore", "corpus_bleu", "corpus_score", "sentence_bleu", "sentence_scores"), ".bleu"
+    ),
+    **dict.fromkeys(("SegmentMatches", "match_provenance"), ".matches"),
+    **dict.fromkeys(("BleuArrays", "bleu_from_stats"), ".score"),
+    **dict.fromkeys(("SegmentStatistics", "compute_statistics"), ".statistics"),
+    **dict.fromkeys(("TOKENIZER_NAMES", "get_tokenizer"), ".tokenizers"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(import_module(_LAZY[name], __name__), name)
+        globals()[name] = value
+        return value
+    if not name.startswith(
+        "_"
+    ):  # a submodule the eager imports used to load (`bleu_core.score`, ...)
+        try:
+            return import_module(f".{name}", __name__)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"{__name__}.{name}":
+                raise
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "BleuArrays",

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .options import BleuOptions
-from .score import bleu_from_stats
 from .signature import make_signature
-from .statistics import SegmentStatistics, compute_statistics
+
+if TYPE_CHECKING:  # numpy is imported only when statistics are computed or scored with it
+    from .statistics import SegmentStatistics
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,8 @@ def _options(options: BleuOptions | None, kwargs: dict[str, Any]) -> BleuOptions
 
 def score_row(row: Any, options: BleuOptions, n_refs: int) -> BleuScore:
     """A :class:`BleuScore` from one statistics row (e.g. corpus sums)."""
+    from .score import bleu_from_stats
+
     r = bleu_from_stats(row, options)
     return BleuScore(
         bleu=float(r.bleu),
@@ -111,6 +114,8 @@ def statistics_for(
     hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], options: BleuOptions
 ) -> SegmentStatistics:
     """The statistics ``options`` need (order N, or N+1 for Chen & Cherry 5/7)."""
+    from .statistics import compute_statistics
+
     return compute_statistics(
         hypotheses,
         references,
@@ -163,4 +168,6 @@ def sentence_bleu(
 
 def sentence_scores(stats: SegmentStatistics, options: BleuOptions | None = None):
     """Sentence BLEU of every segment at once (a :class:`bleu_core.score.BleuArrays`)."""
+    from .score import bleu_from_stats
+
     return bleu_from_stats(stats, options or BleuOptions(effective_order=True))

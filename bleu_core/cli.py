@@ -85,14 +85,27 @@ def _statistics_of_files(
 
 def cmd_score(args: argparse.Namespace) -> int:
     from .bleu import score_row
-    from .score import bleu_from_stats
 
     options = options_from_args(args, sentence_level=args.sentence_level)
     max_bytes = max_bytes_from_mb(args.max_mb)
     results = []
+    if not args.sentence_level:
+        rows = _fast_corpus_rows(args.refs, args.input, options, max_bytes)
+        if rows is not None:
+            from .corpus_row import score_corpus_row
+
+            for path, row in rows:
+                score = score_corpus_row(row, options, len(args.refs)) or score_row(
+                    row, options, len(args.refs)
+                )
+                name = system_name(path, args.input)
+                results.append({"system": name, **score.to_dict(), "_str": str(score)})
+            return _print_results(results, args)
     for path, stats in _statistics_of_files(args.refs, args.input, options, max_bytes):
         name = system_name(path, args.input)
         if args.sentence_level:
+            from .score import bleu_from_stats
+
             arr = bleu_from_stats(stats.array, options)
             sig = score_row(stats.array[0], options, stats.n_refs).signature
             for i in range(len(stats)):
@@ -115,6 +128,28 @@ def cmd_score(args: argparse.Namespace) -> int:
         else:
             score = score_row(stats.total(), options, stats.n_refs)
             results.append({"system": name, **score.to_dict(), "_str": str(score)})
+    return _print_results(results, args)
+
+
+def _fast_corpus_rows(
+    ref_paths: Sequence[str], hyp_paths: Sequence[str], options: BleuOptions, max_bytes: int
+) -> list[tuple[str, list[float]]] | None:
+    """Corpus rows straight from the files' bytes (:func:`bleu_core.fast.file_bleu.corpus_rows`: 13a, in
+    C), or ``None`` for the general path (any other option, or any input it would warn about or refuse)."""
+    from .fast.file_bleu import corpus_rows
+
+    return corpus_rows(
+        ref_paths,
+        hyp_paths,
+        max_order=options.statistics_order,
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+        ref_length=options.ref_length,
+        max_bytes=max_bytes,
+    )
+
+
+def _print_results(results: list[dict], args: argparse.Namespace) -> int:
     if args.format == "json":
         clean = [{k: v for k, v in r.items() if not k.startswith("_")} for r in results]
         print(strict_json.dumps(clean, indent=1, ensure_ascii=False))

@@ -26,11 +26,15 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from .errors import InputError
 from .io.text import BOM_MESSAGE, check_blank_lines, check_size, decode_text, has_bom
 from .limits import check_text
-from .statistics import SegmentStatistics, compute_statistics
+
+# numpy (through bleu_core.statistics) is loaded when a block is counted, not by importing this module
+if TYPE_CHECKING:
+    from .statistics import SegmentStatistics
 
 #: Input (all files together) above which ``score`` reads block by block.
 STREAM_BYTES = 64 * 1024 * 1024
@@ -150,6 +154,8 @@ def stream_statistics(
 def _one_system(
     readers: list[LineReader], max_order: int, tokenize: str, lowercase: bool, block_lines: int
 ) -> SegmentStatistics:
+    from .statistics import SegmentStatistics, compute_statistics
+
     hyp, refs = readers[0], readers[1:]
     parts: list[SegmentStatistics] = []
     any_text = False

@@ -1096,7 +1096,11 @@ done:
     return result;
 }
 
+#include "_bleu13a.c"
+
 static PyMethodDef methods[] = {
+    {"bleu13a_totals", bleu13a_totals, METH_VARARGS,
+     "Corpus BLEU statistics of 13a-tokenised files from their bytes (see bleu_core.fast.file_bleu)."},
     {"scan", scan, METH_VARARGS, "Number the words of a UTF-8 buffer (see bleu_core.fast.native)."},
     {"rehash", rehash, METH_VARARGS, "Rebuild a word table's slots (see bleu_core.fast.native)."},
     {"expand", expand, METH_VARARGS, "Word ids to token ids (see bleu_core.fast.native)."},

@@ -1,11 +1,16 @@
 """Python faces of the C kernels (``bleu_core/fast/_kernels.c``): array allocation, table growth, dtypes.
 
+numpy is imported by the functions that need it, not by this module: :mod:`bleu_core.line_tokenizers` loads it
+for :func:`rules_13a` alone, and ``bleu-study score``'s fast path (:mod:`bleu_core.fast.file_bleu`) runs
+without numpy.
+
 The C functions take numpy arrays through the buffer protocol and write into arrays given to them; these
 wrappers allocate those arrays, make the inputs C-contiguous with the right dtype, and grow the word table when
 the kernel stops because it is full. Read :mod:`bleu_core.fast.word_index` and :mod:`bleu_core.fast.clipping`
 for what the kernels compute and for their pure twins; callers reach this module only when
 :func:`bleu_core.fast.compiled.use_compiled` says so.
 
+>>> import numpy as np
 >>> from bleu_core.fast.compiled import available
 >>> not available() or count(np.array([1, 2, 1, 1, 2]), np.array([[0], [3]]), np.array([[3], [2]]), 2,
 ...                          key_base=3, direct=True).tolist() == [[2.0, 1.0]]
@@ -15,10 +20,12 @@ True
 from __future__ import annotations
 
 from types import ModuleType
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .compiled import extension
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def _c() -> ModuleType:
@@ -29,6 +36,8 @@ def _c() -> ModuleType:
 
 
 def _int64(a: np.ndarray) -> np.ndarray:
+    import numpy as np
+
     return np.ascontiguousarray(a, dtype=np.int64)
 
 
@@ -43,6 +52,8 @@ def index_words(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int, int]:
     """Word ids of every word of ``buf`` (UTF-8 bytes), adding new words to the table; returns
     ``(word_ids, slots, meta, arena, used, n_distinct)`` (the table's arrays perhaps reallocated)."""
+    import numpy as np
+
     c = _c()
     n = int(buf.shape[0])
     # At most one word per two bytes; pages of the array that are never written are never allocated.
@@ -77,6 +88,8 @@ def expand(
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """``(ids, lengths, last_line)``: the token ids of the words one after the other, the tokens per line,
     and the index of the last line reached (``-1`` when there are more separators than lines)."""
+    import numpy as np
+
     word_ids, word_flat = _int64(word_ids), _int64(word_flat)
     word_start, word_len = _int64(word_start), _int64(word_len)
     c = _c()
@@ -89,6 +102,8 @@ def expand(
 def count_bytes(data: bytes, values: bytes) -> list[int]:
     """How often each byte of ``values`` occurs in ``data`` (the twin is ``bytes.count``,
     :func:`bleu_core.fast.word_index.count_bytes`)."""
+    import numpy as np
+
     out = np.zeros(len(values), np.int64)
     _c().count_bytes(data, values, out)
     return out.tolist()
@@ -105,6 +120,8 @@ def count(
 ) -> np.ndarray:
     """Clipped matches per segment and order, shape ``(segments, max_order)``; ``starts``/``lengths`` are
     ``(sources, segments)`` (source 0: the hypotheses), every id below ``key_base``."""
+    import numpy as np
+
     starts, lengths = _int64(starts), _int64(lengths)
     n_sources, n_segments = starts.shape
     out = np.zeros((n_segments, int(max_order)), np.float64)
@@ -134,6 +151,7 @@ def chrf_matches(
     whitespace) is removed from every document before n-grams are taken. The numpy twin is
     ``bleu_core.metrics.chrf._match_counts``.
 
+    >>> import numpy as np
     >>> from bleu_core.fast.compiled import available
     >>> units = np.array([ord(c) for c in "ab ab" + "ab"], dtype=np.uint32)
     >>> space = np.array([c == " " for c in map(chr, range(33))])
@@ -144,6 +162,8 @@ def chrf_matches(
     ...     print([2.0, 1.0], [4, 2])
     [2.0, 1.0] [4, 2]
     """
+    import numpy as np
+
     starts, lengths = _int64(starts), _int64(lengths)
     k, r = int(n_hyp_sides), int(n_ref_sides)
     n_segments = starts.size // (k + r) if k + r else 0

@@ -10,9 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_core import file_statistics
+from bleu_core import file_statistics, statistics
 from bleu_core.cli import main
 from bleu_core.errors import InputError
+from bleu_core.fast import file_bleu
 from bleu_core.file_statistics import stream_statistics
 from bleu_core.io.text import read_lines
 from bleu_core.statistics import compute_statistics
@@ -104,18 +105,21 @@ def test_score_command_streams_big_input_with_the_same_output(
     lines = [f"the cat {i % 7} sat on the mat ." for i in range(50)]
     ref = write(tmp_path / "ref.txt", lines)
     hyp = write(tmp_path / "hyp.txt", [line.replace("sat", "is") for line in lines])
+    # the whole-file path of numpy's statistics (13a's fast path from the bytes is tested on its own:
+    # tests/engine/test_fast_score_command.py)
+    monkeypatch.setattr(file_bleu, "corpus_rows", lambda *args, **kwargs: None)
     assert main(["score", "-r", ref, "-i", hyp, "--format", "json"]) == 0
     whole = capsys.readouterr().out
     monkeypatch.setattr(file_statistics, "STREAM_BYTES", 0)
     monkeypatch.setattr(file_statistics, "BLOCK_LINES", 7)
     calls: list[int] = []
-    real = file_statistics.compute_statistics
+    real = statistics.compute_statistics
 
     def counted(*args: object, **kwargs: object) -> object:
         calls.append(1)
         return real(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(file_statistics, "compute_statistics", counted)
+    monkeypatch.setattr(statistics, "compute_statistics", counted)
     assert main(["score", "-r", ref, "-i", hyp, "--format", "json"]) == 0
     assert capsys.readouterr().out == whole
     assert len(calls) == 8  # 50 lines in blocks of 7: it did stream

@@ -1,0 +1,206 @@
+"""Corpus BLEU of 13a-tokenised files straight from their bytes: the fast path of ``bleu-study score``.
+
+``score`` with the default tokenizer needs, per system, only the corpus totals: hypothesis length, reference
+length, clipped matches and totals per order. :func:`file_totals` computes them in one call of the compiled
+kernel ``bleu13a_totals`` (``fast/_bleu13a.c``): the files' bytes are checked (UTF-8, NUL, line length),
+split into lines and words, each distinct word tokenised once with sacrebleu's 13a rules (in C: the rules of
+``rules_13a``), every token numbered through a hash table, and the clipped n-gram matches counted segment by
+segment; with two threads each takes half of the lines (tokenising and counting them). No ``str`` is built for
+the text and numpy is not imported.
+
+It gives exactly the numbers of :func:`bleu_core.statistics.compute_statistics` on the decoded lines, summed
+(its pure twin, :func:`python_file_totals`, computes them that way; tests compare the two, and both with
+sacrebleu, on the real data and on Hypothesis text). Whenever the general path would warn or fail, the kernel
+declines with a reason instead (:data:`REASONS`), and ``score`` takes the general path, which words the
+message: so errors and warnings stay those of :mod:`bleu_core.io.text` and :mod:`bleu_core.cli_options`.
+
+The example of :mod:`bleu_core.statistics` (sacrebleu counts 5/6, 3/5, 1/4 and 0/3 n-grams on it):
+
+>>> file_totals(b"the cat sat on the mat\\n", [b"the cat is on the mat\\n"], 4, compiled=False)
+(1, [6, 6, 6, 6, 5, 3, 1, 0, 6, 5, 4, 3])
+>>> file_totals(b"x\\n", [b" \\n"], 4, compiled=False)
+'blank-reference'
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+from ..limits import MAX_LINE_CHARS
+from .compiled import extension, use_compiled
+
+#: Why the kernel (and its twin) decline: the general path then reports the problem or the warning.
+REASONS = (
+    "bom",  # a UTF-8 byte-order mark: removed with a warning by the general path
+    "empty",  # an empty file: an error
+    "nul",  # a NUL byte: an error
+    "not-utf8",  # bytes that are not UTF-8: an error naming the line
+    "line-count",  # files of different numbers of lines: an error
+    "long-line",  # a line of more than MAX_LINE_CHARS bytes (the general path counts characters)
+    "blank-reference",  # a blank reference line: an error
+    "blank-hypotheses",  # no word in the whole hypothesis file: scored with a warning
+)
+
+#: All input files together above this size take the general path, which reads them block by block above
+#: :data:`bleu_core.file_statistics.STREAM_BYTES` (the same size, tested): the kernel holds every file's bytes
+#: and their token ids (about as many bytes again) in memory at once.
+MAX_FAST_BYTES = 64 * 1024 * 1024
+
+#: The kernel's limit (``B13_MAX_SOURCES`` - 1 in ``_bleu13a.c``); more references take the general path.
+MAX_REFERENCES = 63
+
+_BOM = b"\xef\xbb\xbf"
+_WHITESPACE = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
+
+
+def file_totals(
+    hyp: bytes,
+    refs: Sequence[bytes],
+    max_order: int,
+    *,
+    threads: int | None = None,
+    compiled: bool | None = None,
+    max_line_bytes: int = MAX_LINE_CHARS,
+) -> tuple[int, list[int]] | str:
+    """``(segments, totals)`` of a hypothesis file against reference files (their contents), or a reason.
+
+    ``totals`` are integers: hypothesis length, closest, shortest and summed reference lengths (the sums over
+    segments), then the clipped matches and the n-gram totals of orders 1..``max_order``. ``threads`` (1 or
+    2; default: 2 when the machine has two cores) is how many threads the compiled kernel uses; a line of
+    more than ``max_line_bytes`` bytes is a reason to decline (``"long-line"``).
+    """
+    if use_compiled(len(hyp), compiled):
+        module = extension()
+        assert module is not None
+        if threads is None:
+            threads = 2 if (os.cpu_count() or 1) > 1 else 1
+        out = module.bleu13a_totals(
+            hyp, tuple(refs), int(max_order), int(max_line_bytes), int(threads)
+        )
+        if isinstance(out, str):
+            return out
+        return out[0], list(out[1:])
+    return python_file_totals(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+
+
+def _check_bytes(data: bytes) -> str | None:
+    """The reason to decline a file's bytes as a whole (the kernel's order of checks), or ``None``."""
+    if data.startswith(_BOM):
+        return "bom"
+    if not data:
+        return "empty"
+    nul = data.find(b"\x00")
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return "nul" if 0 <= nul < exc.start else "not-utf8"
+    return "nul" if nul >= 0 else None
+
+
+def _lines(data: bytes) -> list[bytes]:
+    parts = data.split(b"\n")
+    if parts[-1] == b"":
+        parts.pop()
+    return parts
+
+
+def _line_reason(
+    hyp_lines: list[bytes], ref_lines: list[list[bytes]], max_line_bytes: int
+) -> str | None:
+    """The reason the kernel finds going segment by segment, file by file (``None``: none)."""
+    for s in range(len(hyp_lines)):
+        for k, lines in enumerate([hyp_lines, *ref_lines]):
+            if k and s >= len(lines):
+                return "line-count"
+            if len(lines[s]) > max_line_bytes:
+                return "long-line"
+            if k and not lines[s].decode().split():
+                return "blank-reference"
+    if any(len(lines) > len(hyp_lines) for lines in ref_lines):
+        return "line-count"
+    if not any(line.decode().split() for line in hyp_lines):
+        return "blank-hypotheses"
+    return None
+
+
+def python_file_totals(
+    hyp: bytes, refs: Sequence[bytes], max_order: int, *, max_line_bytes: int = MAX_LINE_CHARS
+) -> tuple[int, list[int]] | str:
+    """The pure twin of :func:`file_totals`: the same checks in Python, then
+    :func:`bleu_core.fast.corpus.corpus_statistics` (what
+    :func:`bleu_core.statistics.compute_statistics` runs) on the decoded lines, summed (numpy)."""
+    for data in [hyp, *refs]:
+        reason = _check_bytes(data)
+        if reason:
+            return reason
+    hyp_lines, ref_lines = _lines(hyp), [_lines(r) for r in refs]
+    reason = _line_reason(hyp_lines, ref_lines, max_line_bytes)
+    if reason:
+        return reason
+    from .corpus import corpus_statistics
+
+    def text(lines: list[bytes]) -> list[str]:  # "\r\n" -> "\n" as the general path reads files
+        return [line.decode().removesuffix("\r") for line in lines]
+
+    array, _ = corpus_statistics(
+        text(hyp_lines), [text(r) for r in ref_lines], max_order=max_order, tokenize="13a"
+    )
+    row = array.sum(axis=0)
+    # the average column times the number of references: each segment's summed reference lengths
+    ref_sum = int((array[:, 3] * len(refs)).round().sum())
+    n = max_order
+    totals = [row[0], row[1], row[2], ref_sum, *row[4 : 4 + n], *row[4 + n : 4 + 2 * n]]
+    return len(hyp_lines), [int(round(float(x))) for x in totals]
+
+
+def corpus_rows(
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    *,
+    max_order: int,
+    tokenize: str,
+    lowercase: bool,
+    ref_length: str,
+    max_bytes: int,
+    stream_bytes: int = MAX_FAST_BYTES,
+) -> list[tuple[str, list[float]]] | None:
+    """``score``'s corpus statistics row per system file (the columns of
+    :class:`bleu_core.statistics.SegmentStatistics`, summed), or ``None`` when the general path must run:
+    another tokenizer, lower-casing, no compiled kernels, more than :data:`MAX_REFERENCES` references, a
+    missing or over-size file, input above
+    ``stream_bytes`` (read block by block), several references with the ``average`` length policy (its
+    column is a sum of fractions, left to numpy's summation), or any reason of :data:`REASONS`.
+
+    With several references and another policy, the ``average`` column holds the summed reference lengths
+    divided by their number (the policy's column is exact; this one is not read).
+    """
+    if tokenize != "13a" or lowercase or not use_compiled():
+        return None
+    if (ref_length == "average" and len(ref_paths) > 1) or len(ref_paths) > MAX_REFERENCES:
+        return None
+    paths = [*hyp_paths, *ref_paths]
+    try:
+        sizes = [os.path.getsize(p) if os.path.isfile(p) else -1 for p in paths]
+    except OSError:
+        return None
+    if min(sizes) < 0 or max(sizes) > max_bytes or sum(sizes) > stream_bytes:
+        return None
+    try:
+        refs = [_read(p) for p in ref_paths]
+        rows = []
+        for path in hyp_paths:
+            out = file_totals(_read(path), refs, max_order)
+            if isinstance(out, str):
+                return None
+            totals = [float(x) for x in out[1]]
+            totals[3] /= len(refs)
+            rows.append((path, totals))
+    except OSError:
+        return None
+    return rows
+
+
+def _read(path: str) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
