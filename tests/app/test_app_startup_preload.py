@@ -115,6 +115,26 @@ def test_the_first_statistics_are_counted_after_the_preload_under_the_sidebar_ke
     )  # what the first BLEU page asks for (ui.app.context)
 
 
+def test_the_server_start_count_schedules_no_guesses(monkeypatch):
+    """Before any page has drawn, nothing steps aside: a guess scheduled at server start (WMT24 en-ja's
+    ja-mecab, one 1.5-s piece of CPU) ran during the first page. Only the current settings are counted
+    then; the Study page schedules the other tokenizers."""
+    from ui.app import statistics_store
+
+    monkeypatch.delenv("BLEU_STUDY_NO_PREFETCH", raising=False)
+    scheduled: list[list[object]] = []
+    monkeypatch.setattr(
+        statistics_store.PREFETCHER,
+        "schedule",
+        lambda jobs, delay=0.0: scheduled.append([key for key, _ in jobs]) or threading.Event(),
+    )
+    statistics_store.STATISTICS.clear()
+    loaded = startup.load_startup(startup.StartupStudy("demo:ted-zh-en"))
+    serve.count_first(loaded)
+    assert len(scheduled) == 1 and len(scheduled[0]) == 1, scheduled
+    assert scheduled[0][0][2] == "13a"  # the default settings' tokenizer
+
+
 def test_the_preload_waits_for_the_server_to_answer():
     import socket
 

@@ -177,6 +177,33 @@ def test_the_study_page_counts_the_current_settings_then_the_others_ahead(monkey
     assert statistics_store.count_current("test:current", study, refs, "intl", False, 4) is None
 
 
+def test_the_study_pages_count_steps_aside_while_the_page_draws(monkeypatch):
+    """The Study page draws no scores: its count of the current settings waits for the page to draw
+    (as the guesses do), instead of taking the CPU from it."""
+    study = load_demo("ted-en-de")
+    refs = tuple(study.references)
+    monkeypatch.delenv(prefetch.SWITCH, raising=False)
+    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ())
+    events: list[tuple[str, object]] = []
+
+    class Activity:
+        def step_aside(self, key=None):
+            events.append(("step aside", key))
+
+    real = statistics_store._count_statistics
+
+    def counting(*args, **kwargs):
+        events.append(("count", args[2]))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(statistics_store, "ACTIVITY", Activity())
+    monkeypatch.setattr(statistics_store, "_count_statistics", counting)
+    idle = statistics_store.count_current("test:aside", study, refs, "none", False, 4)
+    assert idle is not None and idle.wait(60)
+    key = statistics_store._statistics_key("test:aside", refs, "none", False, 4)
+    assert events[:2] == [("step aside", key), ("count", "none")], events
+
+
 def test_count_ahead_leaves_out_what_a_large_study_cannot_afford(monkeypatch):
     study = load_demo("ted-en-de")
     chars = statistics_store.study_characters(study)

@@ -39,9 +39,10 @@ def study_request(argv: list[str]):  # -> StartupStudy | None
 
 
 def count_first(loaded) -> None:  # loaded: ui.app.startup.LoadedStartup
-    """After the preload: count the statistics of the default settings (then the other tokenizers that
-    fit), as the Study page has them counted (:func:`ui.app.statistics_store.count_current`, the sidebar's
-    order): the first BLEU page finds this very entry counted or counting."""
+    """After the preload: count the statistics of the default settings, as the Study page has them
+    counted (:func:`ui.app.statistics_store.count_current`): the first BLEU page finds this very entry
+    counted or counting. Not the other tokenizers: the first page schedules those, and they step aside
+    while it draws (one counted here would run during the first page, unchecked)."""
     from bleu_core.options import BleuOptions
     from ui.app import statistics_store
     from ui.app.context import STATISTICS_ORDER
@@ -50,7 +51,13 @@ def count_first(loaded) -> None:  # loaded: ui.app.startup.LoadedStartup
     order = max(options.statistics_order, STATISTICS_ORDER)
     references = tuple(loaded.study.references)
     statistics_store.count_current(
-        loaded.key, loaded.study, references, options.tokenize, options.lowercase, order
+        loaded.key,
+        loaded.study,
+        references,
+        options.tokenize,
+        options.lowercase,
+        order,
+        guesses=False,
     )
 
 

@@ -328,19 +328,31 @@ def count_current(
     tokenize: str,
     lowercase: bool,
     max_order: int,
+    *,
+    guesses: bool = True,
 ) -> threading.Event | None:
     """Count the statistics of the current settings in the background thread.
 
     The Study page needs no statistics: while the user reads it, they are counted, and the first analysis
     page finds them counted, or waits for the count under way instead of starting another. Any study size.
-    Then the other tokenizers of :func:`count_ahead` (those that fit :data:`COUNT_AHEAD_MAX_CHARACTERS`),
-    so that the first tokenizer change on the first analysis page finds them counted too. None when
-    switched off or all already counted.
+    Like the guesses, that count steps aside while a page draws (:data:`ACTIVITY`: the Study page that
+    asked for it draws first), unless a page waits for it. Then, with ``guesses``, the other tokenizers of
+    :func:`count_ahead` (those that fit :data:`COUNT_AHEAD_MAX_CHARACTERS`), so that the first tokenizer
+    change on the first analysis page finds them counted too. None when switched off or all already
+    counted.
+
+    ``guesses=False``: the server-start count (:func:`ui.app.serve.count_first`): before any page has
+    drawn nothing can step aside for it, and a guess counted in one piece (MeCab's tokenizers: 1.5 s of
+    CPU on WMT24 en-ja, no chunk to step aside between) would then take the CPU from the first page; the
+    Study page schedules the guesses.
     """
     if prefetch_disabled():
         return None
-    job = _statistics_job(study_key, study, references, tokenize, lowercase, max_order)
-    jobs = [job, *_ahead_jobs(study_key, study, references, lowercase, max_order)]
+    job = _statistics_job(study_key, study, references, tokenize, lowercase, max_order, ahead=True)
+    jobs = [
+        job,
+        *(_ahead_jobs(study_key, study, references, lowercase, max_order) if guesses else []),
+    ]
     if all(STATISTICS.ready(key) for key, _ in jobs):
         return None
     return PREFETCHER.schedule(jobs)
