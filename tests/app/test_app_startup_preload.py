@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -132,7 +134,12 @@ def test_the_server_start_count_schedules_no_guesses(monkeypatch):
     loaded = startup.load_startup(startup.StartupStudy("demo:ted-zh-en"))
     serve.count_first(loaded)
     assert len(scheduled) == 1 and len(scheduled[0]) == 1, scheduled
-    assert scheduled[0][0][2] == "13a"  # the default settings' tokenizer
+    assert scheduled[0][0][2] == "13a"  # the default settings' tokenizer (an English target)
+    # a Japanese target: the sidebar starts a session on ja-mecab (follow_target_language): that is counted
+    scheduled.clear()
+    japanese = replace(loaded.study, name="ted-as-japanese", target_lang="ja")
+    serve.count_first(SimpleNamespace(key="test:ted-as-japanese", study=japanese))
+    assert [key[2] for key in scheduled[0]] == ["ja-mecab"], scheduled
 
 
 def test_the_preload_waits_for_the_server_to_answer():

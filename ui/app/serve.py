@@ -39,11 +39,14 @@ def study_request(argv: list[str]):  # -> StartupStudy | None
 
 
 def count_first(loaded) -> None:  # loaded: ui.app.startup.LoadedStartup
-    """After the preload: count the statistics of the default settings, as the Study page has them
-    counted (:func:`ui.app.statistics_store.count_current`): the first BLEU page finds this very entry
-    counted or counting. Not the other tokenizers: the first page schedules those, and they step aside
-    while it draws (one counted here would run during the first page, unchecked)."""
+    """After the preload: count the statistics of the settings a new session starts with (the default
+    options, the tokenizer sacrebleu's command line picks for the study's target language, as the
+    sidebar's :func:`ui.app.settings.follow_target_language` sets it), as the Study page has them counted
+    (:func:`ui.app.statistics_store.count_current`): the first BLEU page finds this very entry counted or
+    counting. Not the other tokenizers: the first page schedules those, and they step aside while it draws
+    (one counted here would run during the first page, unchecked)."""
     from bleu_core.options import BleuOptions
+    from bleu_core.tokenizers import tokenizer_for_language
     from ui.app import statistics_store
     from ui.app.context import STATISTICS_ORDER
 
@@ -54,7 +57,7 @@ def count_first(loaded) -> None:  # loaded: ui.app.startup.LoadedStartup
         loaded.key,
         loaded.study,
         references,
-        options.tokenize,
+        tokenizer_for_language(loaded.study.target_lang),
         options.lowercase,
         order,
         guesses=False,
