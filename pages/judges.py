@@ -16,6 +16,7 @@ from ui.app.background import Steps
 from ui.app.context import current_key
 from ui.app.criterion import criterion_box
 from ui.app.frames import rater_groups
+from ui.app.markup import md_escape
 from ui.app.numbers import plural, tidy_frame
 
 st.title("Human judges, pair by pair")
@@ -70,7 +71,7 @@ steps.step(f"pairing every judge's {criterion} scores of the same segment")
 try:
     result = judges_cache.comparisons(key, study, criterion, tuple(groups), tuple(systems), level)
 except BleuStudyError as err:
-    st.error(str(err))
+    st.error(md_escape(str(err)))
     st.stop()
 finally:
     steps.done()

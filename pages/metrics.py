@@ -14,6 +14,7 @@ from ui.app.background import Steps, result, show_pending
 from ui.app.context import current_key, under_app_test
 from ui.app.criterion import criterion_box
 from ui.app.limits import session_resamples
+from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, segment_note, with_segment_bleu
@@ -160,7 +161,7 @@ grid, exp_criterion = explorer_grid(study)
 try:
     result = cm.explorer_result(key, study, system, grid, exp_criterion)
 except ValueError as err:  # BleuOptionError: an empty tick list or too many combinations
-    st.error(str(err))
+    st.error(md_escape(str(err)))
 else:
     ex = cm.explorer_frame(result)
     show_chart(cm.explorer_chart(ex), f"explorer {system}")

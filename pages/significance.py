@@ -51,7 +51,7 @@ pending: list = []  # TER: scored in the background, the page re-runs when it is
 try:
     stats = sig.metric_statistics(scores, metric, pending)
 except BleuStudyError as err:
-    st.error(str(err))
+    st.error(md_escape(str(err)))
     st.stop()
 show_pending(pending)
 if stats is None:
@@ -96,7 +96,7 @@ size = int(
 try:
     blocks = sig.blocks_of(scores.key, key, tuple(names), stats, n_blocks, size or None)
 except BleuStudyError as err:
-    st.error(str(err))
+    st.error(md_escape(str(err)))
 else:
     for warning in blocks.warnings:
         st.warning(warning)
