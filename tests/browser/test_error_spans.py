@@ -100,12 +100,20 @@ def test_explore_pops_up_an_error_span_on_hover():
             grid = page.locator(f'.st-key-{K.SPANS_REWARDED_TABLE} [data-testid="stDataFrame"]')
             second = result.segment_ranking("matched_in_error", top=2)[1]
             # the grid is a canvas: its row markers have no element to click, only a position. The
-            # grid may still be settling (layout, scroll) when first measured: measure again and
-            # retry a click that selected nothing (the flow under test is the selection's effect)
-            for _attempt in range(3):
-                grid.scroll_into_view_if_needed()
-                page.wait_for_timeout(300)
-                box = grid.bounding_box()
+            # grid may still be settling (layout, scroll) when first measured: measure again (the flow
+            # under test is the selection's effect)
+            # retry a click that selected nothing; a late re-run may also redraw (detach) the grid while it
+            # is measured: then measure the new one
+            for _attempt in range(5):
+                try:
+                    grid.scroll_into_view_if_needed()
+                    page.wait_for_timeout(300)
+                    box = grid.bounding_box()
+                except playwright_api.Error:
+                    box = None
+                if box is None:
+                    wait_app_idle(page)
+                    continue
                 page.mouse.click(box["x"] + 14, box["y"] + 35 + 17 + 35)  # the second row's marker
                 wait_app_idle(page)
                 if page.url.endswith("/explore"):
