@@ -1,9 +1,11 @@
 """Campaigns meet studies: plan a campaign from a study, turn its ratings into study ratings, export CSV.
 
 A campaign's ratings become :class:`bleu_core.study.Rating` rows ``(system, segment, rater, group, criterion,
-score)`` under criteria named ``"<criterion> (<campaign code>)"`` (e.g. ``"fluency (K7P2QX)"``), so they never mix
-with ratings the study already had, and several campaigns can sit side by side. Every analysis page that reads
-``study.criteria`` (BLEU vs human, the paper's §4 judge comparisons, correlations) then works on them.
+score)``. An ESA or DA campaign's one criterion joins under its plain name (``esa``, ``da``), as WMT names it, unless
+the study has that criterion (or its standardised twin) of its own; then, and for adequacy + fluency, the criteria
+are named ``"<criterion> (<campaign code>)"`` (e.g. ``"fluency (K7P2QX)"``), so they never mix with ratings the
+study already had, and several campaigns can sit side by side (:func:`study_criterion_name`). Every analysis page
+that reads ``study.criteria`` (BLEU vs human, the paper's §4 judge comparisons, correlations) then works on them.
 
 >>> from bleu_core.study.model import Segment, Study
 >>> study = Study(name="toy", segments=(Segment("1", source="x"), Segment("2", source="y")),
@@ -141,30 +143,86 @@ def is_campaign_copy(criterion: Criterion, campaign: Campaign) -> bool:
     return f" in campaign {campaign.code} (" in criterion.description
 
 
-def esa_name_clash(study: Study | None, campaign: Campaign, criterion: str = "esa") -> bool:
-    """True when an ESA *campaign*'s ``esa`` cannot join *study* under its plain name: the study already has
-    an ``esa`` criterion of its own (an expert ESA such as WMT24's) or another campaign's."""
-    if campaign.protocol != "esa" or study is None:
-        return False
-    present = study.criteria.get(criterion)
-    return present is not None and not is_campaign_copy(present, campaign)
+#: The protocols whose criterion joins a study under its plain name, as WMT names it: ESA's ``esa``, DA's
+#: ``da``; each is one raw 0-100 score per translation, the scale the name promises to the pages and rules that
+#: look for it (the headline criterion, tau-like's 25 points). Adequacy + fluency keeps the campaign code.
+PLAIN_NAMED: frozenset[str] = frozenset({"esa", "da"})
+
+
+def name_clash(study: Study | None, campaign: Campaign, criterion: str) -> str | None:
+    """The criterion of *study* that keeps *campaign*'s *criterion* from joining under its plain name, or None
+    when nothing does (always None with no *study*, or for a protocol outside :data:`PLAIN_NAMED`).
+
+    Two things keep it out, unless they are an earlier copy of this very campaign (:func:`is_campaign_copy`):
+
+    * a criterion of the same name: an expert ESA such as WMT24's, a WMT release's crowd DA, another
+      campaign's;
+    * the criterion's standardised twin (``da_z`` for ``da``, ``esa-z`` for ``esa``; for ``da`` also every
+      name of :data:`~bleu_core.study.criterion_order.DA_Z_NAMES`, which tau-like reads as DA z). A plain
+      ``da`` beside it would be taken for its raw scores: listed after it as its twin, and used by tau-like
+      to choose WMT's pairs for it, although other judges gave it.
+    """
+    if study is None or campaign.protocol not in PLAIN_NAMED:
+        return None
+    from bleu_core.study.criterion_order import DA_Z_NAMES, standardised_twin
+
+    z_names = DA_Z_NAMES if criterion == "da" else ()
+    same = study.criteria.get(criterion)
+    if same is not None and not is_campaign_copy(same, campaign):
+        return criterion
+    for name, present in study.criteria.items():
+        twin = standardised_twin(name, [criterion]) == criterion or name.lower() in z_names
+        if twin and not is_campaign_copy(present, campaign):
+            return name
+    return None
 
 
 def study_criterion_name(campaign: Campaign, criterion: str, study: Study | None = None) -> str:
     """The name a campaign criterion gets in *study*.
 
-    An ESA campaign's ``esa`` joins as plain ``"esa"``, so the pages that look for ESA find it, unless the
-    study has an ``esa`` of its own (:func:`esa_name_clash`): then, and for every criterion of the other
-    protocols (or with no *study* given), the campaign code tells the judges' ratings apart:
-    ``"fluency (K7P2QX)"``, ``"esa (K7P2QX)"``.
+    An ESA campaign's ``esa`` and a DA campaign's ``da`` join as plain ``"esa"`` and ``"da"``, so the pages
+    that look for them find them (joining again replaces them), unless the study has that criterion or its
+    standardised twin of its own (:func:`name_clash`): then, and for every criterion of adequacy + fluency (or
+    with no *study* given), the campaign code tells the judges' ratings apart: ``"esa (K7P2QX)"``,
+    ``"fluency (K7P2QX)"``.
     """
-    if (
-        campaign.protocol == "esa"
-        and study is not None
-        and not esa_name_clash(study, campaign, criterion)
-    ):
+    plain = campaign.protocol in PLAIN_NAMED and study is not None
+    if plain and name_clash(study, campaign, criterion) is None:
         return criterion
     return f"{criterion} ({campaign.code})"
+
+
+def name_clash_note(study: Study | None, campaign: Campaign) -> str:
+    """Why *campaign*'s criterion carries its code in *study*, for the organiser (``""`` when it joins plain or
+    its protocol always carries the code).
+
+    >>> from datetime import UTC, datetime
+    >>> from bleu_core.campaigns.protocols import protocol_criteria
+    >>> from bleu_core.study.model import Criterion, Segment, Study
+    >>> da = Campaign("K7P2QX", "n", "s", ("A",), ("1",), protocol_criteria("da"), "source", ("g",), 0, 1,
+    ...               datetime(2024, 1, 1, tzinfo=UTC), protocol="da")
+    >>> study = Study("wmt", (Segment("1"),), {"ref": ["r"]}, {"A": ["a"]},
+    ...               criteria={"da_z": Criterion("da_z")})
+    >>> print(name_clash_note(study, da))  # doctest: +NORMALIZE_WHITESPACE
+    The study already has da_z, the standardised scores of a da of its own, so this campaign's is named
+    da (K7P2QX): a plain da would be read as their raw scores.
+    """
+    for c in campaign.criteria:
+        clash = name_clash(study, campaign, c.name)
+        if clash is None:
+            continue
+        named = study_criterion_name(campaign, c.name, study)
+        if clash == c.name:
+            article = "an" if clash[:1] in "aeiou" else "a"
+            return (
+                f"The study already has {article} {clash} criterion of its own (a release's ratings or "
+                f"another campaign's), so this campaign's is named {named} to keep the two apart."
+            )
+        return (
+            f"The study already has {clash}, the standardised scores of a {c.name} of its own, so this "
+            f"campaign's is named {named}: a plain {c.name} would be read as their raw scores."
+        )
+    return ""
 
 
 def quality_note(left_out: Collection[str], kept: Collection[str] = ()) -> str:

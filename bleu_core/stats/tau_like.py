@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from ..study.criterion_order import DA_Z_NAMES
 from .correlation import WMT_DARR_THRESHOLD, CorrelationResult, wmt_pair_counts
 from .errors import StatsInputError
 
@@ -40,7 +41,6 @@ DA_Z_THRESHOLD = WMT_DARR_THRESHOLD / 30.0
 """DA z threshold without raw DA: 25 DA points over a typical rater's ~30-point standard deviation."""
 MQM_THRESHOLD = 1.0
 """MQM threshold: one minor error (MQM weight 1), mean over raters."""
-DA_Z_NAMES = ("da_z", "da-z", "z", "z_score", "zscore", "raw_z")
 _BLOCK_CELLS = 2_000_000
 
 

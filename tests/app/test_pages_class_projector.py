@@ -217,3 +217,13 @@ def test_the_end_of_class_downloads_build_outside_the_page(lesson, ted_zh_en, mo
         assert {"settings.json", "tables/class-ratings.csv", "tables/corpus-bleu.csv"} <= set(
             zf.namelist()
         )
+
+
+def test_adding_the_class_ratings_to_the_study_names_their_criteria(lesson, ted_zh_en):
+    _store, code, key = lesson
+    at = start("projector", ted_zh_en, **{K.PROJ_CODE: code, K.PROJ_KEY: key})
+    [b for b in at.button if b.label == "Add to the open study"][0].click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    notice = at.success[0].value.replace("\\", "")  # Markdown-escaped
+    assert notice.startswith(f"Added as criteria: adequacy ({code}), fluency ({code}). Open Export")
+    assert f"adequacy ({code})" in at.session_state[K.STUDY].criteria

@@ -12,7 +12,8 @@ from collections.abc import Callable
 import altair as alt
 import streamlit as st
 
-from bleu_core.campaigns import Campaign, CampaignStore, apply_to_study
+from bleu_core.campaigns import Campaign, CampaignStore, apply_to_study, study_criterion_name
+from bleu_core.campaigns.integration import name_clash_note
 from bleu_core.campaigns.lesson import ClassSnapshot, class_snapshot
 from bleu_core.errors import BleuStudyError
 from ui.analysis.export_zip import export_state
@@ -174,7 +175,14 @@ def keep_results(store: CampaignStore, campaign: Campaign) -> None:
                 key=f"{state.get(K.STUDY_KEY)}|class:{campaign.code}:{len(new.ratings)}",
                 label=f"{state.get(K.STUDY_LABEL)} + class {campaign.code}",
             )
-            st.success("Added. Open Export for the reproducible zip.")
+            names = ", ".join(
+                study_criterion_name(campaign, c, study) for c in campaign.criterion_names
+            )
+            note = name_clash_note(study, campaign)
+            st.success(
+                md_escape(f"Added as criteria: {names}. {note}".strip())
+                + " Open Export for the reproducible zip."
+            )
 
 
 def show_timer(store: CampaignStore, data: ClassData, key: str | None) -> None:

@@ -22,7 +22,7 @@ from bleu_core.campaigns import (
     ratings_digest,
     study_criterion_name,
 )
-from bleu_core.campaigns.integration import esa_name_clash, quality_note
+from bleu_core.campaigns.integration import name_clash_note, quality_note
 from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
@@ -93,7 +93,7 @@ def use_ratings_in_study(
     the judges *left_out* by the quality control; return the notice for the organiser. Raises
     :class:`~bleu_core.campaigns.CampaignError` when the study is not the campaign's."""
     names = ", ".join(study_criterion_name(campaign, c.name, study) for c in campaign.criteria)
-    clash = esa_name_clash(study, campaign)
+    clash = name_clash_note(study, campaign)
     new = apply_to_study(study, campaign, ratings, spans=spans, left_out=left_out, kept=kept)
     state = st.session_state
     old_key = str(state.get(K.STUDY_KEY) or study.name)
@@ -109,10 +109,7 @@ def use_ratings_in_study(
         "The BLEU vs human, Judges and Correlation pages now offer them."
     )
     if clash:
-        notice += (
-            f" The study already has an esa criterion of its own (expert ratings or another campaign's), "
-            f"so this campaign's is named {names} to keep the two apart."
-        )
+        notice += f" {clash}"
     if spans:
         n_spans = sum(1 for x in spans if x.kind == "test" and x.judge not in left_out)
         notice += f" {n_spans} error spans too (BLEU vs error spans)."
