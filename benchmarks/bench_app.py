@@ -54,12 +54,9 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -483,30 +480,15 @@ def bench_studies(tmp: Path, *, quick: bool) -> list[BenchStudy]:
     return out
 
 
-@contextmanager
-def app_server(study: BenchStudy, cwd: Path) -> Iterator[tuple[str, int]]:
-    """``python -m bleu_core app [PATH …] --port N`` started in ``cwd`` (any folder); yields (URL, pid)."""
-    from app_server import free_port, wait_healthy
+def app_server(study: BenchStudy, cwd: Path):
+    """``python -m bleu_core app [PATH …] --port N`` started in ``cwd`` (any folder), its output dropped; a
+    context manager yielding (URL, pid) once the server answers (within 120 s: a large study loads first)."""
+    from app_server import free_port, running_server
 
     port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bleu_core", "app", *study.args, "--port", str(port)],
-        cwd=cwd,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url, timeout=120)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    command = [sys.executable, "-m", "bleu_core", "app", *study.args, "--port", str(port)]
+    extra_env = {"PYTHONPATH": str(ROOT)}
+    return running_server(command, port, cwd=cwd, extra_env=extra_env, timeout=120, stop_timeout=20)
 
 
 def rss_mb(pid: int) -> float:

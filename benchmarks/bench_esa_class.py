@@ -28,19 +28,17 @@ import json
 import multiprocessing as mp
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
-from app_server import ROOT, free_port, streamlit_command, wait_healthy  # noqa: E402
+from app_server import ROOT, free_port, running_server, streamlit_command  # noqa: E402
 from class_common import load_text, machine_text, rating_check, row, ted_lesson, write_section  # noqa: E402
 from class_judges import Pace, client_process  # noqa: E402
 from class_projector import lag_seconds, projector_process, rerun_seconds  # noqa: E402
@@ -76,31 +74,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     return args
 
 
-@contextmanager
 def app_server(db: str, sample: str | None):
     """``streamlit run app.py`` as the browser tests start it (``tests/browser/app_server.py``) on the
-    campaign database *db*; with *sample*, under :mod:`sampled_server`. Yields the base URL and the
-    process id; stops only this process."""
+    campaign database *db*; with *sample*, under :mod:`sampled_server`. A context manager yielding the base
+    URL and the process id; stops only this process (30 s for the sampler to write its counts)."""
     port = free_port()
     command = streamlit_command(ROOT / "app.py", port)
-    env = {**os.environ, "BLEU_STUDY_DB": db}
+    extra_env = {"BLEU_STUDY_DB": db}
     if sample:
         command[1:3] = [str(HERE / "sampled_server.py")]
-        env["BLEU_STUDY_SAMPLES"] = sample
-    proc = subprocess.Popen(
-        command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_healthy(url)
-        yield url, proc.pid
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        extra_env["BLEU_STUDY_SAMPLES"] = sample
+    return running_server(command, port, cwd=ROOT, extra_env=extra_env, stop_timeout=30)
 
 
 def cpu_seconds(pid: int) -> float:

@@ -4,7 +4,7 @@
 
 Every 5 ms a thread looks at the stacks of the other threads (``sys._current_frames``) and counts, for each
 thread that is not waiting (its innermost frame is not a lock, a ``select`` or a sleep), the functions on its
-stack. At exit (SIGTERM, as ``streamlit_server`` stops the server) the counts go to ``$BLEU_STUDY_SAMPLES``:
+stack. At exit (SIGTERM, as ``app_server.running_server`` stops the server) the counts go to ``$BLEU_STUDY_SAMPLES``:
 ``cumulative`` (the function is anywhere on the stack) and ``own`` (innermost frame), the most frequent first.
 Python threads take turns on one interpreter lock, so a sample counts a thread ready to run, not necessarily
 running: read the shares as where the work queues, not as CPU time. ``bench_esa_class.py --sample FILE``

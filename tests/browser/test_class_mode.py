@@ -7,9 +7,7 @@ The app runs as a real ``streamlit run app.py`` server on loopback, ``BLEU_STUDY
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,12 +27,7 @@ if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-def load_server_helpers():
-    spec = importlib.util.spec_from_file_location("class_mode_app_server", HERE / "app_server.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("class_mode_app_server", module)
-    spec.loader.exec_module(module)
-    return module
+import app_server as server  # noqa: E402
 
 
 def metric(page, label: str) -> str:
@@ -57,7 +50,6 @@ def rate_items(page, n: int) -> None:
 
 
 def test_three_students_and_a_live_projector(tmp_path):
-    server = load_server_helpers()
     db = tmp_path / "class.sqlite"
     ted = load_demo("ted-en-de")
     bleu = {s: float(i) for i, s in enumerate(ted.systems)}  # spread: the lesson takes the extremes

@@ -14,12 +14,6 @@ The app runs as a real ``streamlit run app.py`` server on loopback, ``BLEU_STUDY
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -40,39 +34,12 @@ if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-def load_server_helpers():
-    spec = importlib.util.spec_from_file_location("class_reload_app_server", HERE / "app_server.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("class_reload_app_server", module)
-    spec.loader.exec_module(module)
-    return module
+import app_server as server  # noqa: E402
 
 
-server = load_server_helpers()
-
-
-@contextmanager
-def app_on(port: int, db: Path) -> Iterator[str]:
+def app_on(port: int, db: Path):
     """The app on *port* (so that it can be stopped and started again at the same address)."""
-    env = {**os.environ, "BLEU_STUDY_DB": str(db)}
-    proc = subprocess.Popen(
-        server.streamlit_command(server.ROOT / "app.py", port),
-        cwd=server.ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.STDOUT,
-    )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        server.wait_healthy(url)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return server.streamlit_server(extra_env={"BLEU_STUDY_DB": str(db)}, quiet=True, port=port)
 
 
 @pytest.fixture

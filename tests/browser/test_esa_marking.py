@@ -7,8 +7,6 @@ under ``tmp_path`` (never the user's data directory).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -23,19 +21,11 @@ if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
     pytest.skip("needs /usr/bin/chromium", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api")
 
+import app_server as server  # noqa: E402
 from esa_pages import join, make_campaign, word  # noqa: E402
 
 
-def load_server_helpers():
-    spec = importlib.util.spec_from_file_location("esa_marking_app_server", HERE / "app_server.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("esa_marking_app_server", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_marking_by_touch_on_a_phone_and_by_keyboard_on_a_desktop(tmp_path):
-    server = load_server_helpers()
     db = tmp_path / "esa.sqlite"
     created = make_campaign(db)
     code, key = created.campaign.code, created.organiser_key

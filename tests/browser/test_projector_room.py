@@ -6,8 +6,6 @@ The app runs as a real ``streamlit run app.py`` server on loopback, ``BLEU_STUDY
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,18 +26,10 @@ if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-def load_server_helpers():
-    spec = importlib.util.spec_from_file_location(
-        "projector_room_app_server", HERE / "app_server.py"
-    )
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("projector_room_app_server", module)
-    spec.loader.exec_module(module)
-    return module
+import app_server as server  # noqa: E402
 
 
 def test_the_results_view_reads_from_the_back_at_1280x720(tmp_path):
-    server = load_server_helpers()
     db = tmp_path / "class.sqlite"
     ted = load_demo("ted-zh-en")
     bleu = {s: float(i * 4) for i, s in enumerate(ted.systems)}

@@ -7,8 +7,6 @@ under ``tmp_path`` (never the user's data directory).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -26,16 +24,7 @@ if not CHROMIUM.exists():  # pragma: no cover - depends on the machine
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-def load_server_helpers():
-    """tests/browser/app_server.py (the app helper's server starter), loaded by path.
-
-    Its ``streamlit_server(extra_env=...)`` lets this test point the app at a database under ``tmp_path``.
-    """
-    spec = importlib.util.spec_from_file_location("rating_flow_app_server", HERE / "app_server.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("rating_flow_app_server", module)
-    spec.loader.exec_module(module)
-    return module
+import app_server as server  # noqa: E402
 
 
 def make_campaign(db: Path):
@@ -65,7 +54,6 @@ def item_heading(page) -> str:
 
 
 def test_judge_rates_with_the_keyboard_and_resumes_after_reload(tmp_path):
-    server = load_server_helpers()
     db = tmp_path / "browser.sqlite"
     created = make_campaign(db)
     code = created.campaign.code
