@@ -1,4 +1,5 @@
-/* bleu13a_totals: corpus BLEU statistics of 13a-tokenised files, from the files' bytes to the totals.
+/* bleu13a_totals / bleu13a_segments: BLEU statistics of 13a-tokenised files, from the files' bytes to the
+ * corpus totals (`score`) or to one row per segment (`significance`, which resamples segments).
  *
  * Included by _kernels.c (one translation unit: it uses rule_13a, multibyte_space, mix and MAX/MIN from
  * there). Read bleu_core/fast/file_bleu.py for how `score` uses it and for its pure twin.
@@ -31,6 +32,7 @@
 #include <pthread.h>
 
 #define B13_MAX_SOURCES 64
+#define B13_MAX_ORDER 64
 
 /* ----------------------------------------------------------------------------------------- UTF-8 check */
 
@@ -609,6 +611,7 @@ static int b13_count_segment(B13Counter *w, const B13Corpus *c, int64_t s, int64
 typedef struct {
     B13Corpus c;
     B13Counter w;
+    int64_t *rows; /* NULL, or where this part's first segment's row goes (4 + 2 * max_order per segment) */
     int status;
     int bad[B13_MAX_SOURCES]; /* b13_check_bytes of each file's part */
 } B13Part;
@@ -629,8 +632,12 @@ static void *b13_part_run(void *arg) {
     for (int k = 0; k < c->n_src; k++) bad |= part->bad[k] = b13_check_bytes(c->buf[k], c->size[k]);
     if (bad) return NULL; /* the whole corpus is declined (b13_run says why) */
     part->status = b13_tokenise_all(c);
-    for (int64_t s = 0; part->status == 0 && !c->reason && s < c->n_lines; s++)
+    const size_t row_bytes = (size_t)(4 + 2 * c->max_order) * sizeof(int64_t);
+    for (int64_t s = 0; part->status == 0 && !c->reason && s < c->n_lines; s++) {
+        if (part->rows) memset(part->w.sums, 0, row_bytes); /* the sums of this segment alone */
         if (b13_count_segment(&part->w, c, s, c->vocab.tokens.n) < 0) part->status = -1;
+        if (part->rows) memcpy(part->rows + s * (4 + 2 * c->max_order), part->w.sums, row_bytes);
+    }
     return NULL;
 }
 
@@ -667,14 +674,17 @@ static int b13_part_init(B13Part *part, const B13Corpus *whole, int p, int parts
 
 /* Tokenise and count the corpus in `threads` parts (1 or 2), each part in its own thread. The reason to
  * decline is the first part's, else the next one's, as one pass in order would find it. Returns 0, or -1 when
- * memory runs out. sums: 4 + 2 * max_order. */
-static int b13_run(B13Corpus *whole, int threads, int64_t *sums) {
+ * memory runs out. sums: 4 + 2 * max_order; rows: NULL, or n_lines rows of as many (each segment's sums, and
+ * then `sums` holds only each part's last segment). */
+static int b13_run(B13Corpus *whole, int threads, int64_t *sums, int64_t *rows) {
     const int parts = threads > 1 && whole->n_lines >= 2 ? 2 : 1;
     B13Part part[2];
     memset(part, 0, sizeof(part));
     int status = 0;
-    for (int p = 0; p < parts; p++)
+    for (int p = 0; p < parts; p++) {
         if (b13_part_init(&part[p], whole, p, parts) < 0) status = -1;
+        if (rows) part[p].rows = rows + (whole->n_lines * p / parts) * (4 + 2 * whole->max_order);
+    }
     if (status == 0) {
         pthread_t helper;
         int helping = parts > 1 && pthread_create(&helper, NULL, b13_part_run, &part[1]) == 0;
@@ -697,70 +707,108 @@ static int b13_run(B13Corpus *whole, int threads, int64_t *sums) {
     return status;
 }
 
-/* bleu13a_totals(hyp: bytes, refs: tuple[bytes, ...], max_order, max_line_bytes, threads)
- *     -> (segments, hyp_len, closest, shortest, ref_sum, matches..., totals...) | reason (str)
- * The corpus statistics of a hypothesis file against reference files (their bytes), tokenised with 13a;
- * see the top of this file. `reason` says why it declined ("bom", "not-utf8", "nul", "empty", "line-count",
- * "long-line", "blank-reference", "blank-hypotheses"). */
-static PyObject *bleu13a_totals(PyObject *self, PyObject *args) {
+/* Parse (hyp, refs, max_order, max_line_bytes, threads), check the arguments and count: the reason to
+ * decline (or NULL) in *reason, the segments in c->n_lines, the totals in sums and, when want_rows, one row
+ * per segment in *rows (malloc'ed; the caller frees it). Returns the corpus (the caller frees it), or NULL
+ * with a Python exception set. */
+static B13Corpus *b13_call(PyObject *args, const char *name, int64_t *sums, int want_rows, int64_t **rows,
+                           const char **reason) {
     PyObject *o_hyp, *o_refs;
     int max_order, threads;
     Py_ssize_t max_line;
     if (!PyArg_ParseTuple(args, "SO!ini", &o_hyp, &PyTuple_Type, &o_refs, &max_order, &max_line, &threads))
         return NULL;
     Py_ssize_t n_refs = PyTuple_GET_SIZE(o_refs);
-    if (n_refs < 1 || n_refs + 1 > B13_MAX_SOURCES || max_order < 1 || max_order > 64 || max_line < 0) {
-        PyErr_SetString(PyExc_ValueError, "bleu13a_totals: 1 to 63 references, max_order 1 to 64");
+    if (n_refs < 1 || n_refs + 1 > B13_MAX_SOURCES || max_order < 1 || max_order > B13_MAX_ORDER || max_line < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: 1 to 63 references, max_order 1 to %d", name, B13_MAX_ORDER);
         return NULL;
     }
     B13Corpus *c = calloc(1, sizeof(B13Corpus));
-    if (!c) return PyErr_NoMemory();
+    if (!c) return (B13Corpus *)PyErr_NoMemory();
     c->n_src = (int)n_refs + 1, c->max_order = max_order, c->max_line_bytes = max_line;
     for (int k = 0; k < c->n_src; k++) {
         PyObject *o = k ? PyTuple_GET_ITEM(o_refs, k - 1) : o_hyp;
         if (!PyBytes_Check(o)) {
             free(c);
-            PyErr_SetString(PyExc_TypeError, "bleu13a_totals: the files' contents must be bytes");
+            PyErr_Format(PyExc_TypeError, "%s: the files' contents must be bytes", name);
             return NULL;
         }
         c->buf[k] = (const uint8_t *)PyBytes_AS_STRING(o), c->size[k] = PyBytes_GET_SIZE(o);
     }
-    const char *reason = NULL;
-    int status = 0, n_sums = 4 + 2 * max_order;
-    int64_t *sums = calloc((size_t)n_sums, sizeof(int64_t));
+    int status = 0;
+    *reason = NULL, *rows = NULL;
     pthread_once(&b13_tables_once, b13_init_tables);
     /* The bytes objects are immutable and referenced by the caller: safe to read without the GIL. */
     Py_BEGIN_ALLOW_THREADS;
-    if (!sums) status = -1;
     /* A byte-order mark or an empty file is found here; the files' bytes are checked by the parts, in their
      * threads (b13_run), unless a file before the first such file already fails the check here. */
-    for (int k = 0; status == 0 && !reason && k < c->n_src; k++) {
+    for (int k = 0; !*reason && k < c->n_src; k++) {
         int64_t n = c->size[k];
-        if (n >= 3 && c->buf[k][0] == 0xEF && c->buf[k][1] == 0xBB && c->buf[k][2] == 0xBF) reason = "bom";
-        else if (n == 0) reason = "empty";
-        for (int j = 0; reason && j < k; j++) {
+        if (n >= 3 && c->buf[k][0] == 0xEF && c->buf[k][1] == 0xBB && c->buf[k][2] == 0xBF) *reason = "bom";
+        else if (n == 0) *reason = "empty";
+        for (int j = 0; *reason && j < k; j++) {
             int bad = b13_check_bytes(c->buf[j], c->size[j]);
-            if (bad) reason = bad == 2 ? "nul" : "not-utf8";
+            if (bad) *reason = bad == 2 ? "nul" : "not-utf8";
             if (bad) break;
         }
-        if (k == 0 && !reason) c->n_lines = b13_count_lines(c->buf[0], n);
+        if (k == 0 && !*reason) c->n_lines = b13_count_lines(c->buf[0], n);
     }
-    if (status == 0 && !reason) {
-        status = b13_run(c, threads, sums);
-        reason = c->reason;
+    if (!*reason && want_rows) {
+        *rows = calloc((size_t)MAX(c->n_lines, 1) * (size_t)(4 + 2 * max_order), sizeof(int64_t));
+        if (!*rows) status = -1;
+    }
+    if (status == 0 && !*reason) {
+        status = b13_run(c, threads, sums, *rows);
+        *reason = c->reason;
     }
     Py_END_ALLOW_THREADS;
+    if (status < 0) {
+        free(c), free(*rows);
+        *rows = NULL;
+        return (B13Corpus *)PyErr_NoMemory();
+    }
+    return c;
+}
+
+/* bleu13a_totals(hyp: bytes, refs: tuple[bytes, ...], max_order, max_line_bytes, threads)
+ *     -> (segments, hyp_len, closest, shortest, ref_sum, matches..., totals...) | reason (str)
+ * The corpus statistics of a hypothesis file against reference files (their bytes), tokenised with 13a;
+ * see the top of this file. `reason` says why it declined ("bom", "not-utf8", "nul", "empty", "line-count",
+ * "long-line", "blank-reference", "blank-hypotheses"). */
+static PyObject *bleu13a_totals(PyObject *self, PyObject *args) {
+    int64_t sums[4 + 2 * B13_MAX_ORDER] = {0}, *rows;
+    const char *reason;
+    B13Corpus *c = b13_call(args, "bleu13a_totals", sums, 0, &rows, &reason);
+    if (!c) return NULL;
     PyObject *result = NULL;
-    if (status < 0) PyErr_NoMemory();
-    else if (reason) result = PyUnicode_FromString(reason);
+    if (reason) result = PyUnicode_FromString(reason);
     else {
+        const int n_sums = 4 + 2 * c->max_order;
         result = PyTuple_New(1 + n_sums);
         if (result) {
             PyTuple_SET_ITEM(result, 0, PyLong_FromLongLong(c->n_lines));
             for (int q = 0; q < n_sums; q++) PyTuple_SET_ITEM(result, 1 + q, PyLong_FromLongLong(sums[q]));
         }
     }
-    free(sums);
+    free(c);
+    return result;
+}
+
+/* bleu13a_segments(hyp, refs, max_order, max_line_bytes, threads) -> (segments, rows: bytes) | reason (str)
+ * As bleu13a_totals, but one row per segment: `segments` rows of 4 + 2 * max_order native int64 (hyp_len,
+ * closest, shortest, ref_sum, matches..., totals...), for numpy.frombuffer. */
+static PyObject *bleu13a_segments(PyObject *self, PyObject *args) {
+    int64_t sums[4 + 2 * B13_MAX_ORDER] = {0}, *rows;
+    const char *reason;
+    B13Corpus *c = b13_call(args, "bleu13a_segments", sums, 1, &rows, &reason);
+    if (!c) return NULL;
+    PyObject *result = NULL;
+    if (reason) result = PyUnicode_FromString(reason);
+    else {
+        const Py_ssize_t n_bytes = (Py_ssize_t)c->n_lines * (4 + 2 * c->max_order) * (Py_ssize_t)sizeof(int64_t);
+        result = Py_BuildValue("(Ly#)", (long long)c->n_lines, (const char *)rows, n_bytes);
+    }
+    free(rows);
     free(c);
     return result;
 }

@@ -1101,6 +1101,8 @@ done:
 static PyMethodDef methods[] = {
     {"bleu13a_totals", bleu13a_totals, METH_VARARGS,
      "Corpus BLEU statistics of 13a-tokenised files from their bytes (see bleu_core.fast.file_bleu)."},
+    {"bleu13a_segments", bleu13a_segments, METH_VARARGS,
+     "Per-segment BLEU statistics of 13a-tokenised files from their bytes (see bleu_core.fast.file_bleu)."},
     {"scan", scan, METH_VARARGS, "Number the words of a UTF-8 buffer (see bleu_core.fast.native)."},
     {"rehash", rehash, METH_VARARGS, "Rebuild a word table's slots (see bleu_core.fast.native)."},
     {"expand", expand, METH_VARARGS, "Word ids to token ids (see bleu_core.fast.native)."},

@@ -26,9 +26,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ..limits import MAX_LINE_CHARS
 from .compiled import extension, use_compiled
+
+if TYPE_CHECKING:  # numpy is imported only by the per-segment functions: `score` does without it
+    import numpy as np
 
 #: Why the kernel (and its twin) decline: the general path then reports the problem or the warning.
 REASONS = (
@@ -73,10 +77,8 @@ def file_totals(
     if use_compiled(len(hyp), compiled):
         module = extension()
         assert module is not None
-        if threads is None:
-            threads = 2 if (os.cpu_count() or 1) > 1 else 1
         out = module.bleu13a_totals(
-            hyp, tuple(refs), int(max_order), int(max_line_bytes), int(threads)
+            hyp, tuple(refs), int(max_order), int(max_line_bytes), _threads(threads)
         )
         if isinstance(out, str):
             return out
@@ -127,9 +129,55 @@ def _line_reason(
 def python_file_totals(
     hyp: bytes, refs: Sequence[bytes], max_order: int, *, max_line_bytes: int = MAX_LINE_CHARS
 ) -> tuple[int, list[int]] | str:
-    """The pure twin of :func:`file_totals`: the same checks in Python, then
+    """The pure twin of :func:`file_totals`: :func:`python_file_segments`, summed."""
+    rows = python_file_segments(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+    if isinstance(rows, str):
+        return rows
+    return len(rows), [int(x) for x in rows.sum(axis=0)]
+
+
+def file_segments(
+    hyp: bytes,
+    refs: Sequence[bytes],
+    max_order: int,
+    *,
+    threads: int | None = None,
+    compiled: bool | None = None,
+    max_line_bytes: int = MAX_LINE_CHARS,
+) -> np.ndarray | str:
+    """One row of integers per segment (what :func:`file_totals` sums), or a reason to decline.
+
+    The columns: hypothesis length, closest, shortest and summed reference lengths, then the clipped matches
+    and the n-gram totals of orders 1..``max_order`` (``int64``, segments × (4 + 2 × ``max_order``)). The
+    compiled kernel ``bleu13a_segments`` counts them as ``bleu13a_totals`` does; the arguments are those of
+    :func:`file_totals`.
+
+    >>> file_segments(b"the cat sat on the mat\\nx y\\n", [b"the cat is on the mat\\nx y z\\n"], 2).tolist()
+    [[6, 6, 6, 6, 5, 3, 6, 5], [2, 3, 3, 3, 2, 1, 2, 1]]
+    """
+    import numpy as np
+
+    if use_compiled(len(hyp), compiled):
+        module = extension()
+        assert module is not None
+        out = module.bleu13a_segments(
+            hyp, tuple(refs), int(max_order), int(max_line_bytes), _threads(threads)
+        )
+        if isinstance(out, str):
+            return out
+        n_segments, data = out
+        return np.frombuffer(data, dtype=np.int64).reshape(n_segments, 4 + 2 * max_order)
+    return python_file_segments(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+
+
+def python_file_segments(
+    hyp: bytes, refs: Sequence[bytes], max_order: int, *, max_line_bytes: int = MAX_LINE_CHARS
+) -> np.ndarray | str:
+    """The pure twin of :func:`file_segments`: the same checks in Python, then
     :func:`bleu_core.fast.corpus.corpus_statistics` (what
-    :func:`bleu_core.statistics.compute_statistics` runs) on the decoded lines, summed (numpy)."""
+    :func:`bleu_core.statistics.compute_statistics` runs) on the decoded lines."""
+    import numpy as np
+
     for data in [hyp, *refs]:
         reason = _check_bytes(data)
         if reason:
@@ -146,12 +194,42 @@ def python_file_totals(
     array, _ = corpus_statistics(
         text(hyp_lines), [text(r) for r in ref_lines], max_order=max_order, tokenize="13a"
     )
-    row = array.sum(axis=0)
     # the average column times the number of references: each segment's summed reference lengths
-    ref_sum = int((array[:, 3] * len(refs)).round().sum())
-    n = max_order
-    totals = [row[0], row[1], row[2], ref_sum, *row[4 : 4 + n], *row[4 + n : 4 + 2 * n]]
-    return len(hyp_lines), [int(round(float(x))) for x in totals]
+    array[:, 3] *= len(refs)
+    return np.rint(array).astype(np.int64)
+
+
+def _threads(threads: int | None) -> int:
+    """The kernel's threads: 2 when the machine has two cores or more, unless told."""
+    if threads is None:
+        return 2 if (os.cpu_count() or 1) > 1 else 1
+    return int(threads)
+
+
+def _fast_inputs(
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    *,
+    tokenize: str,
+    lowercase: bool,
+    max_bytes: int,
+    stream_bytes: int,
+) -> list[bytes] | None:
+    """The references' bytes when the files can take the kernel (13a, no lower-casing, compiled kernels, at
+    most :data:`MAX_REFERENCES` references, every file present, none over ``max_bytes``, all together at most
+    ``stream_bytes``), else ``None``."""
+    if tokenize != "13a" or lowercase or not use_compiled():
+        return None
+    if len(ref_paths) > MAX_REFERENCES:
+        return None
+    paths = [*hyp_paths, *ref_paths]
+    try:
+        sizes = [os.path.getsize(p) if os.path.isfile(p) else -1 for p in paths]
+        if min(sizes) < 0 or max(sizes) > max_bytes or sum(sizes) > stream_bytes:
+            return None
+        return [_read(p) for p in ref_paths]
+    except OSError:
+        return None
 
 
 def corpus_rows(
@@ -167,28 +245,28 @@ def corpus_rows(
 ) -> list[tuple[str, list[float]]] | None:
     """``score``'s corpus statistics row per system file (the columns of
     :class:`bleu_core.statistics.SegmentStatistics`, summed), or ``None`` when the general path must run:
-    another tokenizer, lower-casing, no compiled kernels, more than :data:`MAX_REFERENCES` references, a
-    missing or over-size file, input above
-    ``stream_bytes`` (read block by block), several references with the ``average`` length policy (its
-    column is a sum of fractions, left to numpy's summation), or any reason of :data:`REASONS`.
+    the files cannot take the kernel (:func:`_fast_inputs`: another tokenizer, lower-casing, no compiled
+    kernels, too many references, a missing or over-size file, input above ``stream_bytes``, which the
+    general path reads block by block), several references with the ``average`` length policy (its column
+    is a sum of fractions, left to numpy's summation), or any reason of :data:`REASONS`.
 
     With several references and another policy, the ``average`` column holds the summed reference lengths
     divided by their number (the policy's column is exact; this one is not read).
     """
-    if tokenize != "13a" or lowercase or not use_compiled():
+    if ref_length == "average" and len(ref_paths) > 1:
         return None
-    if (ref_length == "average" and len(ref_paths) > 1) or len(ref_paths) > MAX_REFERENCES:
+    refs = _fast_inputs(
+        ref_paths,
+        hyp_paths,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        max_bytes=max_bytes,
+        stream_bytes=stream_bytes,
+    )
+    if refs is None:
         return None
-    paths = [*hyp_paths, *ref_paths]
+    rows = []
     try:
-        sizes = [os.path.getsize(p) if os.path.isfile(p) else -1 for p in paths]
-    except OSError:
-        return None
-    if min(sizes) < 0 or max(sizes) > max_bytes or sum(sizes) > stream_bytes:
-        return None
-    try:
-        refs = [_read(p) for p in ref_paths]
-        rows = []
         for path in hyp_paths:
             out = file_totals(_read(path), refs, max_order)
             if isinstance(out, str):
@@ -199,6 +277,48 @@ def corpus_rows(
     except OSError:
         return None
     return rows
+
+
+def segment_rows(
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    *,
+    max_order: int,
+    tokenize: str,
+    lowercase: bool,
+    max_bytes: int,
+    stream_bytes: int = MAX_FAST_BYTES,
+) -> list[tuple[str, np.ndarray]] | None:
+    """Per-segment statistics per system file, as :func:`bleu_core.statistics.compute_system_statistics`
+    gives them on the files' lines (``float64``, the columns of :class:`bleu_core.statistics.SegmentStatistics`:
+    the ``average`` column is each segment's summed reference lengths divided by their number, as numpy
+    divides it there), or ``None`` when the general path must run (the conditions of :func:`corpus_rows`,
+    except that the ``average`` column is exact here for any number of references).
+    """
+    refs = _fast_inputs(
+        ref_paths,
+        hyp_paths,
+        tokenize=tokenize,
+        lowercase=lowercase,
+        max_bytes=max_bytes,
+        stream_bytes=stream_bytes,
+    )
+    if refs is None:
+        return None
+    import numpy as np
+
+    out = []
+    try:
+        for path in hyp_paths:
+            rows = file_segments(_read(path), refs, max_order)
+            if isinstance(rows, str):
+                return None
+            array = rows.astype(np.float64)
+            array[:, 3] /= len(refs)
+            out.append((path, array))
+    except OSError:
+        return None
+    return out
 
 
 def _read(path: str) -> bytes:

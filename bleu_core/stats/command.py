@@ -15,7 +15,6 @@ from typing import Any
 from .. import strict_json
 from ..limits import (
     MAX_RESAMPLES,
-    max_bytes_from_mb,
     parse_fraction,
     parse_max_mb,
     parse_resamples,
@@ -266,8 +265,7 @@ def _ter_cache_dir(args: argparse.Namespace) -> Any:
 
 
 def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
-    from ..cli_options import options_from_args, read_corpus_files, system_name
-    from ..statistics import compute_system_statistics
+    from ..cli_options import options_from_args
     from .errors import StatsInputError
 
     if args.path:
@@ -287,24 +285,9 @@ def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]
 
         args.missing_note = missing_note(study, names)  # a missing output counts for nothing
         return counted_statistics(study, study_statistics(study, options, names, None))
-    if not args.refs or not args.input:
-        raise StatsInputError(
-            "give reference files with -r and system outputs with -i (or a study PATH)"
-        )
-    chosen = (("--systems", args.systems), ("--references", args.references))
-    for flag, value in (*chosen, ("--domain", getattr(args, "domain", None))):
-        if value:  # would be ignored: every -i file is a system, every -r file a reference
-            raise StatsInputError(
-                f"{flag} chooses from a study PATH; with -r/-i files, list only the files you want"
-            )
-    refs, hyps = read_corpus_files(args.refs, args.input, max_bytes_from_mb(args.max_mb))
-    return compute_system_statistics(
-        {system_name(path, args.input): lines for path, lines in hyps},
-        [lines for _, lines in refs],
-        max_order=options.statistics_order,
-        tokenize=options.tokenize,
-        lowercase=options.lowercase,
-    )
+    from .significance_command import file_system_statistics
+
+    return file_system_statistics(args, options)
 
 
 def cmd_significance(args: argparse.Namespace) -> int:
