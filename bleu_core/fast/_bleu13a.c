@@ -309,7 +309,8 @@ static int b13_tokenise_word(B13Vocab *v, int64_t d, const uint8_t *w, int64_t n
 /* ------------------------------------------------------------------------------------------ a corpus */
 
 typedef struct {
-    int n_src;                       /* 1 + references */
+    int n_src;                       /* hypothesis files, then reference files */
+    int n_hyp;                       /* hypothesis files (the first n_hyp sources) */
     const uint8_t *buf[B13_MAX_SOURCES];
     int64_t size[B13_MAX_SOURCES];
     int64_t pos[B13_MAX_SOURCES];    /* next line starts here */
@@ -320,7 +321,7 @@ typedef struct {
     int max_order;
     B13Vocab vocab;
     const char *reason;              /* why tokenising declined (NULL: it did not) */
-    int64_t any_hyp_word;
+    uint64_t hyp_words;              /* bit j: hypothesis file j has a word */
 } B13Corpus;
 
 /* Count the lines of buf (split on "\n", a last empty piece dropped). */
@@ -420,8 +421,8 @@ static int b13_tokenise_all(B13Corpus *c) {
                 c->reason = "long-line";
                 goto stop;
             }
-            if (k == 0 && words) c->any_hyp_word = 1;
-            if (k > 0 && words == 0) {
+            if (k < c->n_hyp && words) c->hyp_words |= 1ULL << k;
+            if (k >= c->n_hyp && words == 0) {
                 c->reason = "blank-reference";
                 goto stop;
             }
@@ -448,12 +449,11 @@ typedef struct {
     int64_t width;      /* positions per source in cls / uni */
     int64_t n_classes_cap;
     int64_t stamp;
-    int64_t *sums; /* hyp_len, closest, shortest, ref_sum, matches[N], totals[N] */
 } B13Counter;
 
 static void b13_counter_free(B13Counter *w) {
     free(w->tstamp), free(w->tclass), free(w->kstamp), free(w->kkey), free(w->kclass);
-    free(w->hyp_count), free(w->best), free(w->ref_count), free(w->cls), free(w->uni), free(w->sums);
+    free(w->hyp_count), free(w->best), free(w->ref_count), free(w->cls), free(w->uni);
 }
 
 /* Grow an int64 array to `n` items, new items set to `fill`. */
@@ -514,7 +514,8 @@ static inline int64_t b13_class(B13Counter *w, int64_t key, int add, int64_t *n_
 
 /* Clipped matches of one order: classes of the hypothesis n-grams, then the references looked up. Returns
  * 1 when some reference n-gram matched (the next order can match), 0 otherwise. */
-static int b13_order(B13Counter *w, const B13Corpus *c, const int32_t **line, const int64_t *len, int n) {
+static int b13_order(B13Counter *w, const B13Corpus *c, const int32_t **line, const int64_t *len, int n_src,
+                     int n, int64_t *sums) {
     const int64_t L = len[0], W = w->width;
     int64_t n_classes = 0;
     w->stamp++;
@@ -537,9 +538,9 @@ static int b13_order(B13Counter *w, const B13Corpus *c, const int32_t **line, co
         w->hyp_count[cc]++;
     }
     int any = 0;
-    const int one_ref = c->n_src == 2;
+    const int one_ref = n_src == 2;
     int64_t matched = 0; /* one reference: min(hypothesis count, reference count) summed as the counts grow */
-    for (int k = 1; k < c->n_src; k++) {
+    for (int k = 1; k < n_src; k++) {
         int64_t *kcls = cls + k * W, *kuni = uni + k * W;
         const int64_t m = len[k] - n + 1;
         for (int64_t p = 0; p < m; p++) {
@@ -571,36 +572,40 @@ static int b13_order(B13Counter *w, const B13Corpus *c, const int32_t **line, co
         }
     }
     for (int64_t cc = 0; !one_ref && cc < n_classes; cc++) matched += MIN(w->hyp_count[cc], w->best[cc]);
-    w->sums[4 + n - 1] += matched;
+    sums[4 + n - 1] += matched;
     /* A hypothesis n-gram no reference holds cannot grow into a match (no next order: nothing to do). */
     for (int64_t p = 0; n < c->max_order && p < L - n + 1; p++)
         if (cls[p] >= 0 && w->best[cls[p]] == 0) cls[p] = -1;
     return any;
 }
 
-/* Add segment s's statistics to w->sums; -1 when memory runs out. */
-static int b13_count_segment(B13Counter *w, const B13Corpus *c, int64_t s, int64_t n_tokens) {
+/* Add segment s's statistics of hypothesis file `hyp` (against every reference file) to sums; -1 when
+ * memory runs out. */
+static int b13_count_segment(B13Counter *w, const B13Corpus *c, int64_t s, int64_t n_tokens, int hyp,
+                             int64_t *sums) {
     const int32_t *line[B13_MAX_SOURCES];
     int64_t len[B13_MAX_SOURCES], longest = 1;
-    for (int k = 0; k < c->n_src; k++) {
+    const int n_src = 1 + c->n_src - c->n_hyp; /* the hypothesis, then the references */
+    for (int j = 0; j < n_src; j++) {
+        const int k = j ? c->n_hyp + j - 1 : hyp;
         int64_t from = s ? c->line_end[k][s - 1] : 0;
-        line[k] = c->tok[k] + from;
-        len[k] = c->line_end[k][s] - from;
-        longest = MAX(longest, len[k]);
+        line[j] = c->tok[k] + from;
+        len[j] = c->line_end[k][s] - from;
+        longest = MAX(longest, len[j]);
     }
     const int64_t L = len[0];
-    if (b13_counter_fit(w, c->n_src, longest, L, n_tokens - 1) < 0) return -1;
+    if (b13_counter_fit(w, n_src, longest, L, n_tokens - 1) < 0) return -1;
     int64_t closest = 0, best_diff = -1, shortest = 0;
-    for (int k = 1; k < c->n_src; k++) {
+    for (int k = 1; k < n_src; k++) {
         int64_t r = len[k], diff = r > L ? r - L : L - r;
         if (best_diff == -1 || diff < best_diff || (diff == best_diff && r < closest)) best_diff = diff, closest = r;
         if (k == 1 || r < shortest) shortest = r;
-        w->sums[3] += r;
+        sums[3] += r;
     }
-    w->sums[0] += L, w->sums[1] += closest, w->sums[2] += shortest;
-    for (int n = 1; n <= c->max_order && n <= L; n++) w->sums[4 + c->max_order + n - 1] += L - n + 1;
+    sums[0] += L, sums[1] += closest, sums[2] += shortest;
+    for (int n = 1; n <= c->max_order && n <= L; n++) sums[4 + c->max_order + n - 1] += L - n + 1;
     for (int n = 1; n <= c->max_order && n <= L; n++)
-        if (!b13_order(w, c, line, len, n)) break;
+        if (!b13_order(w, c, line, len, n_src, n, sums)) break;
     return 0;
 }
 
@@ -611,7 +616,9 @@ static int b13_count_segment(B13Counter *w, const B13Corpus *c, int64_t s, int64
 typedef struct {
     B13Corpus c;
     B13Counter w;
-    int64_t *rows; /* NULL, or where this part's first segment's row goes (4 + 2 * max_order per segment) */
+    int64_t *sums;       /* per hypothesis file: 4 + 2 * max_order sums over this part's segments */
+    int64_t *rows;       /* NULL, or where hypothesis file 0's row of this part's first segment goes */
+    int64_t hyp_stride;  /* from one hypothesis file's rows to the next one's */
     int status;
     int bad[B13_MAX_SOURCES]; /* b13_check_bytes of each file's part */
 } B13Part;
@@ -622,9 +629,10 @@ static void b13_part_free(B13Part *part) {
     b13_intern_free(&c->vocab.words), b13_intern_free(&c->vocab.tokens);
     free(c->vocab.word_tokens), free(c->vocab.a), free(c->vocab.b);
     b13_counter_free(&part->w);
+    free(part->sums);
 }
 
-/* Tokenise, then count, one part (a thread's job). */
+/* Tokenise, then count, one part (a thread's job): segment by segment, every hypothesis file in turn. */
 static void *b13_part_run(void *arg) {
     B13Part *part = arg;
     B13Corpus *c = &part->c;
@@ -632,12 +640,12 @@ static void *b13_part_run(void *arg) {
     for (int k = 0; k < c->n_src; k++) bad |= part->bad[k] = b13_check_bytes(c->buf[k], c->size[k]);
     if (bad) return NULL; /* the whole corpus is declined (b13_run says why) */
     part->status = b13_tokenise_all(c);
-    const size_t row_bytes = (size_t)(4 + 2 * c->max_order) * sizeof(int64_t);
-    for (int64_t s = 0; part->status == 0 && !c->reason && s < c->n_lines; s++) {
-        if (part->rows) memset(part->w.sums, 0, row_bytes); /* the sums of this segment alone */
-        if (b13_count_segment(&part->w, c, s, c->vocab.tokens.n) < 0) part->status = -1;
-        if (part->rows) memcpy(part->rows + s * (4 + 2 * c->max_order), part->w.sums, row_bytes);
-    }
+    const int n_sums = 4 + 2 * c->max_order;
+    for (int64_t s = 0; part->status == 0 && !c->reason && s < c->n_lines; s++)
+        for (int j = 0; part->status == 0 && j < c->n_hyp; j++) {
+            int64_t *sums = part->rows ? part->rows + j * part->hyp_stride + s * n_sums : part->sums + j * n_sums;
+            if (b13_count_segment(&part->w, c, s, c->vocab.tokens.n, j, sums) < 0) part->status = -1;
+        }
     return NULL;
 }
 
@@ -651,15 +659,20 @@ static int64_t b13_line_offset(const uint8_t *buf, int64_t n, int64_t line) {
     return at;
 }
 
-/* Set up part p of `parts` (of the corpus whole[], whose hypothesis file has n_lines lines); -1: memory. */
-static int b13_part_init(B13Part *part, const B13Corpus *whole, int p, int parts) {
+/* Set up part p of `parts` (of the corpus whole[], whose first file has n_lines lines); rows: NULL or the
+ * whole corpus's rows. Returns 0, or -1 when memory runs out. */
+static int b13_part_init(B13Part *part, const B13Corpus *whole, int p, int parts, int64_t *rows) {
     B13Corpus *c = &part->c;
     const int64_t first = whole->n_lines * p / parts, last = whole->n_lines * (p + 1) / parts;
-    c->n_src = whole->n_src, c->max_order = whole->max_order, c->max_line_bytes = whole->max_line_bytes;
+    const int n_sums = 4 + 2 * whole->max_order;
+    c->n_src = whole->n_src, c->n_hyp = whole->n_hyp;
+    c->max_order = whole->max_order, c->max_line_bytes = whole->max_line_bytes;
     c->n_lines = last - first;
+    part->hyp_stride = whole->n_lines * n_sums;
+    part->rows = rows ? rows + first * n_sums : NULL;
     if (b13_intern_init(&c->vocab.words) < 0 || b13_intern_init(&c->vocab.tokens) < 0) return -1;
-    part->w.sums = calloc((size_t)(4 + 2 * c->max_order), sizeof(int64_t));
-    if (!part->w.sums) return -1;
+    part->sums = calloc((size_t)(c->n_hyp * n_sums), sizeof(int64_t));
+    if (!part->sums) return -1;
     for (int k = 0; k < c->n_src; k++) {
         const int64_t from = b13_line_offset(whole->buf[k], whole->size[k], first);
         const int64_t to = p == parts - 1 ? whole->size[k] : b13_line_offset(whole->buf[k], whole->size[k], last);
@@ -674,17 +687,16 @@ static int b13_part_init(B13Part *part, const B13Corpus *whole, int p, int parts
 
 /* Tokenise and count the corpus in `threads` parts (1 or 2), each part in its own thread. The reason to
  * decline is the first part's, else the next one's, as one pass in order would find it. Returns 0, or -1 when
- * memory runs out. sums: 4 + 2 * max_order; rows: NULL, or n_lines rows of as many (each segment's sums, and
- * then `sums` holds only each part's last segment). */
+ * memory runs out. sums: per hypothesis file, 4 + 2 * max_order totals; rows: NULL, or per hypothesis file
+ * n_lines rows of as many, each segment's own (zeroed by the caller). */
 static int b13_run(B13Corpus *whole, int threads, int64_t *sums, int64_t *rows) {
     const int parts = threads > 1 && whole->n_lines >= 2 ? 2 : 1;
+    const int n_sums = 4 + 2 * whole->max_order;
     B13Part part[2];
     memset(part, 0, sizeof(part));
     int status = 0;
-    for (int p = 0; p < parts; p++) {
-        if (b13_part_init(&part[p], whole, p, parts) < 0) status = -1;
-        if (rows) part[p].rows = rows + (whole->n_lines * p / parts) * (4 + 2 * whole->max_order);
-    }
+    for (int p = 0; p < parts; p++)
+        if (b13_part_init(&part[p], whole, p, parts, rows) < 0) status = -1;
     if (status == 0) {
         pthread_t helper;
         int helping = parts > 1 && pthread_create(&helper, NULL, b13_part_run, &part[1]) == 0;
@@ -698,36 +710,42 @@ static int b13_run(B13Corpus *whole, int threads, int64_t *sums, int64_t *rows) 
         for (int p = 0; p < parts; p++) {
             if (part[p].status < 0) status = -1;
             if (!whole->reason) whole->reason = part[p].c.reason;
-            whole->any_hyp_word |= part[p].c.any_hyp_word;
-            for (int q = 0; q < 4 + 2 * whole->max_order; q++) sums[q] += part[p].w.sums[q];
+            whole->hyp_words |= part[p].c.hyp_words;
+            for (int q = 0; q < whole->n_hyp * n_sums; q++) sums[q] += part[p].sums[q];
         }
-        if (!whole->reason && !whole->any_hyp_word) whole->reason = "blank-hypotheses";
+        const uint64_t every = whole->n_hyp >= 64 ? ~0ULL : (1ULL << whole->n_hyp) - 1;
+        if (!whole->reason && whole->hyp_words != every) whole->reason = "blank-hypotheses";
     }
     for (int p = 0; p < parts; p++) b13_part_free(&part[p]);
     return status;
 }
 
-/* Parse (hyp, refs, max_order, max_line_bytes, threads), check the arguments and count: the reason to
- * decline (or NULL) in *reason, the segments in c->n_lines, the totals in sums and, when want_rows, one row
- * per segment in *rows (malloc'ed; the caller frees it). Returns the corpus (the caller frees it), or NULL
- * with a Python exception set. */
-static B13Corpus *b13_call(PyObject *args, const char *name, int64_t *sums, int want_rows, int64_t **rows,
+/* Parse (hyps, refs, max_order, max_line_bytes, threads), check the arguments and count: the reason to
+ * decline (or NULL) in *reason, the segments in c->n_lines, the totals of every hypothesis file in *sums and,
+ * when want_rows, one row per hypothesis file and segment in *rows (both calloc'ed; the caller frees them).
+ * Returns the corpus (the caller frees it), or NULL with a Python exception set. */
+static B13Corpus *b13_call(PyObject *args, const char *name, int want_rows, int64_t **sums, int64_t **rows,
                            const char **reason) {
-    PyObject *o_hyp, *o_refs;
+    PyObject *o_hyps, *o_refs;
     int max_order, threads;
     Py_ssize_t max_line;
-    if (!PyArg_ParseTuple(args, "SO!ini", &o_hyp, &PyTuple_Type, &o_refs, &max_order, &max_line, &threads))
+    *reason = NULL, *rows = NULL, *sums = NULL;
+    if (!PyArg_ParseTuple(args, "O!O!ini", &PyTuple_Type, &o_hyps, &PyTuple_Type, &o_refs, &max_order, &max_line,
+                          &threads))
         return NULL;
-    Py_ssize_t n_refs = PyTuple_GET_SIZE(o_refs);
-    if (n_refs < 1 || n_refs + 1 > B13_MAX_SOURCES || max_order < 1 || max_order > B13_MAX_ORDER || max_line < 0) {
-        PyErr_Format(PyExc_ValueError, "%s: 1 to 63 references, max_order 1 to %d", name, B13_MAX_ORDER);
+    const Py_ssize_t n_hyp = PyTuple_GET_SIZE(o_hyps), n_refs = PyTuple_GET_SIZE(o_refs);
+    if (n_hyp < 1 || n_refs < 1 || n_hyp + n_refs > B13_MAX_SOURCES || max_order < 1 ||
+        max_order > B13_MAX_ORDER || max_line < 0) {
+        PyErr_Format(PyExc_ValueError, "%s: at least one hypothesis and one reference file, %d files in all, "
+                     "max_order 1 to %d", name, B13_MAX_SOURCES, B13_MAX_ORDER);
         return NULL;
     }
     B13Corpus *c = calloc(1, sizeof(B13Corpus));
     if (!c) return (B13Corpus *)PyErr_NoMemory();
-    c->n_src = (int)n_refs + 1, c->max_order = max_order, c->max_line_bytes = max_line;
+    c->n_src = (int)(n_hyp + n_refs), c->n_hyp = (int)n_hyp;
+    c->max_order = max_order, c->max_line_bytes = max_line;
     for (int k = 0; k < c->n_src; k++) {
-        PyObject *o = k ? PyTuple_GET_ITEM(o_refs, k - 1) : o_hyp;
+        PyObject *o = k < n_hyp ? PyTuple_GET_ITEM(o_hyps, k) : PyTuple_GET_ITEM(o_refs, k - n_hyp);
         if (!PyBytes_Check(o)) {
             free(c);
             PyErr_Format(PyExc_TypeError, "%s: the files' contents must be bytes", name);
@@ -736,7 +754,7 @@ static B13Corpus *b13_call(PyObject *args, const char *name, int64_t *sums, int 
         c->buf[k] = (const uint8_t *)PyBytes_AS_STRING(o), c->size[k] = PyBytes_GET_SIZE(o);
     }
     int status = 0;
-    *reason = NULL, *rows = NULL;
+    const size_t n_sums = (size_t)(4 + 2 * max_order);
     pthread_once(&b13_tables_once, b13_init_tables);
     /* The bytes objects are immutable and referenced by the caller: safe to read without the GIL. */
     Py_BEGIN_ALLOW_THREADS;
@@ -753,62 +771,71 @@ static B13Corpus *b13_call(PyObject *args, const char *name, int64_t *sums, int 
         }
         if (k == 0 && !*reason) c->n_lines = b13_count_lines(c->buf[0], n);
     }
-    if (!*reason && want_rows) {
-        *rows = calloc((size_t)MAX(c->n_lines, 1) * (size_t)(4 + 2 * max_order), sizeof(int64_t));
+    *sums = calloc((size_t)n_hyp * n_sums, sizeof(int64_t));
+    if (!*sums) status = -1;
+    if (status == 0 && !*reason && want_rows) {
+        *rows = calloc((size_t)n_hyp * (size_t)MAX(c->n_lines, 1) * n_sums, sizeof(int64_t));
         if (!*rows) status = -1;
     }
     if (status == 0 && !*reason) {
-        status = b13_run(c, threads, sums, *rows);
+        status = b13_run(c, threads, *sums, *rows);
         *reason = c->reason;
     }
     Py_END_ALLOW_THREADS;
     if (status < 0) {
-        free(c), free(*rows);
-        *rows = NULL;
+        free(c), free(*rows), free(*sums);
+        *rows = *sums = NULL;
         return (B13Corpus *)PyErr_NoMemory();
     }
     return c;
 }
 
-/* bleu13a_totals(hyp: bytes, refs: tuple[bytes, ...], max_order, max_line_bytes, threads)
- *     -> (segments, hyp_len, closest, shortest, ref_sum, matches..., totals...) | reason (str)
- * The corpus statistics of a hypothesis file against reference files (their bytes), tokenised with 13a;
- * see the top of this file. `reason` says why it declined ("bom", "not-utf8", "nul", "empty", "line-count",
- * "long-line", "blank-reference", "blank-hypotheses"). */
+/* bleu13a_totals(hyps: tuple[bytes, ...], refs: tuple[bytes, ...], max_order, max_line_bytes, threads)
+ *     -> (segments, ((hyp_len, closest, shortest, ref_sum, matches..., totals...) per hypothesis file)) | reason
+ * The corpus statistics of hypothesis files against reference files (their bytes), tokenised with 13a; see
+ * the top of this file. The reference files are tokenised once for every hypothesis file. `reason` (a str)
+ * says why it declined ("bom", "not-utf8", "nul", "empty", "line-count", "long-line", "blank-reference",
+ * "blank-hypotheses": some hypothesis file has no word at all). */
 static PyObject *bleu13a_totals(PyObject *self, PyObject *args) {
-    int64_t sums[4 + 2 * B13_MAX_ORDER] = {0}, *rows;
+    int64_t *sums, *rows;
     const char *reason;
-    B13Corpus *c = b13_call(args, "bleu13a_totals", sums, 0, &rows, &reason);
+    B13Corpus *c = b13_call(args, "bleu13a_totals", 0, &sums, &rows, &reason);
     if (!c) return NULL;
     PyObject *result = NULL;
     if (reason) result = PyUnicode_FromString(reason);
     else {
         const int n_sums = 4 + 2 * c->max_order;
-        result = PyTuple_New(1 + n_sums);
-        if (result) {
-            PyTuple_SET_ITEM(result, 0, PyLong_FromLongLong(c->n_lines));
-            for (int q = 0; q < n_sums; q++) PyTuple_SET_ITEM(result, 1 + q, PyLong_FromLongLong(sums[q]));
+        PyObject *all = PyTuple_New(c->n_hyp);
+        for (int j = 0; all && j < c->n_hyp; j++) {
+            PyObject *one = PyTuple_New(n_sums);
+            if (!one) {
+                Py_CLEAR(all);
+                break;
+            }
+            for (int q = 0; q < n_sums; q++) PyTuple_SET_ITEM(one, q, PyLong_FromLongLong(sums[j * n_sums + q]));
+            PyTuple_SET_ITEM(all, j, one);
         }
+        if (all) result = Py_BuildValue("(LN)", (long long)c->n_lines, all);
     }
-    free(c);
+    free(sums), free(c);
     return result;
 }
 
-/* bleu13a_segments(hyp, refs, max_order, max_line_bytes, threads) -> (segments, rows: bytes) | reason (str)
- * As bleu13a_totals, but one row per segment: `segments` rows of 4 + 2 * max_order native int64 (hyp_len,
- * closest, shortest, ref_sum, matches..., totals...), for numpy.frombuffer. */
+/* bleu13a_segments(hyps, refs, max_order, max_line_bytes, threads) -> (segments, rows: bytes) | reason (str)
+ * As bleu13a_totals, but one row per hypothesis file and segment: rows[j][s] of 4 + 2 * max_order native int64
+ * (hyp_len, closest, shortest, ref_sum, matches..., totals...), for numpy.frombuffer. */
 static PyObject *bleu13a_segments(PyObject *self, PyObject *args) {
-    int64_t sums[4 + 2 * B13_MAX_ORDER] = {0}, *rows;
+    int64_t *sums, *rows;
     const char *reason;
-    B13Corpus *c = b13_call(args, "bleu13a_segments", sums, 1, &rows, &reason);
+    B13Corpus *c = b13_call(args, "bleu13a_segments", 1, &sums, &rows, &reason);
     if (!c) return NULL;
     PyObject *result = NULL;
     if (reason) result = PyUnicode_FromString(reason);
     else {
-        const Py_ssize_t n_bytes = (Py_ssize_t)c->n_lines * (4 + 2 * c->max_order) * (Py_ssize_t)sizeof(int64_t);
+        const Py_ssize_t n_bytes =
+            (Py_ssize_t)c->n_hyp * c->n_lines * (4 + 2 * c->max_order) * (Py_ssize_t)sizeof(int64_t);
         result = Py_BuildValue("(Ly#)", (long long)c->n_lines, (const char *)rows, n_bytes);
     }
-    free(rows);
-    free(c);
+    free(rows), free(sums), free(c);
     return result;
 }

@@ -74,16 +74,52 @@ def file_totals(
     2; default: 2 when the machine has two cores) is how many threads the compiled kernel uses; a line of
     more than ``max_line_bytes`` bytes is a reason to decline (``"long-line"``).
     """
-    if use_compiled(len(hyp), compiled):
+    out = files_totals(
+        [hyp], refs, max_order, threads=threads, compiled=compiled, max_line_bytes=max_line_bytes
+    )
+    return out if isinstance(out, str) else (out[0], out[1][0])
+
+
+def files_totals(
+    hyps: Sequence[bytes],
+    refs: Sequence[bytes],
+    max_order: int,
+    *,
+    threads: int | None = None,
+    compiled: bool | None = None,
+    max_line_bytes: int = MAX_LINE_CHARS,
+) -> tuple[int, list[list[int]]] | str:
+    """:func:`file_totals` of several hypothesis files at once: ``(segments, [totals of each file])``, or a
+    reason (one file's reason declines them all). The compiled kernel tokenises the references once for all
+    of them; at most ``MAX_REFERENCES + 1`` files in all (:func:`hypothesis_groups` cuts a longer list).
+
+    >>> files_totals([b"a b\\n", b"a c\\n"], [b"a b\\n"], 2, compiled=False)
+    (1, [[2, 2, 2, 2, 2, 1, 2, 1], [2, 2, 2, 2, 1, 0, 2, 1]])
+    """
+    if use_compiled(sum(map(len, hyps)), compiled):
         module = extension()
         assert module is not None
         out = module.bleu13a_totals(
-            hyp, tuple(refs), int(max_order), int(max_line_bytes), _threads(threads)
+            tuple(hyps), tuple(refs), int(max_order), int(max_line_bytes), _threads(threads)
         )
-        if isinstance(out, str):
-            return out
-        return out[0], list(out[1:])
-    return python_file_totals(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+        return out if isinstance(out, str) else (out[0], [list(t) for t in out[1]])
+    totals = []
+    for hyp in hyps:
+        one = python_file_totals(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+        if isinstance(one, str):
+            return one
+        totals.append(one[1])
+    return len(_lines(hyps[0])), totals
+
+
+def hypothesis_groups(paths: Sequence[str], n_refs: int) -> list[list[str]]:
+    """``paths`` cut into groups that one kernel call takes beside ``n_refs`` reference files.
+
+    >>> [len(g) for g in hypothesis_groups([f"h{i}" for i in range(70)], 1)]
+    [63, 7]
+    """
+    size = max(1, MAX_REFERENCES + 1 - n_refs)
+    return [list(paths[i : i + size]) for i in range(0, len(paths), size)]
 
 
 def _check_bytes(data: bytes) -> str | None:
@@ -155,19 +191,43 @@ def file_segments(
     >>> file_segments(b"the cat sat on the mat\\nx y\\n", [b"the cat is on the mat\\nx y z\\n"], 2).tolist()
     [[6, 6, 6, 6, 5, 3, 6, 5], [2, 3, 3, 3, 2, 1, 2, 1]]
     """
+    out = files_segments(
+        [hyp], refs, max_order, threads=threads, compiled=compiled, max_line_bytes=max_line_bytes
+    )
+    return out if isinstance(out, str) else out[0]
+
+
+def files_segments(
+    hyps: Sequence[bytes],
+    refs: Sequence[bytes],
+    max_order: int,
+    *,
+    threads: int | None = None,
+    compiled: bool | None = None,
+    max_line_bytes: int = MAX_LINE_CHARS,
+) -> np.ndarray | str:
+    """:func:`file_segments` of several hypothesis files at once (files × segments × columns), or a reason
+    (one file's reason declines them all); the references are tokenised once for all of them."""
     import numpy as np
 
-    if use_compiled(len(hyp), compiled):
+    if use_compiled(sum(map(len, hyps)), compiled):
         module = extension()
         assert module is not None
         out = module.bleu13a_segments(
-            hyp, tuple(refs), int(max_order), int(max_line_bytes), _threads(threads)
+            tuple(hyps), tuple(refs), int(max_order), int(max_line_bytes), _threads(threads)
         )
         if isinstance(out, str):
             return out
         n_segments, data = out
-        return np.frombuffer(data, dtype=np.int64).reshape(n_segments, 4 + 2 * max_order)
-    return python_file_segments(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+        array = np.frombuffer(data, dtype=np.int64)
+        return array.reshape(len(hyps), n_segments, 4 + 2 * max_order)
+    rows = []
+    for hyp in hyps:
+        one = python_file_segments(hyp, refs, max_order, max_line_bytes=max_line_bytes)
+        if isinstance(one, str):
+            return one
+        rows.append(one)
+    return np.stack(rows)
 
 
 def python_file_segments(
@@ -267,13 +327,14 @@ def corpus_rows(
         return None
     rows = []
     try:
-        for path in hyp_paths:
-            out = file_totals(_read(path), refs, max_order)
+        for group in hypothesis_groups(hyp_paths, len(refs)):
+            out = files_totals([_read(p) for p in group], refs, max_order)
             if isinstance(out, str):
                 return None
-            totals = [float(x) for x in out[1]]
-            totals[3] /= len(refs)
-            rows.append((path, totals))
+            for path, totals in zip(group, out[1], strict=True):
+                row = [float(x) for x in totals]
+                row[3] /= len(refs)
+                rows.append((path, row))
     except OSError:
         return None
     return rows
@@ -309,13 +370,14 @@ def segment_rows(
 
     out = []
     try:
-        for path in hyp_paths:
-            rows = file_segments(_read(path), refs, max_order)
+        for group in hypothesis_groups(hyp_paths, len(refs)):
+            rows = files_segments([_read(p) for p in group], refs, max_order)
             if isinstance(rows, str):
                 return None
-            array = rows.astype(np.float64)
-            array[:, 3] /= len(refs)
-            out.append((path, array))
+            for path, one in zip(group, rows, strict=True):
+                array = one.astype(np.float64)
+                array[:, 3] /= len(refs)
+                out.append((path, array))
     except OSError:
         return None
     return out

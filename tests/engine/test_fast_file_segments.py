@@ -21,8 +21,12 @@ from hypothesis import strategies as st
 from bleu_core.fast.compiled import available
 from bleu_core.fast.file_bleu import (
     MAX_REFERENCES,
+    corpus_rows,
     file_segments,
     file_totals,
+    files_segments,
+    files_totals,
+    hypothesis_groups,
     python_file_segments,
     segment_rows,
 )
@@ -184,3 +188,84 @@ def test_segment_rows_leave_other_options_to_the_general_path(tmp_path: Path) ->
     assert segment_rows([str(ref)], [missing], tokenize="13a", lowercase=False, **common) is None
     hyp.write_text(" \n", encoding="utf-8")  # the general path warns about it
     assert segment_rows([str(ref)], [str(hyp)], tokenize="13a", lowercase=False, **common) is None
+
+
+# ---------------------------------------------------------------------------- several hypothesis files at once
+
+
+@needs_kernels
+@settings(max_examples=80, deadline=None)
+@given(
+    data=st.data(),
+    n_segments=st.integers(1, 6),
+    n_hyps=st.integers(1, 5),
+    n_refs=st.integers(1, 3),
+    threads=st.integers(1, 2),
+)
+def test_several_files_equal_one_at_a_time(data, n_segments, n_hyps, n_refs, threads) -> None:
+    """One call with the references tokenised once for every hypothesis file gives each file's own rows and
+    totals (token ids are shared across the files of a call: they must not leak into the counts)."""
+
+    def draw_file(lines: st.SearchStrategy[str]) -> bytes:
+        drawn = data.draw(st.lists(lines, min_size=n_segments, max_size=n_segments))
+        return "".join(f"{line}\n" for line in drawn).encode()
+
+    hyps = [draw_file(LINE) for _ in range(n_hyps)]
+    refs = [draw_file(REF_LINE) for _ in range(n_refs)]
+    one_by_one = [file_segments(h, refs, 4, compiled=True, threads=threads) for h in hyps]
+    together = files_segments(hyps, refs, 4, compiled=True, threads=threads)
+    if any(isinstance(r, str) for r in one_by_one):  # a file without any word: all are declined
+        assert together == "blank-hypotheses"
+        assert files_totals(hyps, refs, 4, compiled=True) == "blank-hypotheses"
+        return
+    assert together.shape == (n_hyps, n_segments, 12)
+    assert together.tolist() == [r.tolist() for r in one_by_one]
+    assert files_totals(hyps, refs, 4, compiled=True, threads=threads) == (
+        n_segments,
+        [r.sum(axis=0).tolist() for r in one_by_one],
+    )
+    assert files_segments(hyps, refs, 4, compiled=False).tolist() == together.tolist()
+
+
+@needs_kernels
+def test_many_systems_are_cut_into_calls(tmp_path: Path) -> None:
+    """70 systems and 2 references: the kernel takes at most 64 files per call (62 systems, then 8)."""
+    ref_lines = ["the cat sat on the mat", "a dog barked", "it rained all day"]
+    refs = []
+    for k, shift in enumerate((0, 1)):
+        path = tmp_path / f"ref{k}.txt"
+        path.write_text("".join(f"{line} {shift}\n" for line in ref_lines), encoding="utf-8")
+        refs.append(str(path))
+    hyps = []
+    for i in range(70):
+        path = tmp_path / f"sys{i}.txt"
+        path.write_text("".join(f"{line} {i % 3}\n" for line in ref_lines), encoding="utf-8")
+        hyps.append(str(path))
+    assert [len(g) for g in hypothesis_groups(hyps, 2)] == [62, 8]
+    common = {"max_order": 4, "tokenize": "13a", "lowercase": False, "max_bytes": 1 << 20}
+    rows = segment_rows(refs, hyps, **common)
+    assert rows is not None and [p for p, _ in rows] == hyps
+    ref_bytes = [Path(r).read_bytes() for r in refs]
+    for path, array in rows:
+        alone = file_segments(Path(path).read_bytes(), ref_bytes, 4).astype(float)
+        alone[:, 3] /= 2
+        assert array.tolist() == alone.tolist()
+    totals = corpus_rows(refs, hyps, ref_length="closest", **common)
+    assert totals is not None
+    assert [row for _, row in totals] == [array.sum(axis=0).tolist() for _, array in rows]
+
+
+def test_the_kernel_refuses_bad_arguments() -> None:
+    from bleu_core.fast.compiled import extension
+
+    module = extension()
+    if module is None:
+        pytest.skip("the compiled kernels are not built")
+    with pytest.raises(
+        ValueError, match="at least one hypothesis and one reference file, 64 files"
+    ):
+        module.bleu13a_segments((), (b"x\n",), 4, 100, 1)
+    with pytest.raises(ValueError, match="max_order 1 to 64"):
+        module.bleu13a_totals((b"x\n",), (b"x\n",), 0, 100, 1)
+    with pytest.raises(TypeError, match="the files' contents must be bytes"):
+        module.bleu13a_totals(("x\n",), (b"x\n",), 4, 100, 1)
