@@ -18,10 +18,11 @@
   13a and intl regular expressions over UTF-8 bytes, for the batched tokenizers; intl's Unicode classes are
   taken from the ``regex`` package itself by :mod:`bleu_core.fast.intl_table`. Their pure twins are sacrebleu's
   own compiled expressions.
-* :mod:`bleu_core.fast.file_bleu` — ``bleu-study score``'s fast path: the corpus totals of 13a-tokenised files
-  straight from their bytes in one compiled call (``bleu13a_totals``, ``_bleu13a.c``: words, 13a, token ids and
-  clipped counting in C, two threads, no numpy), or a reason to leave the files to the general path; its
-  twin decodes the lines and runs :mod:`bleu_core.fast.corpus`.
+* :mod:`bleu_core.fast.file_bleu` — the fast path of ``bleu-study score`` and ``significance``: the corpus
+  totals (``bleu13a_totals``) or per-segment rows (``bleu13a_segments``) of 13a-tokenised files straight from
+  their bytes in one compiled call for many systems (``_bleu13a.c``: words, 13a, token ids and clipped counting
+  in C, two threads, no numpy), or a reason to leave the files to the general path; its twins decode the
+  lines and run :mod:`bleu_core.fast.corpus`.
 * :mod:`bleu_core.fast.compiled` — whether the compiled kernels run (``_kernels.c``, a C extension built ahead
   of time at install; :mod:`bleu_core.fast.native` wraps it): always when built, unless ``BLEU_STUDY_PURE=1``.
 

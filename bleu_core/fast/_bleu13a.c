@@ -2,10 +2,13 @@
  * corpus totals (`score`) or to one row per segment (`significance`, which resamples segments).
  *
  * Included by _kernels.c (one translation unit: it uses rule_13a, multibyte_space, mix and MAX/MIN from
- * there). Read bleu_core/fast/file_bleu.py for how `score` uses it and for its pure twin.
+ * there). Read bleu_core/fast/file_bleu.py for how `score` and `significance` use it and for its pure twins.
  *
- * What it computes, segment by segment (line i of the hypothesis file against line i of every reference
- * file), exactly as bleu_core.statistics.compute_statistics does on the decoded lines and then sums:
+ * One call takes several hypothesis files (systems) and their reference files: sources 0..n_hyp-1 are the
+ * hypothesis files, the rest the references, all tokenised with one vocabulary per part, so the references
+ * and every word the systems share are tokenised once. What it computes, segment by segment and system by
+ * system (line i of a hypothesis file against line i of every reference file), exactly as
+ * bleu_core.statistics.compute_statistics does on the decoded lines (and then sums, for the totals):
  *   1. words: a line split on str.split()'s whitespace (the ASCII bytes 9-13, 28-32 and the non-ASCII
  *      spaces of word_index.NON_ASCII_WHITESPACE in UTF-8);
  *   2. tokens of a word, as sacrebleu's Tokenizer13a makes them on " word " (13a is word-local, see

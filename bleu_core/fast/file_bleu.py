@@ -1,18 +1,22 @@
-"""Corpus BLEU of 13a-tokenised files straight from their bytes: the fast path of ``bleu-study score``.
+"""BLEU statistics of 13a-tokenised files straight from their bytes: the fast path of ``bleu-study score`` and
+``bleu-study significance``.
 
 ``score`` with the default tokenizer needs, per system, only the corpus totals: hypothesis length, reference
-length, clipped matches and totals per order. :func:`file_totals` computes them in one call of the compiled
+length, clipped matches and totals per order. :func:`files_totals` computes them in one call of the compiled
 kernel ``bleu13a_totals`` (``fast/_bleu13a.c``): the files' bytes are checked (UTF-8, NUL, line length),
 split into lines and words, each distinct word tokenised once with sacrebleu's 13a rules (in C: the rules of
-``rules_13a``), every token numbered through a hash table, and the clipped n-gram matches counted segment by
-segment; with two threads each takes half of the lines (tokenising and counting them). No ``str`` is built for
-the text and numpy is not imported.
+``rules_13a``) for all the hypothesis files of the call and their references, every token numbered through a
+hash table, and the clipped n-gram matches counted segment by segment, system by system; with two threads
+each takes half of the lines (tokenising and counting them). No ``str`` is built for the text and numpy is
+not imported. ``significance`` resamples segments, so it takes one row per segment and system instead
+(:func:`files_segments`, the kernel ``bleu13a_segments``: the same counts, not summed).
 
-It gives exactly the numbers of :func:`bleu_core.statistics.compute_statistics` on the decoded lines, summed
-(its pure twin, :func:`python_file_totals`, computes them that way; tests compare the two, and both with
+It gives exactly the numbers of :func:`bleu_core.statistics.compute_statistics` on the decoded lines (its
+pure twins, :func:`python_file_segments` and :func:`python_file_totals`, compute them that way; tests compare the two, and both with
 sacrebleu, on the real data and on Hypothesis text). Whenever the general path would warn or fail, the kernel
 declines with a reason instead (:data:`REASONS`), and ``score`` takes the general path, which words the
 message: so errors and warnings stay those of :mod:`bleu_core.io.text` and :mod:`bleu_core.cli_options`.
+One file's reason declines every file of the call.
 
 The example of :mod:`bleu_core.statistics` (sacrebleu counts 5/6, 3/5, 1/4 and 0/3 n-grams on it):
 
