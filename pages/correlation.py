@@ -4,19 +4,20 @@ and permutation tests against another metric, and how much the references matter
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from bleu_core.signature import analysis_signature, interval_field
 from bleu_core.stats.tau_like import study_tau_like
 from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis.correlation_page import correlation_cache as corr_cache
 from ui.analysis.correlation_page import (
-    correlation_rows,
-    interval_chart,
+    chance_said,
+    correlation_chart,
+    correlation_frame,
+    correlation_notes,
     subset_chart,
     subset_frames,
 )
+from ui.analysis.correlation_page import correlation_cache as corr_cache
 from ui.app import cache
 from ui.app import state as K
 from ui.app.analysis_cache import score_keys
@@ -27,7 +28,7 @@ from ui.app.limits import session_resamples
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
-from ui.app.segment_bleu import segment_bleu, segment_note
+from ui.app.segment_bleu import segment_bleu
 
 SEGMENT_METHODS = (
     ("pearson", "none"),
@@ -83,41 +84,25 @@ else:
                                                seed, p, counts, tau_like=wmt),
         seg_wait,
     ) or []  # fmt: skip
+    sys_lines = corr_cache.bleu_system_chance(scores, names, criterion, seed, system.values())
+    seg_lines = corr_cache.segment_level(  # the chance lines: 100 permutations of every row
+        ("segment chance", scores.key, names, criterion, opts_key, seed),
+        lambda p: corr_cache.segment_chance_job(segment, sentence, human_seg, seed, wmt, p),
+        seg_wait, "segment-level chance lines",
+    ) if segment else None  # fmt: skip
     steps.done()
     show_pending(seg_wait or [])
-    frame = pd.DataFrame(
-        correlation_rows(system.values(), "system") + correlation_rows(segment, "segment")
-    )
+    frame = correlation_frame(list(system.values()), segment, sys_lines, seg_lines)
     st.subheader(f"BLEU vs {md_escape(criterion)}")
     st.dataframe(tidy_frame(frame), hide_index=True, width="stretch")
     st.caption(f"Bootstrap intervals: {run_note}.")
+    st.caption(chance_said([*sys_lines, *(seg_lines or ())]))
     table_downloads(frame, f"correlation {criterion}", caption=f"BLEU vs {criterion} ({run_note})")
-    chart_frame = frame.dropna(subset=["CI low"]).assign(
-        label=lambda f: f["level"] + " · " + f["method"]
-    )
     show_chart(
-        interval_chart(
-            chart_frame.rename(columns={"r": "value", "CI low": "low", "CI high": "high"}),
-            x_title="correlation",
-            title=f"BLEU vs {criterion}: 95 % bootstrap intervals",
-            subtitle=run_note,
-            zero_line=True,
-        ),
+        correlation_chart(frame, criterion=criterion, run_note=run_note, seed=seed),
         f"correlation intervals {criterion}",
     )
-    st.caption(
-        segment_note(scores.options)
-        + " 'by item' averages, over segments, the correlation across the systems' translations of "
-        "that segment (a segment with two systems counts, ±1, as in mt-metrics-eval); kendall-wmt is "
-        "WMT's tau-like (DARR): over pairs of translations of one segment whose human scores differ by at "
-        f"least the threshold ({wmt['rule'].describe()}), (concordant − discordant) / pairs."
-        + (
-            " The human system scores are the study's official system-level scores; their "
-            "interval resamples the segments around them (BLEU and the human scores alike)."
-            if fixed
-            else ""
-        )
-    )
+    st.caption(correlation_notes(scores.options, wmt["rule"].describe(), fixed))
     signature_caption(scores.signature)
     signature_caption(scores.segment_signature, prefix="Segment BLEU signature")
     pearson = system["pearson"]  # everything that changes the system-level r, as `meta` prints it

@@ -17,9 +17,10 @@ from ui.app.limits import session_resamples
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
-from ui.app.segment_bleu import segment_bleu, segment_note, with_segment_bleu
+from ui.app.segment_bleu import segment_bleu, with_segment_bleu
 from ui.metrics.metrics_page import (
     analysis_caption,
+    correlation_notes,
     explorer_grid,
     system_scores_table,
     williams_table,
@@ -95,17 +96,12 @@ if study.criteria:
         st, "Criterion for the chart and the Williams test", study, K.MET_CRITERION
     )
     if not frame.empty:
-        show_chart(cm.correlation_chart(frame, criterion=criterion), f"metrics vs {criterion}")
+        show_chart(cm.correlation_chart(frame, criterion=criterion, seed=seed),
+                   f"metrics vs {criterion}")  # fmt: skip
         st.dataframe(tidy_frame(frame), hide_index=True, width="stretch",
                      column_config=cm.CORRELATION_COLUMNS)  # fmt: skip
         table_downloads(frame, "metric correlations", caption="Metric vs human correlations")
-    st.caption(
-        "`oriented r` flips the sign for error metrics (TER, PER) and lower-is-better criteria, so that a "
-        "higher value always means closer agreement with the humans; `r` is the raw coefficient. WMT's "
-        "tau-like (kendall-wmt, DARR) is computed on oriented scores over the pairs of translations of a "
-        "segment whose human scores differ by at least 25 DA points (a quarter of another stated scale), "
-        "and counts metric ties as disagreements. " + segment_note(options)
-    )
+    st.caption(correlation_notes(frame, options, seed))
     analysis_caption(current_scores(), systems, criterion=criterion,
                      ci=("bootstrap", n_resamples, seed))  # fmt: skip
     if len(metrics) >= 2:

@@ -9,6 +9,8 @@
 ``release_ceiling``                  Metric ranking, release view: each column's human ceiling.
 ``metric_pairs``                     two metrics' correlations compared (Williams, permutation).
 ``correlation_cache``                Correlation: cached system- and segment-level correlations.
+``correlation_table``                Correlation: the table of BLEU against a criterion, its chart, its notes.
+``correlation_lines``                each correlation's chance line (random, constant metric): Correlation, Metrics.
 ``judges_cache``                     Judges: cached raters and same-judge comparisons (no BLEU setting).
 ``domains``                          per-domain tables and fits; BLEU vs human by sentence, document, corpus.
 ``reference_scores``                 Corpus: the reference's own human score (rated like a system, WMT24+).

@@ -144,6 +144,66 @@ def bleu_system_correlations(
     )  # fmt: skip
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def system_chance(
+    stats_key: str,
+    names: tuple[str, ...],
+    criterion: str,
+    options_key: str,
+    seed: int,
+    _results: tuple[Any, ...],
+    _stats: dict[str, Any],
+    _options: Any,
+    _human_seg: np.ndarray,
+    _human_sys: np.ndarray,
+) -> tuple[Any, ...]:
+    """The chance line of each system-level correlation in ``_results`` (``meta``'s: corpus BLEU and
+    the observed human side, :func:`bleu_core.stats.meta.human_source`, permuted among the systems;
+    :func:`ui.analysis.correlation_lines.chance_lines`). Keyed without the resampling settings."""
+    from ui.analysis.correlation_lines import chance_lines
+
+    bleu = BleuSource(stack_systems(_stats), _options).observed()
+    human = human_source(names, _human_seg, _human_sys)
+    observed = _human_sys if human is None else human.observed()
+    return chance_lines(_results, bleu, observed, seed=seed)
+
+
+def bleu_system_chance(
+    scores: Any, names: tuple[str, ...], criterion: str, seed: int, results: Any
+) -> tuple[Any, ...]:
+    """The chance lines of :func:`bleu_system_correlations`' ``results`` (same inputs, cached)."""
+    study = scores.study
+    rows = [scores.system_index(s) for s in names]
+    human_seg = cache.segment_scores(scores.key, study, criterion)[rows]
+    by_system = cache.cached_system_human_scores(scores.key, study, criterion)
+    human_sys = np.array([by_system.get(s, np.nan) for s in names], dtype=np.float64)
+    return system_chance(
+        scores.key, names, criterion, repr(scores.options), seed, tuple(results),
+        {s: scores.stats[i] for s, i in zip(names, rows, strict=True)},
+        scores.options, human_seg, human_sys,
+    )  # fmt: skip
+
+
+def segment_chance_job(
+    results: Any,
+    sentence: np.ndarray,
+    human_seg: np.ndarray,
+    seed: int,
+    tau_like: dict[str, Any],
+    progress: Any = None,
+) -> tuple[Any, ...]:
+    """The chance line of each segment-level correlation in ``results`` (sentence BLEU against
+    ``human_seg``; ``tau_like``: the criterion's rule and selecting scores), in :data:`SEGMENT_JOBS`:
+    100 permutations each, seconds on a WMT release."""
+    from bleu_core.stats.correlation_chance import PERMUTATIONS
+    from ui.analysis.correlation_lines import chance_lines
+
+    if progress is not None:
+        progress(0, 1, f"Chance lines: {len(results)} segment-level correlations of shuffled "
+                 f"sentence BLEU ({PERMUTATIONS['segment']} permutations each)")  # fmt: skip
+    return chance_lines(results, sentence, human_seg, seed=seed, **tau_like)
+
+
 def reference_analysis(
     study: Any,
     names: tuple[str, ...],
@@ -215,12 +275,15 @@ SEGMENT_JOBS = BackgroundJobs(max_entries=16)
 
 
 def segment_level(
-    key: Hashable, work: Callable[[Any], Any], pending: list | None
-) -> list[Any] | None:
+    key: Hashable,
+    work: Callable[[Any], Any],
+    pending: list | None,
+    label: str = "segment-level correlations",
+) -> Any:
     """The segment-level results of job ``key`` (``work(progress)`` started if new) from
     :data:`SEGMENT_JOBS`, as :func:`ui.app.background.result` does: with a ``pending`` list an unfinished
     job is appended to it and None returned; without one (AppTest) the call waits."""
-    job = SEGMENT_JOBS.submit(key, work, label="segment-level correlations")
+    job = SEGMENT_JOBS.submit(key, work, label=label)
     if job.future.done() or pending is None:
         return job.future.result()
     pending.append(job)

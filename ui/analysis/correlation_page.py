@@ -3,13 +3,17 @@ room, re-exported from the modules that define it (a page imports one module of 
 """
 
 from ui.analysis import correlation_cache
-from ui.analysis.stats_charts import interval_chart, subset_chart
-from ui.analysis.stats_frames import correlation_rows, subset_frames
+from ui.analysis.correlation_lines import chance_said
+from ui.analysis.correlation_table import correlation_chart, correlation_frame, correlation_notes
+from ui.analysis.stats_charts import subset_chart
+from ui.analysis.stats_frames import subset_frames
 
 __all__ = [
+    "chance_said",
     "correlation_cache",
-    "correlation_rows",
-    "interval_chart",
+    "correlation_chart",
+    "correlation_frame",
+    "correlation_notes",
     "subset_chart",
     "subset_frames",
 ]

@@ -27,6 +27,13 @@ from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import human_source, segment_correlations, system_correlations
 from bleu_core.stats.tau_like import study_tau_like
 from bleu_core.study import Study
+from ui.analysis.correlation_lines import (
+    CHANCE_COLUMNS,
+    chance_lines,
+    line_numbers,
+    random_ticks,
+    tick_subtitle,
+)
 from ui.app import analysis_cache as cache_analysis
 from ui.app import background
 from ui.app import chart_layout as layout
@@ -40,6 +47,7 @@ CORRELATION_COLUMNS = {
         ("oriented r", "%.3f"),
         ("low", "%.3f"),
         ("high", "%.3f"),
+        *((c, "%.3f") for c in CHANCE_COLUMNS),
     )
 }
 
@@ -112,20 +120,20 @@ def metric_correlations(
     score_key: object,
     progress: Any = None,
 ) -> pd.DataFrame:
-    """One metric's rows of :func:`correlation_frame` (every criterion)."""
+    """One metric's rows of :func:`correlation_frame` (every criterion), each with its chance line
+    (:mod:`ui.analysis.correlation_lines`: the oriented metric's scores shuffled, from ``seed``)."""
     if progress is not None:
         progress(0, 1, f"{name}: bootstrapping its correlation with every criterion ({n_resamples} "
-                 f"resamples, {_score.n_segments:,} segments)")  # fmt: skip
+                 f"resamples, {_score.n_segments:,} segments) and its chance lines")  # fmt: skip
     rows = []
     index = {s: i for i, s in enumerate(_study.systems)}
     keep = [index[s] for s in systems]
     source = _Remembered(subset_systems(_score, keep))
-    m = _score
     for criterion, crit in _study.criteria.items():
         human_seg = _study.segment_scores(criterion)[keep]
         level_scores = _study.system_scores(criterion)
         human_values = [level_scores.get(s, math.nan) for s in systems]
-        orient = (1 if m.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
+        orient = (1 if _score.higher_is_better else -1) * (1 if crit.higher_is_better else -1)
         # the one human side of every page and of `meta` (official scores, segments resampled)
         human = human_source(source.names, human_seg, human_values)
         system = system_correlations(
@@ -136,38 +144,54 @@ def metric_correlations(
             n_resamples=n_resamples,
             seed=seed,
         )
+        oriented = [_orient(res, orient) for res in system.values()]
+        observed = np.asarray(human_values) if human is None else human.observed()
+        lines = chance_lines(oriented, orient * source.observed(), observed, seed=seed)
         if human is not None:
             # oriented metric scores: WMT's tau-like counts metric ties as discordant, which is
             # only fair to error metrics (TER, PER) if higher means "agrees with humans" for all
+            tau_like = study_tau_like(_study, criterion, keep)  # the pairs meta's tau-like counts
             segment = segment_correlations(
                 orient * source.source.segment,
                 human_seg,
                 methods=(("pearson", "none"), ("kendall-wmt", "item")),
-                **study_tau_like(_study, criterion, keep),  # the pairs meta's tau-like counts
+                **tau_like,
                 n_resamples=n_resamples,
                 seed=seed,
             )
-        else:
-            segment = []
-        oriented = [_orient(res, orient) for res in system.values()] + segment
-        for res in oriented:
-            low, high = res.confidence_interval or (math.nan, math.nan)
-            rows.append(
-                {
-                    "metric": name,
-                    "criterion": criterion,
-                    "level": res.level,
-                    "method": res.method,
-                    "r": orient * res.statistic,
-                    "oriented r": res.statistic,
-                    "low": low,
-                    "high": high,
-                    "p": res.pvalue,
-                    "n": res.n,
-                    "note": res.note,
-                }
+            oriented += segment
+            lines += chance_lines(
+                segment, orient * source.source.segment, human_seg, seed=seed, **tau_like
             )
+        rows += _rows(name, criterion, orient, oriented, lines)
     return pd.DataFrame(rows)
+
+
+def _rows(
+    name: str, criterion: str, orient: int, results: Sequence[Any], lines: Sequence[Any]
+) -> list[dict[str, Any]]:
+    """The table's rows of one metric and criterion: ``results`` oriented, with their chance lines."""
+    rows = []
+    for res, line in zip(results, lines, strict=True):
+        low, high = res.confidence_interval or (math.nan, math.nan)
+        rows.append(
+            {
+                "metric": name,
+                "criterion": criterion,
+                "level": res.level,
+                "method": res.method,
+                "r": orient * res.statistic,
+                "oriented r": res.statistic,
+                "low": low,
+                "high": high,
+                **line_numbers(line),
+                "shuffled within": "" if line is None else line.grouping,
+                "p": res.pvalue,
+                "n": res.n,
+                "note": res.note,
+            }
+        )
+    return rows
 
 
 class _Remembered:
@@ -381,14 +405,17 @@ def babych_frames(t: BabychTables) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataF
 # ------------------------------------------------------------------------------------------- charts
 
 
-def correlation_chart(frame: pd.DataFrame, *, criterion: str) -> alt.Chart:
-    """Oriented correlation of each metric (points) with its bootstrap interval (rules), per level/method."""
+def correlation_chart(frame: pd.DataFrame, *, criterion: str, seed: int) -> alt.Chart:
+    """Oriented correlation of each metric (points) with its bootstrap interval (rules), per
+    level/method, and the random metric's mean as a tick (its ``seed`` said in the subtitle)."""
     data = frame[frame["criterion"] == criterion].copy()
     data["level · method"] = data["level"] + " · " + data["method"]
-    metrics = list(dict.fromkeys(data["metric"]))
+    by_value = data.groupby("metric", sort=False)["oriented r"].mean()
+    metrics = list(by_value.sort_values(ascending=False, kind="stable").index)  # best first
     series = list(dict.fromkeys(data["level · method"]))
+    y = alt.Y("metric:N", sort=metrics, title=None, axis=layout.category_axis(metrics))
     base = alt.Chart(data).encode(
-        y=alt.Y("metric:N", sort="-x", title=None, axis=layout.category_axis(metrics)),
+        y=y,
         color=alt.Color(
             "level · method:N", legend=layout.complete_legend(series, title="level · method")
         ),
@@ -408,12 +435,14 @@ def correlation_chart(frame: pd.DataFrame, *, criterion: str) -> alt.Chart:
             "n",
         ],
     )
-    return (rules + points).properties(
+    layers = [rules, points]
+    subtitle = "95% bootstrap intervals; sign oriented so that higher = better agreement"
+    if "random metric" in data and data["random metric"].notna().any():
+        layers.append(random_ticks(data, y, yOffset="level · method:N"))
+        subtitle += f"; {tick_subtitle(seed)}"
+    return alt.layer(*layers).properties(
         height=layout.rows_height(len(metrics), per=max(22, 10 * len(series))),
-        title=alt.TitleParams(
-            f"Metrics vs {criterion}",
-            subtitle="95% bootstrap intervals; sign oriented so that higher = better agreement",
-        ),
+        title=alt.TitleParams(f"Metrics vs {criterion}", subtitle=subtitle),
         width="container",
     )
 

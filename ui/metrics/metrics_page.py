@@ -4,11 +4,17 @@ room, re-exported from the modules that define it (a page imports one module of 
 
 from ui.app.context import analysis_caption
 from ui.metrics import charts
-from ui.metrics.panels import explorer_grid, system_scores_table, williams_table
+from ui.metrics.panels import (
+    correlation_notes,
+    explorer_grid,
+    system_scores_table,
+    williams_table,
+)
 
 __all__ = [
     "analysis_caption",
     "charts",
+    "correlation_notes",
     "explorer_grid",
     "system_scores_table",
     "williams_table",

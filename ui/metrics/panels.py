@@ -17,7 +17,9 @@ from bleu_core.metrics.registry import MetricScores
 from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES
 from bleu_core.study import Study
 from bleu_core.tokenizers import TOKENIZER_NAMES
+from ui.analysis.correlation_lines import chance_words
 from ui.app import state as K
+from ui.app.segment_bleu import segment_note
 from ui.metrics import charts as cm
 
 
@@ -38,6 +40,30 @@ def williams_table(
     first, second = pair
     return cm.williams_frame(
         sub, first, second, human_seg, human_sys, study.criteria[criterion].higher_is_better
+    )
+
+
+def correlation_notes(frame: pd.DataFrame, options: object, seed: int) -> str:
+    """What the correlation table's columns mean: the oriented r, WMT's tau-like, the chance line
+    (how it was drawn: from the rows' ``shuffled within`` and
+    :data:`bleu_core.stats.correlation_chance.PERMUTATIONS`), the sentence BLEU used."""
+    from bleu_core.stats.correlation_chance import PERMUTATIONS
+
+    levels, within = frame.get("level", ()), frame.get("shuffled within", ())
+    how = [
+        f"{PERMUTATIONS[lv]} permutations within {g}"
+        for lv, g in zip(levels, within, strict=True)
+        if g
+    ]
+    chance = chance_words(how, seed, "each metric's own oriented scores")
+    return (
+        "`oriented r` flips the sign for error metrics (TER, PER) and lower-is-better criteria, so that a "
+        "higher value always means closer agreement with the humans; `r` is the raw coefficient. WMT's "
+        "tau-like (kendall-wmt, DARR) is computed on oriented scores over the pairs of translations of a "
+        "segment whose human scores differ by at least 25 DA points (a quarter of another stated scale), "
+        "and counts metric ties as disagreements. "
+        + (f"{chance} The chance line is that of `oriented r`. " if how else "")
+        + segment_note(options)
     )
 
 
