@@ -7,14 +7,18 @@ ADDRESS ?=  # e.g. 0.0.0.0 so that phones on the network reach the app (class mo
 
 .PHONY: run test install install-test lint format bench clean
 
+# editable_mode=compat: the install is one path line in a .pth file (the checkout), not setuptools' default
+# import finder, which costs every Python process of the venv 50 M instructions (11-17 ms) at start-up
+# (benchmarks/RESULTS-bleu.md, "start-up"). The checkout's other top-level names (tests, benchmarks, app)
+# become importable too; an installed package of the same name still comes first.
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e .
+	$(PY) -m pip install --quiet -e . --config-settings editable_mode=compat
 	touch $@
 
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(PY) -m pip install --quiet -e '.[test,bench]'
+	$(PY) -m pip install --quiet -e '.[test,bench]' --config-settings editable_mode=compat
 	touch $@
 
 install: $(VENV)/.installed

@@ -23,23 +23,35 @@ BleuScore(score=48.53, precisions=82.4/50.0/45.5/37.5, bp=0.943, ratio=0.944, hy
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .options import BleuOptions
+from .options import BleuOptions, FrozenRecord
 from .signature import make_signature
 
 if TYPE_CHECKING:  # numpy is imported only when statistics are computed or scored with it
     from .statistics import SegmentStatistics
 
 
-@dataclass(frozen=True)
-class BleuScore:
-    """One BLEU score with everything that explains it.
+class BleuScore(FrozenRecord):
+    """One BLEU score with everything that explains it (immutable and hashable: a
+    :class:`~bleu_core.options.FrozenRecord`, which says why it is not a dataclass).
 
     ``bleu`` is on the paper's 0-1 scale, ``score`` on sacrebleu's 0-100; ``precisions`` are fractions.
     """
 
+    _fields = (
+        "bleu",
+        "score",
+        "precisions",
+        "counts",
+        "totals",
+        "bp",
+        "ratio",
+        "hyp_len",
+        "ref_len",
+        "signature",
+        "options",
+    )
     bleu: float
     score: float
     precisions: tuple[float, ...]
@@ -50,7 +62,25 @@ class BleuScore:
     hyp_len: int
     ref_len: float
     signature: str
-    options: BleuOptions = field(repr=False)
+    options: BleuOptions
+
+    def __init__(
+        self,
+        bleu: float,
+        score: float,
+        precisions: tuple[float, ...],
+        counts: tuple[int, ...],
+        totals: tuple[int, ...],
+        bp: float,
+        ratio: float,
+        hyp_len: int,
+        ref_len: float,
+        signature: str,
+        options: BleuOptions,
+    ) -> None:
+        self._store(
+            bleu, score, precisions, counts, totals, bp, ratio, hyp_len, ref_len, signature, options
+        )
 
     def __repr__(self) -> str:
         prec = "/".join(f"{100 * p:.1f}" for p in self.precisions)

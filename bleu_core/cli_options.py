@@ -8,10 +8,9 @@ which :mod:`bleu_core.cli` loads to register them) import it without importing t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from .errors import InputError
@@ -116,7 +115,13 @@ def read_corpus_files(ref_paths: Sequence[str], hyp_paths: Sequence[str], max_by
 
 
 def system_name(path: str, all_paths: Sequence[str]) -> str:
-    return path if len({Path(p).name for p in all_paths}) < len(all_paths) else Path(path).name
+    """The file's name, or its whole path when two system files share a name.
+
+    >>> system_name("out/a/hyp.txt", ["out/a/hyp.txt", "out/b/hyp.txt"]), system_name("x/b.txt", ["x/b.txt"])
+    ('out/a/hyp.txt', 'b.txt')
+    """
+    names = {os.path.basename(p) for p in all_paths}  # not pathlib: 16 M instructions to import
+    return path if len(names) < len(all_paths) else os.path.basename(path)
 
 
 def add_esa_option(parser: argparse.ArgumentParser) -> None:
@@ -145,6 +150,9 @@ def with_esa_files(
     target language's, as for a release); without it, an :class:`InputError` says what to add. See
     :func:`study_for_esa` for how the rows' line numbers find the segments.
     """
+    # dataclasses here, not at the top: `score` imports this module but never needs dataclasses
+    from dataclasses import replace
+
     from .io.text import DEFAULT_MAX_BYTES, read_text
     from .study.formats.esa import attach_esa
     from .study.model import LoadResult
@@ -177,6 +185,8 @@ def study_for_esa(study: Any, pair: str | None, path: str, text: str) -> tuple[A
     >>> ready.target_lang, ready.metadata["pair"], ready.metadata["canary_line"], canary
     ('ja', 'en-ja', True, False)
     """
+    from dataclasses import replace  # see with_esa_files
+
     metadata = dict(study.metadata)
     canary = bool(metadata.get("canary_line"))
     named = metadata.get("pair") or (study.source_lang and study.target_lang)

@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import math
 import numbers
-import re
 
 from bleu_core.errors import InputError, OptionError
 
@@ -54,8 +53,6 @@ MAX_LINE_CHARS = 1_000_000
 
 #: Most bootstrap resamples / permutations / randomisation trials one request may ask for.
 MAX_RESAMPLES = 100_000
-
-_ASCII_INT = re.compile(r"[+]?[0-9]+", re.ASCII)
 
 
 def check_resamples(value: object, *, name: str = "resamples", minimum: int = 1) -> int:
@@ -94,7 +91,8 @@ def parse_resamples(text: str) -> int:
     argparse.ArgumentTypeError: must be a whole number from 1 to 100,000, got 0
     """
     stripped = text.strip()
-    if not _ASCII_INT.fullmatch(stripped):
+    digits = stripped.removeprefix("+")
+    if not (digits.isascii() and digits.isdigit()):  # [+]?[0-9]+ (isdigit alone takes "²" and "٣")
         raise argparse.ArgumentTypeError(
             f"must be a whole number from 1 to {MAX_RESAMPLES:,}, got {text!r}"
         )

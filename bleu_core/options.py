@@ -16,8 +16,6 @@ bleu_core.errors.BleuOptionError: unknown smoothing 'laplace'; choose one of: no
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
-from typing import Any
 
 from .errors import BleuOptionError
 
@@ -43,6 +41,10 @@ SMOOTH_DEFAULTS: dict[str, float | None] = {
     "chen-cherry-7": 5.0,
 }
 
+#: The methods whose value may be 0, as sacrebleu's ``BLEU(smooth_method=..., smooth_value=0)`` accepts it:
+#: ``floor`` 0 leaves a zero count at 0 (the score of ``none``), ``add-k`` 0 adds nothing.
+ZERO_SMOOTH_VALUE = ("floor", "add-k")
+
 
 def _tokenizer_names() -> tuple[str, ...]:
     from .tokenizers import TOKENIZER_NAMES
@@ -50,8 +52,51 @@ def _tokenizer_names() -> tuple[str, ...]:
     return TOKENIZER_NAMES
 
 
-@dataclass(frozen=True)
-class BleuOptions:
+class FrozenRecord:
+    """An immutable record of named fields: what ``@dataclass(frozen=True)`` writes, by hand.
+
+    A subclass names its fields in ``_fields`` and stores them with :meth:`_store`; equality, hashing, the
+    repr and pickling follow (the repr and the equality are a frozen dataclass's, field for field). Written
+    out because :mod:`dataclasses` imports :mod:`inspect` and generates each class's methods by ``exec``:
+    46 M instructions to import and 12 M for :class:`BleuOptions` and :class:`~bleu_core.bleu.BleuScore`,
+    a fifth of ``bleu-study score`` on 3,000 segments (``benchmarks/RESULTS-bleu.md``, start-up).
+    ``tests/engine/test_frozen_record.py`` holds :class:`BleuOptions` to the dataclass it replaces.
+    """
+
+    _fields: tuple[str, ...] = ()
+
+    def _store(self, *values: object) -> None:
+        for name, value in zip(self._fields, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is immutable: cannot delete field {name!r}")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
+        return f"{type(self).__qualname__}({fields})"
+
+    def __reduce__(
+        self,
+    ) -> tuple[type, tuple[object, ...]]:  # pickle and copy: built (and checked) again
+        return type(self), self._values()
+
+
+class BleuOptions(FrozenRecord):
     """Everything that changes a BLEU score.
 
     Attributes:
@@ -62,22 +107,62 @@ class BleuOptions:
         smooth: ``none``, ``floor``, ``add-k``, ``exp`` (sacrebleu's semantics) or ``chen-cherry-1`` ..
             ``chen-cherry-7`` (Chen & Cherry 2014 as implemented by NLTK).
         smooth_value: the method's parameter (floor epsilon, k...); ``None`` takes the method's default.
+            0 is accepted for ``floor`` and ``add-k`` (as sacrebleu does), not for Chen & Cherry's.
         effective_order: ignore orders for which the hypothesis has no n-grams (sentence-level BLEU).
         tokenize: tokenizer name (see :mod:`bleu_core.tokenizers`).
         lowercase: case-fold before tokenising.
+
+    Immutable and hashable (a :class:`FrozenRecord`); :meth:`with_` makes a changed copy.
+
+    >>> BleuOptions(smooth="floor")
+    BleuOptions(max_order=4, weights=None, ref_length='closest', smooth='floor', smooth_value=None, effective_order=False, tokenize='13a', lowercase=False)
     """
 
-    max_order: int = 4
-    weights: tuple[float, ...] | None = None
-    ref_length: str = "closest"
-    smooth: str = "exp"
-    smooth_value: float | None = None
-    effective_order: bool = False
-    tokenize: str = "13a"
-    lowercase: bool = False
+    _fields = (
+        "max_order",
+        "weights",
+        "ref_length",
+        "smooth",
+        "smooth_value",
+        "effective_order",
+        "tokenize",
+        "lowercase",
+    )
+    max_order: int
+    weights: tuple[float, ...] | None
+    ref_length: str
+    smooth: str
+    smooth_value: float | None
+    effective_order: bool
+    tokenize: str
+    lowercase: bool
 
-    def __post_init__(self) -> None:
+    def __init__(
+        self,
+        max_order: int = 4,
+        weights: tuple[float, ...] | None = None,
+        ref_length: str = "closest",
+        smooth: str = "exp",
+        smooth_value: float | None = None,
+        effective_order: bool = False,
+        tokenize: str = "13a",
+        lowercase: bool = False,
+    ) -> None:
+        self._store(
+            max_order,
+            weights,
+            ref_length,
+            smooth,
+            smooth_value,
+            effective_order,
+            tokenize,
+            lowercase,
+        )
         validate_options(self)
+
+    def to_dict(self) -> dict[str, object]:
+        """The fields by name (JSON-ready: ``weights`` is a tuple or ``None``)."""
+        return {name: getattr(self, name) for name in self._fields}
 
     # ------------------------------------------------------------------ derived values
     @property
@@ -107,9 +192,9 @@ class BleuOptions:
         """The n-gram order the sufficient statistics must cover for these options."""
         return self.max_order + 1 if self.needs_extra_order else self.max_order
 
-    def with_(self, **changes: Any) -> BleuOptions:
+    def with_(self, **changes: object) -> BleuOptions:
         """A copy with some options changed (validated again)."""
-        return replace(self, **changes)
+        return BleuOptions(**{**self.to_dict(), **changes})  # type: ignore[arg-type]
 
 
 def validate_options(options: BleuOptions) -> None:
@@ -147,10 +232,17 @@ def validate_options(options: BleuOptions) -> None:
         )
     if options.smooth_value is not None:
         v = options.smooth_value
-        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v <= 0:
-            raise BleuOptionError(f"smoothing value must be a positive number, got {v!r}")
+        zero_ok = options.smooth in ZERO_SMOOTH_VALUE
+        if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(v) or v < 0:
+            allowed = "a positive number or zero" if zero_ok else "a positive number"
+            raise BleuOptionError(f"smoothing value must be {allowed}, got {v!r}")
         if SMOOTH_DEFAULTS[options.smooth] is None:
             raise BleuOptionError(f"smoothing {options.smooth!r} takes no value, got {v!r}")
+        if v == 0 and not zero_ok:
+            raise BleuOptionError(
+                f"smoothing value must be a positive number, got {v!r} (0 is accepted for "
+                f"{' and '.join(ZERO_SMOOTH_VALUE)} only, as in sacrebleu)"
+            )
     names = _tokenizer_names()
     if options.tokenize not in names:
         raise BleuOptionError(

@@ -27,7 +27,6 @@ import threading
 import weakref
 import zipfile
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict
 from typing import TYPE_CHECKING, Any
 
 from bleu_core.csv_safety import write_safe_csv
@@ -198,7 +197,7 @@ def settings_record(
             "rule": SEGMENT_RULE,
             "signature": segment_signature(options, list(references)),
         },
-        "bleu_options": asdict(options),
+        "bleu_options": options.to_dict(),
         "references_used": list(references),
         "study": {
             "name": study.name,
