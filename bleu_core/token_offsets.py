@@ -63,6 +63,7 @@ from .tokenizers import get_tokenizer
 
 __all__ = [
     "align_tokens",
+    "forget_token_columns",
     "token_columns_corpus",
     "token_offsets",
     "token_offsets_corpus",
@@ -241,6 +242,20 @@ def token_columns_corpus(
                 array("l", [end for _, end in spans]),
             )
     return [memo[text] for text in texts]
+
+
+def forget_token_columns(tokenize: str, lowercase: bool = False) -> None:
+    """Drop the texts :func:`token_columns_corpus` remembers for these settings (the next call with them
+    tokenises again). For work done ahead of time: its results are kept elsewhere, and the remembered
+    columns (~16 bytes a token, tens of MB on a WMT release) would only push out those of the settings in
+    use.
+
+    >>> _ = token_columns_corpus(["a b."], "char")
+    >>> forget_token_columns("char"); ("char", False) in _columns_memo
+    False
+    """
+    with _columns_lock:
+        _columns_memo.pop((tokenize, lowercase), None)
 
 
 def tokens_overlapping(offsets: Sequence[TokenOffset], start: int, end: int) -> list[int]:

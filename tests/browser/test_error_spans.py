@@ -15,6 +15,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_server import CHROMIUM, CHROMIUM_ARGS, ROOT, streamlit_server, wait_app_idle  # noqa: E402
+from script_runs import ScriptRuns  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -57,12 +58,17 @@ def test_explore_pops_up_an_error_span_on_hover():
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 2600})
+            # the runs the browser sees: a wait after an action ends once the action's run is drawn (the
+            # page's script state alone reads "notRunning" until a slow server announces the run)
+            runs = ScriptRuns.watch(page)
             page.goto(f"{url}/explore")
-            wait_app_idle(page)
+            runs.settle(page)
             page.get_by_role("button", name="Filter and sort").click()
             page.locator('[data-testid="stSelectbox"]').filter(has_text="Sort by").click()
+            requested = runs.requested
             page.get_by_role("option", name=BROWSE_SORTS["rewarded errors"]).click()
-            wait_app_idle(page)
+            assert runs.wait_request(page, requested)
+            runs.settle(page)
             page.keyboard.press("Escape")
             page.get_by_role("heading", name=f"Segment {top.segment_id}").wait_for()
             # the system whose n-grams are shown (the n-gram section's picker)
@@ -71,9 +77,6 @@ def test_explore_pops_up_an_error_span_on_hover():
             cells = result.systems[system].segment_counts[ted.segment_index(top.segment_id)]
             counts = page.locator(".bs-counts").filter(has_text="rewarded errors").first
             assert f"{cells[0]} of {cells[0] + cells[1]} matched tokens" in counts.inner_text()
-            wait_app_idle(
-                page
-            )  # a late re-run (a background job done) would redraw the tokens under us
             token = page.locator('.bs-spans [class*="bs-errtok"][tabindex="0"]').first
             pop = token.locator(".bs-pop")
             assert not pop.is_visible()
@@ -94,29 +97,22 @@ def test_explore_pops_up_an_error_span_on_hover():
             assert not page.locator('[data-testid="stException"]').count()
             # the page "BLEU vs error spans": selecting an example opens it in Explore
             page.goto(f"{url}/error_spans")
-            wait_app_idle(page)
+            runs.settle(page)
             # the "Most rewarded errors" grid, found by its widget key (its position among the page's
             # grids moves as sections are added: "BLEU as an error-span detector" now follows it)
             grid = page.locator(f'.st-key-{K.SPANS_REWARDED_TABLE} [data-testid="stDataFrame"]')
             second = result.segment_ranking("matched_in_error", top=2)[1]
             # the grid is a canvas: its row markers have no element to click, only a position. The
-            # grid may still be settling (layout, scroll) when first measured: measure again (the flow
-            # under test is the selection's effect)
-            # retry a click that selected nothing; a late re-run may also redraw (detach) the grid while it
-            # is measured: then measure the new one
+            # grid may still be settling (layout, scroll) when first measured: a click that selected
+            # nothing (the browser asked for no run) is tried again, measured anew
             for _attempt in range(5):
-                try:
-                    grid.scroll_into_view_if_needed()
-                    page.wait_for_timeout(300)
-                    box = grid.bounding_box()
-                except playwright_api.Error:
-                    box = None
-                if box is None:
-                    wait_app_idle(page)
-                    continue
+                grid.scroll_into_view_if_needed()
+                page.wait_for_timeout(300)
+                box = grid.bounding_box()
+                requested = runs.requested
                 page.mouse.click(box["x"] + 14, box["y"] + 35 + 17 + 35)  # the second row's marker
-                wait_app_idle(page)
-                if page.url.endswith("/explore"):
+                if runs.wait_request(page, requested, timeout_ms=3_000):
+                    runs.settle(page)
                     break
             assert page.url.endswith("/explore")
             page.get_by_role("heading", name=f"Segment {second.segment_id}").wait_for()

@@ -27,6 +27,7 @@ from typing import Any
 
 from bleu_core.study.error_agreement import error_agreement_by_order
 from bleu_core.study.span_scores import span_scores
+from bleu_core.token_offsets import forget_token_columns
 from bleu_core.tokenizers import tokenizer_for_language
 from ui.app import statistics_store, warmup
 from ui.app.prefetch import Prefetcher, ResultStore
@@ -144,16 +145,40 @@ def view_result(job: Job) -> Any:
     return VIEWS.get(key, compute)
 
 
-def _stepping_aside(job: Job) -> Job:
-    """``job`` run ahead of time: after the libraries are loaded, when no page draws."""
+def _stepping_aside(
+    job: Job, pair: Hashable, study_key: str, tokenize: str, lowercase: bool
+) -> Job:
+    """``job`` run ahead of time: after the libraries are loaded, when no page draws. Then, once ``pair``
+    (the :data:`VIEWS` key of the other result counted with the same tokenizer) is stored too, the
+    tokenizer's remembered token columns are dropped (:func:`_forget_columns`)."""
     key, compute = job
 
     def ahead() -> Any:
         warmup.join(timeout=60)
         statistics_store.ACTIVITY.step_aside(key)
-        return compute()
+        try:
+            return compute()
+        finally:
+            if VIEWS.ready(pair):
+                _forget_columns(study_key, tokenize, lowercase)
 
     return key, ahead
+
+
+def _forget_columns(study_key: str, tokenize: str, lowercase: bool) -> None:
+    """Drop the token columns the counts ahead left remembered for ``tokenize``
+    (:func:`bleu_core.token_offsets.forget_token_columns`), unless the page now shows that tokenizer.
+
+    Both counts (agreement, span scores) tokenise every annotated translation; the second finds the
+    columns the first left (~16 bytes a token: 15-20 MB a tokenizer on WMT24 en-ja). Once both results
+    are stored the columns serve only a later count with other settings (another order, a severity), and
+    only under the tokenizer shown; kept for tokenizers counted ahead, they would hold the memory and
+    push out the shown tokenizer's columns (two settings are remembered).
+    """
+    with _LOCK:
+        shown = _RECENT.get(study_key, [None])[0]
+    if tokenize != shown:
+        forget_token_columns(tokenize, lowercase)
 
 
 def order_ahead(candidates: Sequence[str], recent: Sequence[str], current: str) -> list[str]:
@@ -213,6 +238,8 @@ def count_view_ahead(
     jobs = []
     for name in names:
         settings = (study_key, study, references, name, lowercase)
-        jobs.append(_stepping_aside(agreement_job(*settings, None, severities, orders)))
-        jobs.append(_stepping_aside(span_scores_job(*settings, order, severities)))
+        agreement = agreement_job(*settings, None, severities, orders)
+        scores = span_scores_job(*settings, order, severities)
+        jobs.append(_stepping_aside(agreement, scores[0], study_key, name, lowercase))
+        jobs.append(_stepping_aside(scores, agreement[0], study_key, name, lowercase))
     return AHEAD.schedule(jobs, delay=AHEAD_DELAY_S) if jobs else None
