@@ -34,12 +34,15 @@ import numpy as np
 from ..correlate import correlation
 from .chance import ChanceLine, chance_line, permute_within_items
 from .correlation import item_correlations, item_result
+from .permuted_correlations import batched_applies, permuted_values, tau_like_values
 from .resampling import DEFAULT_SEED, make_rng
 from .tau_like import TauLikeRule, tau_like_counts
 
 PERMUTATIONS = {"system": 1000, "segment": 100}
 """Random permutations per chance line: system-level values are cheap, a segment-level one is a
 pass over every scored translation."""
+WMT_RULE = TauLikeRule("", 25.0, "points", "WMT DARR")
+"""WMT's tau-like rule where none is given: pairs whose human scores differ by 25 points or more."""
 
 
 def _line(
@@ -82,6 +85,46 @@ def tau_like_value(
     return float((c.sum() - d.sum()) / total) if total else math.nan
 
 
+def looped_values(
+    method: str,
+    grouping: str,
+    metric: np.ndarray,
+    human: np.ndarray,
+    rng: np.random.Generator,
+    n: int,
+    rule: TauLikeRule,
+    select: Any = None,
+) -> np.ndarray:
+    """The definition, one permutation at a time: ``n`` times, the metric's scores permuted (within each
+    segment for a grouping by item and for ``kendall-wmt``, among all scored translations otherwise) and
+    the correlation recomputed as for the metric. :mod:`bleu_core.stats.permuted_correlations` computes
+    the same values from the same draws in blocks; this loop computes them where it cannot (scores with an
+    infinity, arrays of the wrong shape: the loop says what is wrong) and is its tests' reference."""
+    if method == "kendall-wmt":
+        return np.array(
+            [
+                tau_like_value(permute_within_items(metric, rng), human, rule, select)
+                for _ in range(n)
+            ]
+        )
+    permute = permute_within_items if grouping == "item" else _permute_all
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values = [_segment_value(method, grouping, permute(metric, rng), human) for _ in range(n)]
+    return np.array(values)
+
+
+def _tau_like_line(
+    m: np.ndarray, h: np.ndarray, rng: np.random.Generator, n: int, rule: TauLikeRule, select: Any
+) -> tuple[np.ndarray, float]:
+    """The tau-like's ``n`` random values and its constant metric's value (-1: every counted pair a
+    metric tie; NaN without a pair)."""
+    if batched_applies(m, h, select):
+        values, total = tau_like_values(m, h, rng, n, rule.threshold, select)
+        return values, -1.0 if total else math.nan
+    values = looped_values("kendall-wmt", "item", m, h, rng, n, rule, select)
+    return values, tau_like_value(np.where(np.isnan(m), np.nan, 0.0), h, rule, select)
+
+
 def correlation_chance(
     result: Any,
     metric: Any,
@@ -95,7 +138,11 @@ def correlation_chance(
     """The chance line of the correlation ``result`` (a :class:`~bleu_core.correlate.CorrelationResult`)
     of ``metric`` against ``human``: ``(K,)`` system scores at system level, ``systems × segments`` at
     segment level (NaN = missing). ``rule`` and ``select``: the tau-like's rule and its selecting
-    scores (:mod:`bleu_core.stats.tau_like`). ``None`` for an undefined ``result``."""
+    scores (:mod:`bleu_core.stats.tau_like`). ``None`` for an undefined ``result``.
+
+    Segment-level values are computed in blocks of permutations
+    (:mod:`bleu_core.stats.permuted_correlations`), from the draws and with the values of
+    :func:`looped_values`, which computes them where the blocks cannot."""
     if math.isnan(result.statistic):
         return None
     m = np.asarray(metric, dtype=np.float64)
@@ -106,16 +153,16 @@ def correlation_chance(
     n = PERMUTATIONS["segment"] if n_permutations is None else int(n_permutations)
     rng, seed = make_rng(seed)
     if result.method == "kendall-wmt":
-        rule = rule or TauLikeRule("", 25.0, "points", "WMT DARR")
-        values = [tau_like_value(permute_within_items(m, rng), h, rule, select) for _ in range(n)]
-        constant = tau_like_value(np.where(np.isnan(m), np.nan, 0.0), h, rule, select)
-        return _line(result.method, np.array(values), constant, seed, "each segment's systems")
+        values, constant = _tau_like_line(m, h, rng, n, rule or WMT_RULE, select)
+        return _line(result.method, values, constant, seed, "each segment's systems")
     grouping = result.grouping or "none"
-    permute = permute_within_items if grouping == "item" else _permute_all
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values = [_segment_value(result.method, grouping, permute(m, rng), h) for _ in range(n)]
+    values = None
+    if batched_applies(m, h):
+        values = permuted_values(result.method, grouping, m, h, rng, n)
+    if values is None:
+        values = looped_values(result.method, grouping, m, h, rng, n, WMT_RULE)
     where = "each segment's systems" if grouping == "item" else "all scored translations"
-    return _line(result.method, np.array(values), math.nan, seed, where)
+    return _line(result.method, values, math.nan, seed, where)
 
 
 def chance_said(line: ChanceLine | None) -> str:
