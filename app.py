@@ -13,8 +13,15 @@ import sys
 from pathlib import Path
 
 import streamlit as st
+import streamlit.delta_generator
+from streamlit import runtime
 
 st.set_page_config(page_title="bleu-study", page_icon=":material/translate:", layout="wide")
+if runtime.exists():
+    # On the first element a process draws, Streamlit checks whether it runs outside `streamlit run` (to
+    # print a hint how to run it): inspect.stack() reads the source of every frame and resolves the path
+    # of every loaded module, 30-40 ms of CPU on the first page. With a runtime no hint is due.
+    streamlit.delta_generator._use_warning_has_been_displayed = True
 
 from bleu_core.errors import BleuStudyError  # noqa: E402
 from ui.app import context, startup, warmup  # noqa: E402
@@ -139,11 +146,17 @@ if not judge:  # a judge sees no study and no settings, only the campaign's item
 # the Study page, which needs none of them (ui.app.warmup); any other page first waits for that thread to
 # finish, so no page imports at the same time as it. Not under AppTest: a test process imports in its
 # own threads, and the speed of a real server's first page is what this is for.
-if navigation.url_path != "":  # not the default page (Study)
+first_page = navigation.url_path == ""  # the default page (Study)
+if not first_page:
     warmup.wait()
-elif not context.under_app_test():
-    warmup.start()  # once per process; it lets the browser draw this page first
-    if not judge:  # the statistics the next page needs, counted while the user reads this one
-        context.count_current_statistics()
-# The page runs inside the error boundary: an exception shows one clean message (traceback: the log).
-run_page(navigation, home=PAGES_DIR / ("rate.py" if judge else "study.py"))
+try:
+    # The page runs inside the error boundary: an exception shows one clean message (traceback: the log).
+    run_page(navigation, home=PAGES_DIR / ("rate.py" if judge else "study.py"))
+finally:  # also after st.stop(): the Study page stops there when no study is open
+    if first_page and not context.under_app_test():
+        # Started once the page has been sent, not before: the warm-up's delay (ui.app.warmup.DELAY_S)
+        # then leaves the browser that much time to draw it, and the server's one Python lock to the
+        # script files the browser asks for meanwhile.
+        warmup.start()  # once per process
+        if not judge:  # the statistics the next page needs, counted while the user reads this one
+            context.count_current_statistics()

@@ -20,8 +20,8 @@ import streamlit as st
 
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
+from ui.app import warmup
 from ui.app.markup import md_escape
-from ui.app.metric_tables import metric_scores_digest, study_key_with_metric_scores
 
 #: What the uploader accepts (MTME ``.score`` files, tables).
 SCORE_TYPES = ["score", "csv", "tsv", "txt"]
@@ -45,6 +45,12 @@ def attached_scores(files: list[tuple[str, bytes]], study: Any, lower: tuple[str
 
 def _attach() -> None:
     import hashlib
+
+    # Imported here, not with the page: the Study page is the first page after a server start, and
+    # this module imports every metric (bleu_core.metrics.registry, ~45 ms). The background imports
+    # (ui.app.warmup) load the same modules: they finish first, so no module loads in two threads.
+    warmup.wait(show=lambda fraction, text: None)
+    from ui.app.metric_tables import metric_scores_digest, study_key_with_metric_scores
 
     state = st.session_state
     nonce = state[K.METRIC_UPLOAD_NONCE]
