@@ -24,9 +24,10 @@ $(VENV)/.installed-test: $(VENV)/.installed
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test
 
-# Streamlit's other settings (headless, no file watcher, ...) are in .streamlit/config.toml.
+# Streamlit's other settings (headless, no file watcher, ...) are in .streamlit/config.toml; two malloc arenas
+# keep the server's memory down (bleu_core/launch.py, MALLOC_ARENAS).
 run: $(VENV)/.installed
-	$(PY) -m streamlit run app.py --server.port $(PORT) $(if $(ADDRESS),--server.address $(ADDRESS))
+	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(PY) -m streamlit run app.py --server.port $(PORT) $(if $(ADDRESS),--server.address $(ADDRESS))
 
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
