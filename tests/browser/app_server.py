@@ -187,27 +187,44 @@ def streamlit_server(
         yield server.url
 
 
-def wait_app_idle(page, timeout_ms: int = 60_000, settle_ms: int = 400) -> None:
-    """Wait until Streamlit has run the script and drawn everything (no skeleton placeholders left).
+IDLE = """() => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+        && app.getAttribute('data-test-connection-state') === 'CONNECTED'
+        && document.querySelectorAll('[data-testid="stSkeleton"]').length === 0;
+}"""
+"""The page reads idle: connected, no script run under way, no skeleton placeholders left."""
+POLL_MS = 50
+"""How often :func:`wait_app_idle` looks again while a run the browser asked for is still to come."""
 
-    The script state must read ``notRunning`` for ``settle_ms`` in a row: right after a navigation or a
-    widget change it can still show the previous run's state for a moment.
+
+def wait_app_idle(page, timeout_ms: int = 60_000, settle_ms: int = 400) -> None:
+    """Wait until Streamlit has run the script for everything done so far and drawn it all.
+
+    The page must read idle (:data:`IDLE`) at both ends of ``settle_ms``: right after a navigation or a
+    widget change it can still show the previous run's state for a moment. With a run counter on the
+    page (``page.script_runs``, a :class:`script_runs.ScriptRuns`; ``tests/browser/conftest.py`` puts
+    one on every page the browser tests open) the page's reading is not trusted alone: the browser
+    keeps reading ``notRunning`` between sending a run request and the server's start of that run. The
+    wait then also needs every request answered by a run that has finished (``runs.settled``), and no
+    frame of a run arriving during the ``settle_ms`` (the page draws what the last frames brought, and
+    a run can follow another: ``st.rerun``). Pages without a counter (the benchmarks') get the page's
+    reading only. Raises :class:`TimeoutError` after ``timeout_ms`` in all.
     """
+    runs = getattr(page, "script_runs", None)
+    end = time.monotonic() + timeout_ms / 1000
     page.wait_for_selector('[data-testid="stApp"]', timeout=timeout_ms)
-    idle = """() => {
-        const app = document.querySelector('[data-testid="stApp"]');
-        return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
-            && app.getAttribute('data-test-connection-state') === 'CONNECTED'
-            && document.querySelectorAll('[data-testid="stSkeleton"]').length === 0;
-    }"""
-    deadline = timeout_ms
-    while deadline > 0:
-        page.wait_for_function(idle, timeout=deadline)
+    while (left := int((end - time.monotonic()) * 1000)) > 0:
+        page.wait_for_function(IDLE, timeout=left)
+        if runs is not None and not runs.settled:
+            page.wait_for_timeout(POLL_MS)  # Playwright delivers the frames during its calls
+            continue
+        seen = runs.seen if runs is not None else 0
         page.wait_for_timeout(settle_ms)
-        deadline -= settle_ms
-        if page.evaluate(idle):
+        if page.evaluate(IDLE) and (runs is None or (runs.settled and runs.seen == seen)):
             return
-    raise TimeoutError("the app did not become idle")
+    seen_last = f": the last frames {runs.log[-12:]}" if runs is not None else ""
+    raise TimeoutError(f"the app did not become idle within {timeout_ms} ms{seen_last}")
 
 
 def axe_serious(page) -> list[str]:

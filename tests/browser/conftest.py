@@ -1,7 +1,9 @@
-"""Fixtures shared by the browser tests: one headless Debian Chromium per test module."""
+"""Fixtures shared by the browser tests: one headless Debian Chromium per test module, and a run counter
+on every page a test opens."""
 
 from __future__ import annotations
 
+import functools
 import sys
 from pathlib import Path
 
@@ -9,6 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from script_runs import ScriptRuns  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -21,3 +24,32 @@ def browser():
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+def _watching(new_page):
+    """``new_page`` (of Playwright's ``Browser`` or ``BrowserContext``), the page it returns watched by a
+    :class:`ScriptRuns` from its creation on (its app websocket opens on its first navigation)."""
+
+    @functools.wraps(new_page)
+    def watched_new_page(self, *args, **kwargs):
+        page = new_page(self, *args, **kwargs)
+        ScriptRuns.watch(page)
+        return page
+
+    return watched_new_page
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _pages_count_their_runs():
+    """Every page the browser tests open, whichever browser it comes from (this module's fixture or a
+    test's own ``chromium.launch``), carries ``page.script_runs``: ``app_server.wait_app_idle`` then waits
+    for the runs the test's actions asked for, not only for the page to read idle."""
+    try:
+        from playwright.sync_api import Browser, BrowserContext
+    except ImportError:  # pragma: no cover - the browser tests skip themselves
+        yield
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        for cls in (Browser, BrowserContext):
+            patch.setattr(cls, "new_page", _watching(cls.new_page))
+        yield
