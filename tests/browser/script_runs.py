@@ -51,7 +51,7 @@ class ScriptRuns:
     unanswered: int = 0
     """Requests (not a timer's) sent on the current stream since its last run started."""
     running: int = 0
-    """Runs started on the current stream and not finished yet."""
+    """1 while the current stream's latest run has not finished, else 0."""
     log: list[str] = field(default_factory=list)
     """What was seen, in order (``connect``, ``request``, ``auto request``, ``start``, ``end 0``...,
     ``closed``): for failure messages; its length tells whether anything arrived during a wait."""
@@ -103,12 +103,14 @@ class ScriptRuns:
         kind = message.WhichOneof("type")
         if kind == "new_session":
             self.started += 1
-            self.running += 1
+            # one run at a time per session: a run that starts ends the one before it (an interrupted
+            # run does not always send its own script_finished)
+            self.running = 1
             self.unanswered = 0
             self.log.append("start")
         elif kind == "script_finished":
             self.finished += 1
-            self.running = max(0, self.running - 1)
+            self.running = 0
             self.log.append(f"end {message.script_finished}")
 
     def _closed(self, websocket) -> None:
