@@ -62,23 +62,7 @@ Seed and resample count of resampling procedures: ``st.session_state[ui.app.stat
 
 from __future__ import annotations
 
-from ui.app.context import (
-    Scores,
-    chart_downloads,
-    current_options,
-    current_references,
-    current_scores,
-    current_study,
-    ensure_entrypoint,
-    file_stem,
-    open_demo,
-    open_study,
-    require_study,
-    show_chart,
-    signature_caption,
-    study_statistics,
-    table_downloads,
-)
+from typing import Any
 
 __all__ = [
     "Scores",
@@ -97,3 +81,14 @@ __all__ = [
     "study_statistics",
     "table_downloads",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """The helpers above, from :mod:`ui.app.context` when first asked for: importing the package (any
+    ``ui.*`` module, e.g. ``python -m ui.app.serve`` before the server starts) stays cheap, and the
+    context with numpy and the study package loads when a page needs it."""
+    if name in __all__:
+        from ui.app import context
+
+        return getattr(context, name)
+    raise AttributeError(f"module 'ui' has no attribute {name!r}")

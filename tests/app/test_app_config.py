@@ -84,7 +84,7 @@ def test_the_server_finds_it_from_any_working_directory(tmp_path):
 
 def test_make_run_adds_no_flag_that_overrides_it():
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\nrun:", 1)[1].split("\n\n")[0]
-    assert "streamlit run app.py" in recipe
+    assert "-m ui.app.serve run app.py" in recipe  # streamlit run, with the first page's modules ahead
     assert not any(key.split(".")[1] in recipe for key in EXPECTED)
 
 

@@ -149,11 +149,14 @@ below adds only the port and address, so the tests and benchmarks run the app as
 
 def streamlit_command(app: Path, port: int, args: list[str] | None = None) -> list[str]:
     """The ``streamlit run`` command line for ``app`` on ``port`` (other settings: :data:`CONFIG`);
-    ``args`` go to the app after ``--`` (``[PATH]``: the study every session opens, see ui/app/startup.py)."""
+    ``args`` go to the app after ``--`` (``[PATH]``: the study every session opens, see ui/app/startup.py).
+    The project's own app runs through ``ui.app.serve``, as ``make run`` and ``bleu-study app`` start it;
+    any other script (hello world, another tree's app) under plain ``streamlit run``."""
+    own = Path(app).resolve() == (ROOT / "app.py").resolve()
     return [
         sys.executable,
         "-m",
-        "streamlit",
+        "ui.app.serve" if own else "streamlit",
         "run",
         str(app),
         "--server.port",

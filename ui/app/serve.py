@@ -1,8 +1,11 @@
-"""The server process of ``bleu-study app``: ``streamlit run``, with the command-line study loading at once.
+"""The server process of ``bleu-study app`` and ``make run``: ``streamlit run``, with the first page's modules
+imported and the command-line study loading at once.
 
 ``python -m ui.app.serve run app.py [FLAGS] -- PATH [--pair xx-yy] [--references A,B]`` is exactly
-``python -m streamlit run …`` (same server, same flags, same arguments after ``--`` for the app), plus one
-thing: the study named after ``--`` starts loading in a thread as the server starts
+``python -m streamlit run …`` (same server, same flags, same arguments after ``--`` for the app), plus two
+things: the modules of the first page are imported as soon as the server answers
+(:data:`FIRST_PAGE_MODULES`: Streamlit imports a script only when the first session runs it), and the
+study named after ``--`` starts loading in a thread as the server starts
 (:func:`ui.app.startup.preload`), not when the first browser session connects. A 50 systems × 10,000
 segments study takes seconds to open; a user who starts the command and then switches to the browser
 finds it loaded, or sees the same progress bar, nearer its end. Then the statistics of the default
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import threading
 import time
 from functools import partial
 
@@ -91,13 +95,54 @@ def wait_until_serving(port: int, timeout_s: float = 30.0, poll_s: float = 0.1) 
     return False
 
 
+#: What the first page's script run imports (``app.py`` and the Study page, see
+#: ``tests/app/test_app_serve_ahead.py``), numpy first: ~0.2 s of CPU that the server spends ahead, while the
+#: browser loads Streamlit's scripts, instead of in the first run.
+FIRST_PAGE_MODULES = (
+    "numpy",
+    "bleu_core.errors",
+    "bleu_core.study",
+    "bleu_core.study.demo",
+    "ui.app.context",
+    "ui.app.startup",
+    "ui.app.warmup",
+    "ui.app.state",
+    "ui.app.boundary",
+    "ui.app.domains",
+    "ui.app.markup",
+    "ui.app.numbers",
+    "ui.app.settings",
+    "ui.app.uploads",
+    "ui.app.limits",
+    "ui.campaigns.judge_link",
+    "ui.study.study_page",
+)
+
+
+def import_ahead(port: int, modules: tuple[str, ...] = FIRST_PAGE_MODULES) -> threading.Thread:
+    """Import ``modules`` in a thread once the server answers on ``port``: the first session's run then
+    finds them loaded (a run that starts meanwhile waits for a module being imported, never imports it
+    twice). Returns the thread."""
+    import importlib
+
+    def run() -> None:
+        wait_until_serving(port)
+        for name in modules:
+            importlib.import_module(name)
+
+    thread = threading.Thread(target=run, name="bleu-study-import-ahead", daemon=True)
+    thread.start()
+    return thread
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Start loading the study once the server answers (then count its first statistics), and hand
-    over to Streamlit."""
+    """Start importing the first page's modules and loading the study once the server answers (then
+    count its first statistics), and hand over to Streamlit."""
     args = list(sys.argv[1:] if argv is None else argv)
     from ui.app.startup import preload
 
     port = server_port(args)
+    import_ahead(port)
     preload(study_request(args), then=count_first, before=partial(wait_until_serving, port))
     from streamlit.web.cli import main as streamlit_main
 
