@@ -84,7 +84,8 @@ def test_the_server_finds_it_from_any_working_directory(tmp_path):
 
 def test_make_run_adds_no_flag_that_overrides_it():
     recipe = (ROOT / "Makefile").read_text(encoding="utf-8").split("\nrun:", 1)[1].split("\n\n")[0]
-    assert "-m ui.app.serve run app.py" in recipe  # streamlit run, with the first page's modules ahead
+    # streamlit run through ui.app.serve, which imports the first page's modules ahead
+    assert "-m ui.app.serve run app.py" in recipe
     assert not any(key.split(".")[1] in recipe for key in EXPECTED)
 
 
