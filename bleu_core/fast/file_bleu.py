@@ -29,8 +29,8 @@ The example of :mod:`bleu_core.statistics` (sacrebleu counts 5/6, 3/5, 1/4 and 0
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..limits import MAX_LINE_CHARS
 from .compiled import extension, use_compiled
@@ -296,6 +296,31 @@ def _fast_inputs(
         return None
 
 
+def _per_file(
+    ref_paths: Sequence[str],
+    hyp_paths: Sequence[str],
+    count: Callable[[list[bytes], list[bytes]], Sequence[Any] | str],
+    **limits: Any,
+) -> tuple[int, list[tuple[str, Any]]] | None:
+    """``(references, [(path, what count gave for it)])``: each group of :func:`hypothesis_groups` read and
+    counted in one call of ``count(hypotheses, references)`` (a result per hypothesis file, or a reason);
+    ``None`` when the files cannot take the kernel (:func:`_fast_inputs` with ``limits``), cannot be read,
+    or a group is declined."""
+    refs = _fast_inputs(ref_paths, hyp_paths, **limits)
+    if refs is None:
+        return None
+    results: list[tuple[str, Any]] = []
+    try:
+        for group in hypothesis_groups(hyp_paths, len(refs)):
+            out = count([_read(p) for p in group], refs)
+            if isinstance(out, str):
+                return None
+            results += zip(group, out, strict=True)
+    except OSError:
+        return None
+    return len(refs), results
+
+
 def corpus_rows(
     ref_paths: Sequence[str],
     hyp_paths: Sequence[str],
@@ -319,28 +344,21 @@ def corpus_rows(
     """
     if ref_length == "average" and len(ref_paths) > 1:
         return None
-    refs = _fast_inputs(
-        ref_paths,
-        hyp_paths,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        max_bytes=max_bytes,
-        stream_bytes=stream_bytes,
-    )
-    if refs is None:
+
+    def count(hyps: list[bytes], refs: list[bytes]) -> Sequence[Any] | str:
+        out = files_totals(hyps, refs, max_order)
+        return out if isinstance(out, str) else out[1]
+
+    limits = {"tokenize": tokenize, "lowercase": lowercase, "max_bytes": max_bytes}
+    found = _per_file(ref_paths, hyp_paths, count, **limits, stream_bytes=stream_bytes)
+    if found is None:
         return None
+    n_refs, results = found
     rows = []
-    try:
-        for group in hypothesis_groups(hyp_paths, len(refs)):
-            out = files_totals([_read(p) for p in group], refs, max_order)
-            if isinstance(out, str):
-                return None
-            for path, totals in zip(group, out[1], strict=True):
-                row = [float(x) for x in totals]
-                row[3] /= len(refs)
-                rows.append((path, row))
-    except OSError:
-        return None
+    for path, totals in results:
+        row = [float(x) for x in totals]
+        row[3] /= n_refs
+        rows.append((path, row))
     return rows
 
 
@@ -360,30 +378,21 @@ def segment_rows(
     divides it there), or ``None`` when the general path must run (the conditions of :func:`corpus_rows`,
     except that the ``average`` column is exact here for any number of references).
     """
-    refs = _fast_inputs(
-        ref_paths,
-        hyp_paths,
-        tokenize=tokenize,
-        lowercase=lowercase,
-        max_bytes=max_bytes,
-        stream_bytes=stream_bytes,
-    )
-    if refs is None:
-        return None
     import numpy as np
 
-    out = []
-    try:
-        for group in hypothesis_groups(hyp_paths, len(refs)):
-            rows = files_segments([_read(p) for p in group], refs, max_order)
-            if isinstance(rows, str):
-                return None
-            for path, one in zip(group, rows, strict=True):
-                array = one.astype(np.float64)
-                array[:, 3] /= len(refs)
-                out.append((path, array))
-    except OSError:
+    def count(hyps: list[bytes], refs: list[bytes]) -> Sequence[Any] | str:
+        return files_segments(hyps, refs, max_order)
+
+    limits = {"tokenize": tokenize, "lowercase": lowercase, "max_bytes": max_bytes}
+    found = _per_file(ref_paths, hyp_paths, count, **limits, stream_bytes=stream_bytes)
+    if found is None:
         return None
+    n_refs, results = found
+    out = []
+    for path, rows in results:
+        array = rows.astype(np.float64)
+        array[:, 3] /= n_refs
+        out.append((path, array))
     return out
 
 
