@@ -23,12 +23,19 @@ SHOTS = {
 }
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+
     from playwright.sync_api import sync_playwright
 
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--out", type=Path, default=OUT, help=f"folder for the PNG files (default {OUT})"
+    )
+    out = parser.parse_args(argv).out
     if not CHROMIUM.exists():
         raise SystemExit("needs /usr/bin/chromium")
-    OUT.mkdir(parents=True, exist_ok=True)
+    out.mkdir(parents=True, exist_ok=True)
     with streamlit_server() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         for path, (name, height) in SHOTS.items():
@@ -42,8 +49,8 @@ def main() -> None:
                 wait_app_idle(page)
                 page.locator(".bs-table .bs-matched").nth(3).hover()
                 page.wait_for_timeout(300)
-            page.screenshot(path=str(OUT / name))
-            print("wrote", OUT / name)
+            page.screenshot(path=str(out / name))
+            print("wrote", out / name)
             page.close()
         browser.close()
 
