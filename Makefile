@@ -33,6 +33,7 @@ run: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
+	$(PY) -m mypy
 	$(PY) -m pytest -n 2 -q
 
 lint: $(VENV)/.installed-test

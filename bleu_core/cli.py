@@ -12,7 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from .cli_options import add_bleu_options, options_from_args, read_corpus_files, system_name
 from .errors import BleuStudyError
@@ -79,10 +79,11 @@ class _Formatter(argparse.HelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args: Any, formatter_class: type = _Formatter, **kwargs: Any) -> None:
-        super().__init__(*args, formatter_class=formatter_class, **kwargs)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
-    def error(self, message: str) -> None:  # argparse's own errors: usage + message, exit 2
+    def error(self, message: str) -> NoReturn:  # argparse's own errors: usage + message, exit 2
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 

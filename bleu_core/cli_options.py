@@ -11,11 +11,15 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import InputError
 from .options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
 from .tokenizers import DEFAULT_TOKENIZER, TOKENIZER_NAMES, tokenizer_for_language
+
+if TYPE_CHECKING:
+    from bleu_core.study.formats.pearmut import PearmutAnnotations
+    from bleu_core.study.model import Study
 
 
 def add_bleu_options(parser: argparse.ArgumentParser) -> None:
@@ -129,9 +133,18 @@ def add_esa_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--esa",
         nargs="+",
-        metavar="CSV",
-        help="ESA human scores with error spans (Appraise's CSV export, docs/formats.md) to add to the "
-        "study; a WMT24+ release's humeval/*.csv are read without it",
+        metavar="FILE",
+        help="ESA human scores with error spans to add to the study: Appraise's CSV export, or Pearmut's "
+        "annotation log (.jsonl), its download (annotations.json) or a folder of its files "
+        "(docs/formats.md); a WMT24+ release's humeval/*.csv are read without it",
+    )
+    parser.add_argument(
+        "--keep-judge",
+        action="append",
+        default=[],
+        metavar="USER",
+        help="keep this Pearmut annotator's ratings (of an --esa file) although they failed Pearmut's "
+        "tutorial or attention checks (repeat for several)",
     )
 
 
@@ -141,6 +154,7 @@ def with_esa_files(
     max_bytes: int | None = None,
     *,
     pair: str | None = None,
+    keep: Sequence[str] = (),
 ) -> Any:
     """``result`` (a :class:`~bleu_core.study.model.LoadResult`) with the ESA files ``paths`` attached
     (:func:`bleu_core.study.formats.esa.attach_esa`); unchanged without files.
@@ -155,9 +169,18 @@ def with_esa_files(
 
     from .io.text import DEFAULT_MAX_BYTES, read_text
     from .study.formats.esa import attach_esa
+    from .study.formats.pearmut_study import attach_pearmut, keep_pearmut_judges
     from .study.model import LoadResult
 
+    if keep and result.study.metadata.get("format") == "pearmut":  # a study of Pearmut's files
+        got = keep_pearmut_judges(result.study, keep)
+        result = LoadResult(got.study, tuple(result.warnings) + got.warnings)
     for path in paths or ():
+        pearmut = _pearmut_scores(path, max_bytes or DEFAULT_MAX_BYTES, keep)
+        if pearmut is not None:  # Pearmut's log, download or folder: the ratings name their items
+            got = attach_pearmut(result.study, pearmut)
+            result = LoadResult(got.study, tuple(result.warnings) + got.warnings)
+            continue
         text = read_text(path, max_bytes=max_bytes or DEFAULT_MAX_BYTES, name=path)
         study, canary = study_for_esa(result.study, pair, path, text)
         got = attach_esa(study, text, path)
@@ -168,7 +191,31 @@ def with_esa_files(
     return result
 
 
-def study_for_esa(study: Any, pair: str | None, path: str, text: str) -> tuple[Any, bool]:
+def _pearmut_scores(
+    path: str, max_bytes: int, keep: Sequence[str] = ()
+) -> PearmutAnnotations | None:
+    """The Pearmut ratings of ``path`` (a log, a download or a folder of Pearmut files; see
+    :mod:`bleu_core.study.formats.pearmut`; the annotators *keep* kept although they failed their
+    checks), or ``None`` when it is not Pearmut's (an Appraise CSV)."""
+    from .io.members import open_tree
+    from .io.text import read_text
+    from .study.formats.pearmut_study import pearmut_file, pearmut_files, read_pearmut_files
+
+    if os.path.isdir(path):
+        with open_tree(path, max_bytes=max_bytes) as tree:
+            files = pearmut_files(tree)
+    elif path.lower().endswith((".json", ".jsonl")):
+        files = pearmut_file(path, read_text(path, max_bytes=max_bytes, name=path))
+        if files is None:
+            return None
+    else:
+        return None
+    if files is None or not files.logs:
+        raise InputError("no Pearmut annotation log or download here (a campaign file holds no ratings)", file=path)  # fmt: skip
+    return read_pearmut_files(files, keep)
+
+
+def study_for_esa(study: Study, pair: str | None, path: str, text: str) -> tuple[Any, bool]:
     """``study`` ready for :func:`~bleu_core.study.formats.esa.attach_esa` of the ESA file ``path``, and
     whether the study itself says its line 0 is a canary line.
 
@@ -239,7 +286,7 @@ def add_domain_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def restrict_domain(study: Any, domain: str | None) -> tuple[Any, dict[str, Any] | None]:
+def restrict_domain(study: Study, domain: str | None) -> tuple[Any, dict[str, Any] | None]:
     """``study`` cut to ``domain`` and what the output says of it, or ``study`` and None without one.
 
     The cut is :func:`bleu_core.study.granularity.restrict_to_domain`, the function the app's sidebar

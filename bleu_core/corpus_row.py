@@ -4,7 +4,7 @@
 list of numbers; scoring that one row with :func:`bleu_core.score.bleu_from_stats` would import numpy (about
 0.1 s of a 0.3 s command) for a dozen floating-point operations. :func:`score_corpus_row` performs them with
 :mod:`math`, in the order of sacrebleu's ``BLEU.compute_bleu``: the brevity penalty
-``exp(1 - ref_len / sys_len)``, precisions ``100. * correct / total`` (exp smoothing: ``100. / (2**k * total)``;
+(:func:`~bleu_core.brevity_penalty.brevity_penalty_of`, ``exp(1 - ref_len / sys_len)``), precisions ``100. * correct / total`` (exp smoothing: ``100. / (2**k * total)``;
 floor: ``100. * value / total``; add-k added to orders 2 and up), sacrebleu's floor for ``log 0``, and
 ``exp(sum(logs) / eff_order)`` with Python's ``sum``. So the score is sacrebleu's, bit for bit; numpy's
 vectorised path (other ``exp``/``log`` routines, another order of additions) agrees with it to about 1e-14.
@@ -27,6 +27,7 @@ import math
 from collections.abc import Sequence
 
 from .bleu import BleuScore
+from .brevity_penalty import brevity_penalty_of
 from .options import BleuOptions
 from .signature import make_signature
 
@@ -41,7 +42,8 @@ def _precisions(
 ) -> tuple[list[float], int]:
     """Precisions in percent and the effective order: the loop of sacrebleu's ``compute_bleu``."""
     n_orders = len(correct)
-    method, value = options.smooth, options.resolved_smooth_value
+    method = options.smooth
+    value = options.resolved_smooth_value or 0.0  # None for the methods that take no value
     precisions = [0.0] * n_orders
     smooth_mteval = 1.0
     eff_order = n_orders
@@ -77,9 +79,7 @@ def score_corpus_row(row: Sequence[float], options: BleuOptions, n_refs: int) ->
     hyp_len, ref_len = float(row[0]), float(row[_POLICY_COLUMN[options.ref_length]])
     counts = [int(c) for c in row[4 : 4 + n]]
     totals = [int(t) for t in row[4 + available : 4 + available + n]]
-    bp = 1.0
-    if hyp_len < ref_len:
-        bp = math.exp(1 - ref_len / hyp_len) if hyp_len > 0 else 0.0
+    bp = brevity_penalty_of(hyp_len, ref_len)
     if not any(counts):  # sacrebleu's early stop (its issue #141)
         precisions, score = [0.0] * n, 0.0
     else:

@@ -78,7 +78,7 @@ class CorrelationResult:
     interval_method: str | None = None
 
     def with_interval(
-        self, interval: tuple[float, float], level: float, n_resamples: int, seed: int
+        self, interval: tuple[float, float], level: float, n_resamples: int, seed: int | None
     ) -> CorrelationResult:
         """This result with a bootstrap percentile interval drawn elsewhere (``n_resamples`` draws, ``seed``)."""
         return replace(
@@ -205,6 +205,7 @@ def correlation(
         return CorrelationResult(method, float("nan"), float("nan"), n, note=note)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        res: Any
         if method == "pearson":
             res = sps.pearsonr(xa, ya)
         elif method == "spearman":

@@ -72,9 +72,10 @@ def check_resamples(value: object, *, name: str = "resamples", minimum: int = 1)
     allowed = f"{name} must be a whole number from {minimum:,} to {MAX_RESAMPLES:,}"
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise OptionError(f"{allowed}, got {value!r}")
-    if not math.isfinite(float(value)) or float(value) != int(value):  # type: ignore[arg-type]
+    number = float(value)
+    if not math.isfinite(number) or not number.is_integer():
         raise OptionError(f"{allowed}, got {value!r}")
-    count = int(value)  # type: ignore[arg-type]
+    count = value if isinstance(value, int) else int(number)
     if not minimum <= count <= MAX_RESAMPLES:
         raise OptionError(f"{allowed}, got {count}")
     return count

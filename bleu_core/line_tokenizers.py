@@ -14,7 +14,7 @@ at a fraction of the cost of four regular-expression passes in Python. Everythin
 sacrebleu's own steps, in sacrebleu's order (13a: delete ``<skipped>`` and ``-`` + newline, newline to space,
 un-escape four entities, pad with a space on each side; zh: strip, put spaces around every character of
 sacrebleu's Chinese ranges). With the kernels switched off (``BLEU_STUDY_PURE=1``) or for text they cannot
-read (a 13a or zh line holding a lone surrogate) sacrebleu's class does the work: that is the pure twin, and
+read (a 13a or zh line holding a lone surrogate) sacrebleu's class does the work: that is the pure path, and
 ``tests/engine/test_line_tokenizers_compiled.py`` holds both paths to sacrebleu's tokens on every line of the
 real data and on generated Unicode.
 
@@ -80,13 +80,58 @@ TOKENIZER_DESCRIPTIONS: dict[str, str] = {
 }
 
 
+#: ISO 639-3 codes and ISO 15924 scripts that mean one of :data:`TARGET_LANGUAGE_TOKENIZERS`' languages.
+_LANGUAGE_CODES = {"jpn": "ja", "zho": "zh", "cmn": "zh", "kor": "ko"}
+_SCRIPT_LANGUAGES = {"jpan": "ja", "hans": "zh", "hant": "zh", "hani": "zh", "hang": "ko"}
+
+
 def tokenizer_for_language(target_lang: str | None) -> str:
-    """The tokenizer sacrebleu's command line uses for ``target_lang`` (an ISO 639-1 code, ``None`` = unknown).
+    """The tokenizer sacrebleu's command line uses for ``target_lang`` (``None`` = unknown).
+
+    ``target_lang`` is an ISO 639-1 code (``ja``), with a region as WMT25 writes it (``ja_JP``), or ISO
+    639-3 with a script as WMT26 writes it (``jpn_Jpan``, ``zho_Hant``): the script decides when it is
+    one of Japanese, Chinese or Korean (``yue_Hant`` → ``zh``), else the language.
 
     >>> [tokenizer_for_language(lang) for lang in ("ja", "ko", "zh", "de", None)]
     ['ja-mecab', 'ko-mecab', 'zh', '13a', '13a']
+    >>> [tokenizer_for_language(c) for c in ("ja_JP", "jpn_Jpan", "zho_Hans", "kor_Hang", "ces_Latn")]
+    ['ja-mecab', 'ja-mecab', 'zh', 'ko-mecab', '13a']
     """
-    return TARGET_LANGUAGE_TOKENIZERS.get((target_lang or "").strip().lower(), DEFAULT_TOKENIZER)
+    parts = (target_lang or "").strip().lower().replace("-", "_").split("_")
+    language = _LANGUAGE_CODES.get(parts[0], parts[0])
+    script = next((_SCRIPT_LANGUAGES[p] for p in parts[1:] if p in _SCRIPT_LANGUAGES), None)
+    return TARGET_LANGUAGE_TOKENIZERS.get(script or language, DEFAULT_TOKENIZER)
+
+
+#: Tokenizers that find words at spaces and punctuation: on a Chinese or Japanese target a whole clause is
+#: then one token, on a Korean one a word with its particles and endings; BLEU counts few matches.
+SPACE_TOKENIZERS: frozenset[str] = frozenset({"13a", "intl", "none", "paper"})
+
+
+def tokenizer_warning(tokenize: str, target_lang: str | None) -> str | None:
+    """A warning when ``tokenize`` does not suit the target language (``None`` when it does or the
+    language is unknown): a space-based tokenizer (:data:`SPACE_TOKENIZERS`) on a language with its own
+    tokenizer in :data:`TARGET_LANGUAGE_TOKENIZERS` (zh, ja, ko).
+
+    >>> tokenizer_warning("13a", "ja")[:62]
+    'tok:13a is unsuitable for a Japanese (ja) target: it splits at'
+    >>> tokenizer_warning("ja-mecab", "ja"), tokenizer_warning("char", "zh"), tokenizer_warning("13a", "de")
+    (None, None, None)
+    """
+    lang = (target_lang or "").strip().lower()
+    own = TARGET_LANGUAGE_TOKENIZERS.get(lang)
+    if own is None or tokenize not in SPACE_TOKENIZERS:
+        return None
+    name = {"zh": "Chinese", "ja": "Japanese", "ko": "Korean"}[lang]
+    why = (
+        "Korean words carry their particles and endings, so a word rarely matches its other forms"
+        if lang == "ko"
+        else f"{name} puts no spaces between words, so a whole clause counts as one token"
+    )
+    return (
+        f"tok:{tokenize} is unsuitable for a {name} ({lang}) target: it splits at spaces and punctuation; "
+        f"{why} and BLEU finds few matches; sacrebleu and WMT use tok:{own} for {lang}"
+    )
 
 
 _LOCK = allocate_lock()
@@ -98,9 +143,8 @@ class _DeferredPackage(types.ModuleType):
     def __getattr__(self, name: str) -> Any:
         with _LOCK:
             if type(self) is _DeferredPackage:
-                self.__class__ = (
-                    types.ModuleType
-                )  # before running: a failed name inside raises normally
+                # before running: a failed name inside raises normally
+                self.__class__ = types.ModuleType  # type: ignore[assignment]  # the module leaves this class
                 self.__spec__.loader.exec_module(self)  # type: ignore[union-attr]
         return getattr(self, name)
 
@@ -250,7 +294,7 @@ def compiled_zh(line: str) -> str:
     return sacrebleu_class("zh")()(line) if tokens is None else tokens
 
 
-#: Tokenizers whose rules run in C, one line at a time: name -> the compiled twin of sacrebleu's class.
+#: Tokenizers whose rules run in C, one line at a time: name -> the compiled version of sacrebleu's class.
 COMPILED_LINE_TOKENIZERS: dict[str, Callable[[str], str]] = {
     "13a": compiled_13a,
     "intl": compiled_intl,

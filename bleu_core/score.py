@@ -38,7 +38,9 @@ class BleuArrays:
     """BLEU and its parts for every row of a statistics array (numpy arrays with the rows' leading shape).
 
     ``bleu`` is on the paper's 0-1 scale, ``score`` on sacrebleu's 0-100. ``precisions`` are fractions after
-    smoothing; ``matches``/``totals`` are the raw clipped counts (before any add-k).
+    smoothing; ``matches``/``totals`` are the raw clipped counts (before any add-k). ``geometric_mean`` is the
+    weighted geometric mean of the precisions (0-1; 0 where BLEU is 0 for want of a match), so that
+    ``bleu = bp * geometric_mean``.
     """
 
     bleu: np.ndarray
@@ -50,9 +52,12 @@ class BleuArrays:
     ref_len: np.ndarray
     matches: np.ndarray
     totals: np.ndarray
+    geometric_mean: np.ndarray
 
 
-def split_statistics(array: np.ndarray, max_order: int) -> tuple[np.ndarray, ...]:
+def split_statistics(
+    array: np.ndarray, max_order: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray | None, np.ndarray | None]:
     """(hyp_len, ref columns (…,3), matches (…,N), totals (…,N), next_matches, next_totals) of an array."""
     available = order_of(array)
     if available < max_order:
@@ -98,7 +103,8 @@ def bleu_from_stats(
         logs = np.where(positive, np.log(np.where(positive, p, 1.0)), 0.0)
         log_mean = (weights * logs).sum(axis=-1)
         no_unigram = matches[..., 0] == 0
-        bleu = np.where(no_unigram, 0.0, bp * np.exp(log_mean))
+        geometric_mean = np.where(no_unigram, 0.0, np.exp(log_mean))
+        bleu = bp * geometric_mean
         score = 100.0 * bleu
         precisions = p
     else:
@@ -117,9 +123,11 @@ def bleu_from_stats(
                 log_mean = np.where(
                     wsum > 0, (w * logs).sum(axis=-1) / np.where(wsum > 0, wsum, 1.0), LOG_ZERO
                 )
-        score = np.where(no_match, 0.0, bp * np.exp(log_mean))
+        mean_pct = np.where(no_match, 0.0, np.exp(log_mean))
+        score = bp * mean_pct
         bleu = score / 100.0
         precisions = p_pct / 100.0
+        geometric_mean = mean_pct / 100.0
     return BleuArrays(
         bleu=np.asarray(bleu),
         score=np.asarray(score),
@@ -130,4 +138,5 @@ def bleu_from_stats(
         ref_len=np.asarray(ref_len),
         matches=matches,
         totals=totals,
+        geometric_mean=np.asarray(geometric_mean),
     )

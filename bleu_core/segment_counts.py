@@ -1,4 +1,4 @@
-"""One segment's statistics row from its tokens, with ``Counter``: the reference implementation.
+"""One segment's statistics row from its tokens, with ``Counter``: the oracle of the batched engine.
 
 The batched engine (:mod:`bleu_core.fast`) computes the same rows many segments at a time; the tests compare it
 with :func:`segment_row`, and it runs this code itself on corpora of a few segments. The columns are those of
@@ -51,7 +51,7 @@ def closest_length(hyp_len: int, ref_lens: Sequence[int]) -> int:
 def segment_row(
     hyp_tokens: Sequence[str], refs_tokens: Sequence[Sequence[str]], max_order: int
 ) -> list[float]:
-    """One statistics row from tokenised text (reference implementation, used for a single segment)."""
+    """One statistics row from tokenised text (the oracle; the engine also uses it for a single segment)."""
     hyp_counts = ngram_counts(hyp_tokens, max_order)
     ref_max: Counter[tuple[str, ...]] = Counter()
     for ref in refs_tokens:

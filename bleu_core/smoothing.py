@@ -59,13 +59,18 @@ def sacrebleu_precisions(
     Returns ``(precisions_percent, eff_order, no_match)`` where ``no_match`` marks rows with no match at all
     (sacrebleu returns BLEU 0 for them, issue #141).
     """
+    if value is None and method in ("add-k", "floor"):
+        raise ValueError(
+            f"smoothing {method!r} needs its value (BleuOptions.resolved_smooth_value)"
+        )
+    amount = 0.0 if value is None else value
     n = matches.shape[-1]
     correct = matches.astype(np.float64, copy=True)
     total = totals.astype(np.float64, copy=True)
-    no_match = ~(correct > 0).any(axis=-1)
+    no_match = np.asarray(~(correct > 0).any(axis=-1))
     if method == "add-k" and n > 1:
-        correct[..., 1:] += value
-        total[..., 1:] += value
+        correct[..., 1:] += amount
+        total[..., 1:] += amount
     # sacrebleu stops at the first order with no hypothesis n-grams ("if total == 0: break").
     valid = np.cumprod(total > 0, axis=-1).astype(bool)
     if effective_order:
@@ -80,7 +85,7 @@ def sacrebleu_precisions(
         smoothed = 100.0 / (np.power(2.0, k) * np.where(total > 0, total, 1.0))
         precisions = np.where(zero, smoothed, plain)
     elif method == "floor":
-        precisions = np.where(zero, 100.0 * _safe_div(np.full_like(total, value), total), plain)
+        precisions = np.where(zero, 100.0 * _safe_div(np.full_like(total, amount), total), plain)
     else:
         precisions = plain
     precisions = np.where(valid, precisions, 0.0)

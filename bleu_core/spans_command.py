@@ -6,12 +6,15 @@ error spans (a Google MQM TSV, a saved study, ``demo:ted-en-de``...) and prints,
 tokens BLEU matched inside error spans (``matched_in_error``: rewarded errors), matched outside
 (``matched_clean``), unmatched inside (``unmatched_in_error``) and unmatched outside every span
 (``unmatched_clean``: penalised correct words), with the same table per severity and per top-level
-category. Definitions: :mod:`bleu_core.study.error_agreement`.
+category. Definitions: :mod:`bleu_core.study.error_agreement`. Then bleu-study's span scores of BLEU's
+unmatched words (:mod:`bleu_core.study.span_scores`) and WMT25's (:mod:`bleu_core.wmt25_spans_command`:
+``--format wmt25-tsv`` writes the task's TSV, ``--gold-tsv``/``--predictions-tsv`` score task TSVs).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from bleu_core import strict_json
@@ -97,20 +100,61 @@ def format_span_scores(scores: dict[str, Any]) -> str:
     )
 
 
+def _tsv_only(args: argparse.Namespace) -> int:
+    """``spans --gold-tsv GOLD --predictions-tsv FILE …``: WMT25's scores of task TSVs, no study."""
+    from bleu_core.wmt25_spans_command import format_wmt25, score_tsv_files
+
+    if args.path:
+        raise StudyError("give PATH (a study, whose spans are the gold) or --gold-tsv, not both")
+    if args.format == "wmt25-tsv":
+        raise StudyError(
+            "--format wmt25-tsv writes a study's spans; give PATH instead of --gold-tsv"
+        )
+    results, warnings = score_tsv_files(args)
+    if args.format == "json":
+        print(
+            strict_json.dumps(
+                {"wmt25": results, "warnings": warnings}, indent=1, ensure_ascii=False
+            )
+        )
+        return 0
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print("\n\n".join(format_wmt25(r) for r in results.values()))
+    return 0
+
+
 def handler(args: argparse.Namespace) -> int:
     """Run the ``spans`` command (errors propagate as :class:`~bleu_core.errors.BleuStudyError`)."""
     from bleu_core.cli_options import restrict_domain, with_esa_files
     from bleu_core.study.error_agreement import error_agreement
     from bleu_core.study.loading import load_study
     from bleu_core.study.span_scores import span_scores
+    from bleu_core.wmt25_spans_command import format_wmt25, study_wmt25, write_study_tsv
 
+    if args.gold_tsv:
+        return _tsv_only(args)
+    if not args.path:
+        raise StudyError(
+            "give PATH (a study with error spans) or --gold-tsv FILE --predictions-tsv FILE"
+        )
+    if args.gold and args.format != "wmt25-tsv":
+        raise StudyError(
+            "--gold goes with --format wmt25-tsv (it writes the raters' spans as the task's gold)"
+        )
     loaded = load_study(
         args.path,
         pair=args.pair,
         reference=args.reference or None,
         max_bytes=max_bytes_from_mb(args.max_mb),
     )
-    study = with_esa_files(loaded, args.esa, max_bytes_from_mb(args.max_mb), pair=args.pair).study
+    study = with_esa_files(
+        loaded,
+        args.esa,
+        max_bytes_from_mb(args.max_mb),
+        pair=args.pair,
+        keep=getattr(args, "keep_judge", ()),
+    ).study
     whole = study
     study, about = restrict_domain(study, args.domain)  # the app's cut: the domain's spans only
     if not study.error_spans and whole.error_spans:
@@ -126,11 +170,15 @@ def handler(args: argparse.Namespace) -> int:
             "scores with --esa FILE",
             file=args.path,
         )
+    tokenize = args.tokenize or tokenizer_for_language(study.target_lang)
+    if args.format == "wmt25-tsv":
+        sys.stdout.write(write_study_tsv(study, args, tokenize))
+        return 0
     result = error_agreement(
         study,
         systems=args.system,
         max_order=args.max_order,
-        tokenize=args.tokenize or tokenizer_for_language(study.target_lang),
+        tokenize=tokenize,
         lowercase=args.lowercase,
         raters=args.rater,
         severities=args.severity,
@@ -158,18 +206,26 @@ def handler(args: argparse.Namespace) -> int:
                 ("penalised_correct_words", "unmatched_clean"),
             )
         }
+    summary["wmt25"], tsv_warnings = study_wmt25(study, args, summary["tokenize"])
     if args.format == "json":
+        summary["wmt25_warnings"] = tsv_warnings
         print(strict_json.dumps(summary, indent=1, ensure_ascii=False))
     else:
+        for warning in tsv_warnings:
+            print(f"warning: {warning}", file=sys.stderr)
         print(format_text(summary))
         print()
         print(format_span_scores(summary["span_scores"]))
+        for block in summary["wmt25"].values():
+            print()
+            print(format_wmt25(block))
     return 0
 
 
 def register(subparsers: Any) -> None:
     """Add the ``spans`` sub-command to an argparse ``subparsers`` object."""
     from bleu_core.cli_options import PAIR_HELP, add_domain_option, add_esa_option
+    from bleu_core.wmt25_spans_command import add_wmt25_options
 
     parser = subparsers.add_parser(
         "spans",
@@ -178,7 +234,10 @@ def register(subparsers: Any) -> None:
         description=__doc__.split("\n\n", 1)[1] if __doc__ else None,
     )
     parser.add_argument(
-        "path", metavar="PATH", help="study with MQM or ESA spans, or demo:ted-en-de"
+        "path",
+        metavar="PATH",
+        nargs="?",
+        help="study with MQM or ESA spans, or demo:ted-en-de (or leave out and give --gold-tsv)",
     )
     add_esa_option(parser)
     add_domain_option(parser)
@@ -222,7 +281,14 @@ def register(subparsers: Any) -> None:
         metavar="K",
         help="also list the K items with the most rewarded errors / penalised correct words",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "wmt25-tsv"),
+        default="text",
+        help="text, json, or wmt25-tsv: BLEU's predicted spans (with --gold the raters') as the "
+        "TSV of WMT25's span task",
+    )
+    add_wmt25_options(parser)
     parser.add_argument(
         "--max-mb", type=parse_max_mb, default=200, help="refuse files larger than this (MB)"
     )

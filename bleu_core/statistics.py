@@ -277,7 +277,7 @@ def compute_statistics(
     check_corpus(hypotheses, references)
     get_tokenizer(tokenize, lowercase)  # validates the name
     # Batched tokenisation + vectorised counting, chunk by chunk (bleu_core.fast); `segment_row` is the
-    # reference implementation the tests compare it with.
+    # oracle the tests compare it with.
     from .fast.corpus import corpus_statistics
 
     report = _Reporter(progress, len(hypotheses), _segment_message) if progress else None

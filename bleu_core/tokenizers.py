@@ -27,6 +27,7 @@ from .line_tokenizers import (
     TOKENIZER_NAMES,
     LineTokenizer,
     tokenizer_for_language,
+    tokenizer_warning,
 )
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "Tokenizer",
     "get_tokenizer",
     "tokenizer_for_language",
+    "tokenizer_warning",
 ]
 
 

@@ -14,7 +14,7 @@ from ui.app.background import show_pending
 from ui.app.chart_layout import scatter_labels_default
 from ui.app.criterion import criterion_box
 from ui.app.frames import records_frame
-from ui.app.limits import session_resamples
+from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import format_number, format_p, interval_note, tidy_frame
@@ -97,7 +97,7 @@ series.update(
 )
 
 table_rows = []
-n_res, seed = session_resamples(), int(st.session_state[K.SEED])
+seed, n_res = session_resampling()
 cols = st.columns(min(2, len(series)))
 pearson = (  # BLEU, all raters: r with its interval, as Correlation and `meta` give it
     bvh.bleu_system_correlations(scores, tuple(systems), criterion, n_res, seed)["pearson"]

@@ -15,6 +15,7 @@ from bleu_core.campaigns import Campaign, StoredRating, agreement_report, displa
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import current_study
+from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.campaigns.campaigns_page import (
     AnalysisInput,
@@ -30,8 +31,10 @@ from ui.campaigns.campaigns_page import (
     show_created_notice,
     show_progress,
     show_summary,
+    study_mismatch,
     use_ratings_in_study,
 )
+from ui.campaigns.pearmut_import import pearmut_import_section
 
 ALL_JUDGES = "all judges"
 MAX_AGREEMENT_RESAMPLES = 1000
@@ -39,6 +42,7 @@ state = st.session_state
 
 
 def new_campaign_tab() -> None:
+    pearmut_import_section()
     study = current_study()
     if study is None:
         st.info(
@@ -84,8 +88,8 @@ def agreement_section(campaign: Campaign, ratings: list[StoredRating]) -> None:
         st.info("No ratings yet.")
         return
     choice = st.selectbox("Judges", [ALL_JUDGES, *campaign.groups], key=K.CAMP_AGREEMENT_GROUP)
-    seed = int(state.get(K.SEED, 12345))
-    n_resamples = min(int(state.get(K.N_RESAMPLES, 1000)), MAX_AGREEMENT_RESAMPLES)
+    seed, n_resamples = session_resampling()
+    n_resamples = min(n_resamples, MAX_AGREEMENT_RESAMPLES)
     group = None if choice == ALL_JUDGES else choice
     report = agreement_report(
         campaign.criteria, ratings, group=group, n_resamples=n_resamples, seed=seed
@@ -108,6 +112,10 @@ def use_in_analyses(campaign: Campaign, ratings: list[StoredRating], extra: Anal
         st.success(md_escape(state[K.CAMP_NOTICE]))
         state[K.CAMP_NOTICE] = None
     if clicked:
+        mismatch = study_mismatch(campaign, study)
+        if mismatch:  # in words: which study to open, not a list of segment ids
+            st.error(md_escape(mismatch))
+            return
         try:
             state[K.CAMP_NOTICE] = use_ratings_in_study(
                 study,

@@ -9,10 +9,15 @@ from bleu_core.study.output_rows import missing_note
 from bleu_core.study.system_names import system_label
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui.analysis.corpus_page import (
+    WMT_ESA_COLUMN,
     corpus_bars,
     corpus_frame,
+    reference_rows,
     render_corpus_domains,
+    render_reference_bias,
     render_reference_scores,
+    with_reference_rows,
+    wmt_esa_column,
 )
 from ui.app import state as K
 from ui.app.frames import system_human_scores
@@ -25,20 +30,24 @@ st.write(
 scores = current_scores()
 study = scores.study
 
-include_humans = st.toggle(
-    "Include human translations",
-    key=K.INCLUDE_HUMANS,
-    disabled=not study.human_systems,
-    help="Systems marked as human translations in the study: "
-    + (", ".join(sorted(study.human_systems)) or "none"),
-)
-human = {c: system_human_scores(study, c) for c in criteria_order(study.criteria)}
+wmt = wmt_esa_column(study)  # ESA: WMT24's domain-averaged figure beside the plain mean
+human = {c: system_human_scores(study, c) for c in criteria_order(study.criteria)} | wmt
 frame = corpus_frame(
     scores.systems, scores.corpus, human_systems=study.human_systems, human_scores=human
 )
+refs = reference_rows(study, list(frame.columns), wmt)  # the reference rated like a system (refA)
+humans = set(study.human_systems) | set(refs["system"])
+include_humans = st.toggle(
+    "Include human translations",
+    key=K.INCLUDE_HUMANS,
+    disabled=not humans,
+    help="Human translations of the study (a rated reference has no BLEU of its own): "
+    + (", ".join(sorted(humans)) or "none"),
+)
+frame = with_reference_rows(frame, refs)
 if not include_humans:
     frame = frame[~frame["human"]].reset_index(drop=True)
-frame["system"] = [system_label(s, study.human_systems) for s in frame["system"]]
+frame["system"] = [system_label(s, humans) for s in frame["system"]]  # HUMAN-A (ref-A)
 
 n = scores.options.max_order
 config = {
@@ -57,7 +66,10 @@ config = {
         )
         for c in criteria_order(study.criteria)
     },
-}
+    "esa": st.column_config.NumberColumn("esa (plain mean)", format="%.3f", help="the mean of the "
+                                         "system's rated segments; WMT24 averages per-domain means"),
+    WMT_ESA_COLUMN: st.column_config.NumberColumn(WMT_ESA_COLUMN, format="%.3f"),
+}  # fmt: skip
 st.dataframe(frame, hide_index=True, column_config=config, width="stretch")
 render_reference_scores(study)
 signature_caption(scores.signature)
@@ -70,8 +82,13 @@ table_downloads(
 )
 
 show_chart(
-    corpus_bars(frame, title=f"Corpus BLEU · {study.name}", subtitle=scores.signature),
+    corpus_bars(
+        frame.dropna(subset=["BLEU"]),
+        title=f"Corpus BLEU · {study.name}",
+        subtitle=scores.signature,
+    ),  # a reference has no BLEU of its own: no bar
     "corpus bleu chart",
 )
 # A study with domains: BLEU and human scores per domain.
 render_corpus_domains(scores, include_humans)
+render_reference_bias(scores)  # two or more human translations: the ranking under each

@@ -14,6 +14,7 @@ from ui.analysis.correlation_page import (
     correlation_chart,
     correlation_frame,
     correlation_notes,
+    show_human_passes,
     subset_chart,
     subset_frames,
 )
@@ -24,7 +25,7 @@ from ui.app.analysis_cache import score_keys
 from ui.app.background import Steps, result, show_pending
 from ui.app.context import under_app_test
 from ui.app.criterion import criterion_box
-from ui.app.limits import session_resamples
+from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
@@ -46,7 +47,7 @@ st.write(
 )
 scores = current_scores()
 study = scores.study
-seed, n_resamples = int(st.session_state[K.SEED]), session_resamples()
+seed, n_resamples = session_resampling()
 run_note = f"seed {seed} · {n_resamples} resamples (change them on the Significance page)"
 c1, c2 = st.columns([2, 1])
 include_humans = c2.toggle(
@@ -116,6 +117,7 @@ else:
         ),
         prefix="System-level signature",
     )
+    show_human_passes(study, scores.key, criterion, seed)  # two raters of an item: the ceiling
 
     st.subheader("Is BLEU's correlation different from another metric's?")
     choices, (c3, c4) = metric_choices(study), st.columns(2)  # attached ones (COMET…) too
@@ -177,7 +179,7 @@ show_chart(
 st.dataframe(tidy_frame(sizes), hide_index=True, width="stretch")
 table_downloads(sub_frame, "reference subsets", caption="BLEU per reference subset")
 st.write(
-    f"One random reference per document ({len(single.documents)} documents, {draws} draws, seed {single.seed}): "
+    f"One random reference per document ({single.units}, {draws} draws, seed {single.seed}): "
     f"the ranking is exactly that of all references in {single.same_order_share:.0%} of the draws; "
     f"mean Kendall tau {np.nanmean(single.kendall):.3f}."
 )

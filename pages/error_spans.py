@@ -15,6 +15,7 @@ from ui.explore.error_spans_page import (
     open_in_explore,
     rater_label,
     show_span_scores,
+    show_wmt25_spans,
 )
 
 st.title("BLEU vs error spans")
@@ -166,6 +167,7 @@ for column, (by, title, table_key) in zip(st.columns(2), rankings, strict=True):
 spans_key = (tuple(references), options.tokenize, options.lowercase, order)
 show_span_scores(cached_span_scores(key, study, *spans_key, (severity,) if severity else None))
 count_view_ahead(key, study, *spans_key, (severity,) if severity else None, ag.ORDERS)
+show_wmt25_spans(key, study, *spans_key)
 raters = ", ".join(md_escape(rater_label(r)) for r in overview.raters)
 st.caption(
     f"{overview.n_spans:,} error spans by {len(overview.raters)} raters ({raters}); "

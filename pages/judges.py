@@ -101,15 +101,24 @@ if frame.empty or frame["n"].max() < 2:
         "case when every (system, segment) was rated by a different judge."
     )
     st.stop()
+drawn = frame.dropna(subset=["low"])  # a pair with fewer than 2 paired scores has no interval
 show_chart(
     judges_chart(
-        frame.dropna(subset=["low"]),
-        title=f"{criterion}: adjacent systems, same judge and segment",
-        subtitle=f"mean difference with {level:.0%} t interval · {direction}",
+        drawn,
+        title=f"{criterion}: same-judge differences",  # short: it fits a phone's width
+        subtitle=f"adjacent systems · mean difference with {level:.0%} t interval · {direction}"
+        + (f" · {len(frame) - len(drawn)} of {len(frame)} pairs undefined" if len(drawn) < len(frame)
+           else ""),
     ),
     f"judges {criterion}",
-)
+)  # fmt: skip
 st.dataframe(tidy_frame(frame.drop(columns=["lower", "higher"])), hide_index=True, width="stretch")
+if len(drawn) < len(frame):
+    st.caption(
+        f"—: undefined. {len(frame) - len(drawn)} of {len(frame)} pairs have fewer than 2 paired scores "
+        "(no judge rated both systems on 2+ segments), so they have no interval and no p, and the chart "
+        "leaves them out; n says how many paired scores each pair has."
+    )
 table_downloads(frame, f"judges {criterion}", caption=f"Same-judge differences, {criterion}")
 for g in result.groups:
     title = f"{g.group}: {plural(len(g.systems), 'system')}, {plural(g.n_raters, 'judge')}"

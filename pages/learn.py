@@ -11,9 +11,11 @@ from ui.app import demos
 from ui.app import state as K
 from ui.app.frames import records_frame
 from ui.app.markup import STYLE, md_escape
+from ui.app.presentation import presentation_switch
 from ui.explore.learn_page import (
     SMOOTHED_ABOVE_ONE,
     corpus_vs_sentence_frame,
+    error_free_card,
     example_label,
     examples_from_study,
     learn_options,
@@ -30,11 +32,13 @@ from ui.explore.learn_page import (
 )
 
 st.title("Learn BLEU")
+presentation_switch()  # large type for the projector, kept in the address (?present=1)
 st.write(
     "Papineni et al. (2002) score a candidate translation by its **modified n-gram precisions** against "
     "one or more references, combined by a geometric mean and multiplied by a **brevity penalty**. Pick "
     "one of the paper's examples or type your own candidate and references; every number below is "
-    "computed by the engine."
+    "computed by the engine. BLEU and its parts are on the 0-1 scale throughout (×100 gives the 0-100 "
+    "scale of sacrebleu and of most papers)."
 )
 
 try:
@@ -91,7 +95,8 @@ options = learn_options(use_sidebar, current_options())
 if not references:
     st.info("Type at least one reference.")
     st.stop()
-hidden = quiz_controls(candidate, references)  # quiz: p_n, BP and BLEU hidden until revealed
+# quiz: p_n, BP and BLEU hidden until revealed
+hidden = quiz_controls(candidate, references, options.max_order)
 w = walkthrough(candidate, references, options)
 signature = make_signature(options, len(references))
 ref_names = [f"Reference {k}" for k in range(1, len(references) + 1)]
@@ -143,12 +148,13 @@ else:
     st.write(
         f"On the open study (**{md_escape(scores.study.name)}**), corpus BLEU adds up matches and lengths over all segments "
         "before scoring; the mean of sentence BLEUs gives short sentences as much say as long ones and "
-        "depends on the smoothing."
+        "depends on the smoothing. Both on the 0-1 scale, as above."
     )
     table = corpus_vs_sentence_frame(scores.systems, scores.corpus, scores.sentence)
     st.dataframe(table, hide_index=True, width="stretch")
     signature_caption(scores.signature)
     signature_caption(scores.segment_signature, prefix="Segment BLEU signature")
+    error_free_card(scores)  # WMT26's question on the open study (a class's ESA ratings too)
 
 st.header("8 · Does BLEU agree with people? Try it with your class")
 st.write(

@@ -1,5 +1,4 @@
-"""Metric ranking page: every metric of the study, computed here or attached (COMET...),
-ranked by the WMT metrics task's statistics with significance clusters, BLEU's row highlighted."""
+"""Metric ranking: every metric (computed or attached) ranked by WMT's statistics, with clusters."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ from bleu_core.study.criterion_order import criteria_order
 from bleu_core.study.system_names import system_label
 from ui import current_scores, show_chart, table_downloads
 from ui.analysis.metric_ranking_page import (
-    STATISTIC_LABELS,
+    STATISTIC_NAMES,
     analysis_caption,
     cached_ranking,
     findings_display,
@@ -25,6 +24,7 @@ from ui.analysis.metric_ranking_page import (
     ranking_frame,
     show_ceiling_choice,
     show_chance_lines,
+    show_error_free,
     show_explainers,
     show_release_view,
     warn_degenerate,
@@ -32,6 +32,7 @@ from ui.analysis.metric_ranking_page import (
 from ui.app import state as K
 from ui.app.analysis_cache import metric_scores
 from ui.app.background import show_pending
+from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.app.metric_tables import attached_labels, metric_scores_digest, metric_table
 from ui.app.segment_bleu import segment_bleu, with_segment_bleu
@@ -52,7 +53,7 @@ study = scores.study
 if not study.criteria:
     st.info("This study has no human ratings: metrics can only be ranked against human scores.")
     st.stop()
-seed, n_resamples = int(st.session_state[K.SEED]), int(st.session_state[K.N_RESAMPLES])
+seed, n_resamples = session_resampling()
 attached = list(attached_labels(study))
 small = study.n_segments * len(scores.systems) <= TER_LIMIT
 default = [m for m in ("BLEU", "chrF", "NIST") + (("TER",) if small else ()) if m in METRICS]
@@ -70,7 +71,7 @@ statistics = c2.multiselect(
     list(STATISTICS),
     default=list(DEFAULT_STATISTICS),
     key=K.RANK_STATISTICS,
-    format_func=lambda s: STATISTIC_LABELS.get(s, s),
+    format_func=lambda s: STATISTIC_NAMES[s],
 )
 c3, c4, c5 = st.columns([3, 1, 1])
 criteria = c3.multiselect(
@@ -105,7 +106,7 @@ ranked_on = common_systems(  # one set of systems for every metric: those all of
 )
 systems = ranked_on.systems
 shown = ranked_on.describe(lambda s: system_label(s, study.human_systems))  # HUMAN-B (ref-B)
-st.markdown(f"**Every metric is ranked on** {md_escape(shown)}.")
+st.markdown(f"**Every metric scores** {md_escape(shown)}; each ranking counts the rated ones.")
 tables = {
     name: metric_table(name, m, systems, "attached" if name in attached else "computed")
     for name, m in found.items()
@@ -122,20 +123,20 @@ for i, (criterion, statistic) in enumerate(units):
         bar.progress(
             i / len(units),
             text=f"Ranking {i + 1} of {len(units)}: {criterion}, "
-            f"{STATISTIC_LABELS[statistic]} ({n_resamples} resamples per pair of metrics)…",
+            f"{STATISTIC_NAMES[statistic]} ({n_resamples} resamples per pair of metrics)…",
         )
     try:
         r = cached_ranking(
             scores.key, study, tables, tables_key, criterion, statistic, n_resamples, alpha, seed
         )
     except BleuStudyError as err:
-        errors.append(f"{criterion}, {STATISTIC_LABELS[statistic]}: {err}")
+        errors.append(f"{criterion}, {STATISTIC_NAMES[statistic]}: {err}")
         continue
     if r is not None:
         rankings.append(r)
     else:
         errors.append(
-            f"{criterion}, {STATISTIC_LABELS[statistic]}: not computed (no segment ratings, or "
+            f"{criterion}, {STATISTIC_NAMES[statistic]}: not computed (no segment ratings, or "
             "fewer than 3 rated systems)"
         )
 if bar is not None:
@@ -148,7 +149,8 @@ if not rankings:
 
 run_note = (
     f"{n_resamples} resamples per pair of metrics, seed {seed}, alpha {alpha} · "
-    f"{len(systems)} systems · seed and resamples are set on the Significance page"
+    f"{'; '.join(dict.fromkeys(r.describe_systems() for r in rankings))} · seed and resamples are "
+    "set on the Significance page"
 )
 st.subheader("Findings table")
 warn_degenerate(rankings)
@@ -174,11 +176,12 @@ st.download_button(
 
 st.subheader("Each ranking")
 for r in rankings:
-    head = f"{r.criterion} · {r.level} level · {STATISTIC_LABELS[r.statistic]}"
+    head = f"{r.criterion} · {r.level} level · {STATISTIC_NAMES[r.statistic]}"
     with st.expander(md_escape(head), expanded=len(rankings) <= 2):
         frame = ranking_frame([r]).drop(columns=["criterion", "level", "statistic"])
         st.dataframe(highlight_bleu(frame), hide_index=True, width="stretch")
-        notes = [f"clusters: {r.test}"] + ([f"95% CI: {r.interval}"] if r.interval else [])
+        notes = [r.describe_systems(), f"clusters: {r.test}"]
+        notes += [f"95% CI: {r.interval}"] if r.interval else []
         notes += [r.note] if r.note else []
         st.caption(" · ".join(md_escape(n) for n in notes))
         show_chance_lines(r, show_chart)
@@ -194,3 +197,4 @@ st.caption(
 show_ceiling_choice(scores.key, study, rankings)
 show_explainers(study, tables, rankings, rankings[0].criterion)
 show_release_view(study, n_resamples, seed, alpha, highlight_bleu)
+show_error_free(study, tables, systems)

@@ -6,14 +6,14 @@ from __future__ import annotations
 import streamlit as st
 
 from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
-from bleu_core.metrics.variants import VARIANTS
+from bleu_core.metrics.variants import variants_for
 from ui import current_options, current_scores, require_study, show_chart, table_downloads
 from ui.app import state as K
 from ui.app.analysis_cache import PAGE_DEFAULT_METRICS, score_keys
 from ui.app.background import Steps, result, show_pending
 from ui.app.context import current_key, under_app_test
 from ui.app.criterion import criterion_box
-from ui.app.limits import session_resamples
+from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
@@ -36,7 +36,7 @@ st.write(
 study = require_study()
 key = current_key()  # the open study, restricted to the sidebar's domain
 options = current_options()
-seed, n_resamples = int(st.session_state[K.SEED]), session_resamples()
+seed, n_resamples = session_resampling()
 
 c1, c2 = st.columns([3, 1])
 chosen = c1.multiselect(
@@ -126,19 +126,17 @@ st.dataframe(system_scores_table(scores, metrics, systems), hide_index=True)
 st.subheader("Same data, many BLEUs")
 st.write(
     "The same outputs and references, scored as four popular implementations define BLEU. The differences "
-    "come only from tokenisation, the reference length in the brevity penalty, and smoothing."
+    f"come only from tokenisation, the reference length in the brevity penalty, and smoothing. sacrebleu "
+    f"and Hugging Face tokenize with the sidebar's tokenizer (`{options.tokenize}`); NLTK and the paper "
+    "keep their own word rules."
 )
-st.table(
-    {
-        "implementation": [v.label for v in VARIANTS],
-        "what differs": [v.explanation for v in VARIANTS],
-        "call": [v.call for v in VARIANTS],
-    }
-)
+VARIANTS = variants_for(options.tokenize)
+st.table({"implementation": [v.label for v in VARIANTS], "what differs": [v.explanation for v in
+          VARIANTS], "call": [v.call for v in VARIANTS]})  # fmt: skip
 steps.step("scoring with every BLEU implementation")
 waiting: list | None = None if under_app_test() else []  # seconds at WMT scale: in the background
-variants = result(("many BLEUs", key, systems), lambda p: cm.many_bleus_frame(study, systems, p),
-                  "many BLEUs", waiting)  # fmt: skip
+variants = result(("many BLEUs", key, systems, options.tokenize), lambda p: cm.many_bleus_frame(
+    study, systems, p, tokenize=options.tokenize), "many BLEUs", waiting)  # fmt: skip
 steps.done()
 show_pending(waiting or [])
 if variants is not None:
@@ -153,9 +151,9 @@ st.write(
     "default. With a criterion, each variant's sentence BLEU is correlated with the human segment scores."
 )
 system = st.selectbox("System", list(systems), key=K.MET_EXPLORER_SYSTEM)
-grid, exp_criterion = explorer_grid(study)
+grid, exp_criterion = explorer_grid(study, options.tokenize)
 try:
-    result = cm.explorer_result(key, study, system, grid, exp_criterion)
+    result = cm.explorer_result(key, study, system, grid, exp_criterion, options)
 except ValueError as err:  # BleuOptionError: an empty tick list or too many combinations
     st.error(md_escape(str(err)))
 else:
@@ -163,7 +161,8 @@ else:
     show_chart(cm.explorer_chart(ex), f"explorer {system}")
     st.dataframe(ex, hide_index=True, width="stretch")
     table_downloads(ex, f"explorer {system}", caption=f"BLEU variants for {system}")
-    st.caption(f"Default: {result.default_score:.2f} · `{result.default_signature}`")
+    st.caption(f"Default (the sidebar's settings): {result.default_score:.2f} · "
+               f"`{result.default_signature}`")  # fmt: skip
     if result.best is not None:
         st.success(
             f"Best segment-level agreement with {exp_criterion} ({result.best_by} = "

@@ -16,9 +16,11 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape
+from ui.app.presentation import presentation_switch, show_altair
 from ui.campaigns.projector_page import class_mode as cm
+from ui.campaigns.projector_page import contrastive_projector as cesa
 from ui.campaigns.projector_page import esa_projector as esa
-from ui.campaigns.projector_page import open_store, sync_browser_memory
+from ui.campaigns.projector_page import lesson_study, open_store, sync_browser_memory
 from ui.campaigns.projector_page import projector_access as pa
 from ui.campaigns.projector_page import projector_parts as parts
 
@@ -30,7 +32,7 @@ st.markdown(cm.PROJECTOR_STYLE, unsafe_allow_html=True)
 cm.connection_notice("Reconnecting — the class's ratings are saved")
 store = open_store()
 address_error = pa.choose_lesson(store)
-sync_browser_memory()
+sync_browser_memory(lessons=False)  # a page for the room: no organiser key, not even in a cookie script
 if address_error:
     st.error(md_escape(address_error))
 if not state.get(K.PROJ_CODE):
@@ -57,27 +59,26 @@ except BleuStudyError as err:
 if not is_lesson(campaign):
     st.warning("This campaign was not made by class mode: it carries no BLEU scores to draw.")
     st.stop()
+if lesson_study.follow_lesson_study(campaign):  # a new tab or F5: the study the lesson was planned on
+    st.rerun()
 
 organiser = bool(state.get(K.PROJ_KEY))  # the teacher's browser: timer and end-of-class downloads
 
 st.title(md_escape(campaign.name))
+presentation_switch()  # large type for the back of the room, kept in the address (?present=1)
 frozen = bool(state.get(K.PROJ_FROZEN))
 c1, c2, c3, c4 = st.columns([1, 1.2, 1, 1.4])
 if c1.button("Resume live" if frozen else "Freeze", icon=":material/ac_unit:", type="primary"):
     state[K.PROJ_FROZEN] = not frozen
     st.rerun()
-c2.toggle(
-    "Results view",
-    key=K.PROJ_RESULTS,
-    help="Once the class has joined: the join QR code goes, r and the charts fill the screen.",
-)
+parts.results_switch(c2)  # kept in the address (?results=1): F5 stays on the results
 if organiser:
     with c3.popover("Timer", icon=":material/timer:"):
         parts.timer_controls(store, code, key)
     with c4.popover("End of class", icon=":material/save:"):
         parts.end_of_class(store, campaign)
 if not state.get(K.PROJ_RESULTS):
-    cm.join_panel(campaign.code, cm.app_base_url(), qr_width=260)
+    cm.join_panel(campaign.code, cm.app_base_url(), qr_width=260, warn=False)  # no banner for the class
 st.caption(
     f"BLEU over the whole test set: `{campaign.metadata.get('bleu_signature', '')}` · seed {campaign.seed}"
     + (" · frozen for discussion" if frozen else f" · refreshes every {REFRESH_SECONDS} s")
@@ -99,14 +100,15 @@ def live() -> None:
     left, right = st.columns(2)
     for column, criterion in zip((left, right), campaign.criterion_names, strict=False):
         with column:
-            chart = cm.fit_chart(campaign, snap, criterion).properties(height=300)
-            st.altair_chart(chart, width="stretch")
+            show_altair(cm.fit_chart(campaign, snap, criterion).properties(height=300))
     left, right = st.columns(2)
     with left:
-        st.altair_chart(cm.normalised_class_chart(campaign, snap), width="stretch")
+        show_altair(cm.normalised_class_chart(campaign, snap))
     with right:
         parts.alpha_part(snap)
-    if campaign.protocol == "esa":  # the class's error spans against BLEU's matches
+    if campaign.protocol == "cesa":  # which translation the class preferred, against BLEU's order
+        cesa.pairwise_panel(campaign, data.ratings)
+    if campaign.protocol in ("esa", "cesa"):  # the class's error spans against BLEU's matches
         esa.esa_class_panel(store, campaign, data.ratings)
 
 

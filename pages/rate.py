@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from bleu_core.campaigns import JudgeSession
+from bleu_core.campaigns import AlreadySaved, JudgeSession
+from bleu_core.campaigns.lesson import is_lesson
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
@@ -23,7 +24,9 @@ from ui.campaigns.rate_page import (
     join_or_resume,
     judge_header,
     keyboard_controls,
+    live_countdown,
     navigation,
+    rate_screen,
     rate_slider_item,
     resume_from_address,
     resume_from_browser,
@@ -49,6 +52,10 @@ def moved() -> None:
 def rate_item(session: JudgeSession) -> None:
     """The current item: its texts, the score form, and the way back and forth."""
     pos = session.position
+    if session.campaign.protocol == "cesa":  # contrastive ESA: the sentence's translations stacked
+        if rate_screen(session, pos):
+            moved()
+        return
     item = session.item(pos)
     assert item is not None  # the caller checked session.finished
     st.subheader(f"Item {pos + 1} of {session.n_items}", anchor="bs-item")
@@ -69,7 +76,9 @@ def rate_item(session: JudgeSession) -> None:
             st.warning(f"Choose a score for {missing} (or skip this item).")
         else:
             try:
-                session.submit(pos, answer.chosen)
+                session.submit(pos, answer.chosen, at_cursor=True)  # only the item on screen
+            except AlreadySaved as err:
+                st.info(md_escape(str(err).capitalize()) + ".")
             except BleuStudyError as err:
                 st.error(md_escape(str(err)))
             else:
@@ -105,8 +114,15 @@ def rating_view(session: JudgeSession) -> None:
     if left is not None and left <= 0:
         st.info(f"{timer_text(left)}. Thank you! Look at the projector.")
         return
-    if left is not None:
-        st.caption(timer_text(left))
+    if not session.campaign.is_open:
+        st.info("Rating is closed. Thank you!")
+        return
+    if left is not None or is_lesson(session.campaign):  # a lesson's phone follows its timer live
+        live_countdown(
+            session.code,
+            lambda: session.store.get_campaign(session.code).is_open,
+            timed=left is not None,
+        )
     if not session.finished:
         rate_item(session)
         return

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
+from bleu_core.stats.results import VERDICT_RULE
 from ui import current_scores, show_chart, signature_caption, table_downloads
 from ui.analysis import significance_page as sig_view
 from ui.analysis.significance_page import significance_data as sig
@@ -143,10 +144,9 @@ sig_view.analysis_caption(scores, names, metric=metric, ci=("bootstrap", n_resam
 
 st.subheader("Paired bootstrap: every pair of systems")
 st.caption(
-    "Each system pair is scored on the same resampled test sets. The p-value is sacrebleu's `--paired-bs` "
-    f"p-value (same resamples for the same seed) and the verdict is read from it: > or < when p < {alpha:g}, "
-    f"else ~. The {level} interval of the difference is shown beside it. Each cell shows its verdict "
-    "sign, so the matrix reads without its colours."
+    "Each system pair is scored on the same resampled test sets. One rule: "
+    + md_escape(VERDICT_RULE.format(level=level, alpha=alpha))
+    + ". Each cell shows its verdict sign, so the matrix reads without its colours."
 )
 paired = boot.paired(alpha=alpha)
 st.caption(f"Paired bootstrap: {run_note} (the same resampled test sets as above).")
@@ -157,7 +157,7 @@ show_chart(
 )  # fmt: skip
 with st.expander("All pairs as a table"):
     pairs = sig_view.comparisons_frame(paired)
-    st.dataframe(tidy_frame(pairs), hide_index=True, width="stretch")
+    st.dataframe(sig_view.pairs_display(pairs, n_resamples), hide_index=True, width="stretch")
     table_downloads(pairs, "paired bootstrap", caption=f"Paired bootstrap ({run_note})")
 if not set(st.session_state.get(K.SIG_PAIR) or []) <= set(names):  # a value, never also a default
     st.session_state[K.SIG_PAIR] = names[:2]
@@ -193,7 +193,7 @@ show_chart(
     stable=True,
 )  # fmt: skip
 with st.expander("All pairs as a table"):
-    ar_frame = sig_view.comparisons_frame(ar).drop(columns=["CI low", "CI high"])
+    ar_frame = sig_view.comparisons_frame(ar).drop(columns=["CI low", "CI high", "sacrebleu p"])
     st.dataframe(tidy_frame(ar_frame), hide_index=True, width="stretch")
     table_downloads(
         ar_frame, "approximate randomisation", caption=f"Approximate randomisation ({ar_note})"

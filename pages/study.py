@@ -125,8 +125,9 @@ with upload_tab.container(border=True):
         key=K.STUDY_UPLOAD_PREFIX + str(st.session_state[K.STUDY_UPLOAD_NONCE]),
         max_upload_size=UPLOAD_MAX_MB,
         help=f"{UPLOAD_LIMITS} "
-        + "One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV or a WMT release "
-        ".zip. Several files: a WMT release's files, or plain-text references and system outputs (one "
+        + "One file: a long CSV/TSV table, a saved study (.json), Google's MQM TSV, a WMT release "
+        ".zip or Pearmut's annotation log or download (.jsonl/.json). Several files: a WMT release's "
+        "files, Pearmut's campaign and annotation files, or plain-text references and system outputs (one "
         "segment per line; WMT names, NAME.ref and NAME.hyp say their role, other names get one below) "
         "and a ratings CSV/TSV. See docs/formats.md for every format with an example.",
     )

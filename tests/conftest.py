@@ -4,9 +4,15 @@
 zh-en: the class-mode lesson's).
 
 ``engine_path`` runs a test twice: once with the compiled kernels (the C extension built at install), once
-with them switched off by ``BLEU_STUDY_PURE=1`` (the pure numpy/Python twins). Modules that check the engine
+with them switched off by ``BLEU_STUDY_PURE=1`` (the pure numpy/Python paths). Modules that check the engine
 against its oracles use it for every test (``pytestmark = pytest.mark.usefixtures("engine_path")``), so both paths are held to the same
 results.
+
+Names: an implementation written plainly to check a faster one is an **oracle** — ``<what>_oracle`` for a
+function of the tests, ``*_oracle.py`` for a module of them (``tests/metrics/sacrebleu_oracle.py``), and
+``method="oracle"`` where a library function keeps that plain path for its tests
+(:func:`bleu_core.study.span_scores.span_scores`). A compiled kernel's fallback is not an oracle but the
+**pure path** (``BLEU_STUDY_PURE=1``), which serves users too.
 """
 
 from __future__ import annotations

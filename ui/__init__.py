@@ -56,8 +56,8 @@ A page is a short script: read widgets, call the core, render. Typical page::
 ``ui.app.markup.html_text(text)``    user text inside HTML given to ``st.markdown`` (HTML and Markdown safe).
 ``ui.app.limits.resamples_input``    a resamples / trials box (capped at ``MAX_RESAMPLES``, checked).
 ``ui.explore.highlight`` escapes everything it renders; never build HTML from user text without ``html.escape``.
-Seed and resample count of resampling procedures: ``st.session_state[ui.app.state.SEED]`` and
-``[ui.app.state.N_RESAMPLES]`` (the export zip records them).
+Seed and resample count of resampling procedures: ``seed, n_resamples = ui.app.limits.session_resampling()``
+on every page (the cap checked; the export zip records the same two through ``resampling_settings``).
 """
 
 from __future__ import annotations

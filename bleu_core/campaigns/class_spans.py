@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -39,6 +39,9 @@ from bleu_core.campaigns.planning import CampaignPlan, with_protocol
 from bleu_core.campaigns.protocols import StoredSpan
 from bleu_core.study.agreement_counts import AgreementCounts
 from bleu_core.study.segment_tokens import token_records
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 
 @dataclass(frozen=True)
@@ -144,14 +147,14 @@ def class_span_overlap(spans: Sequence[StoredSpan], raters: Mapping[int, Sequenc
     return total / pairs if pairs else math.nan
 
 
-def esa_lesson(plan: CampaignPlan, study: Any) -> CampaignPlan:
+def esa_lesson(plan: CampaignPlan, study: Study) -> CampaignPlan:
     """A class-mode lesson *plan* made an ESA campaign, carrying the study's expert spans of its items
     (``metadata["expert_spans"]``, see :func:`expert_spans`) for the projector."""
     esa = with_protocol(plan, "esa")
     return replace(esa, metadata={**esa.metadata, "expert_spans": expert_spans(study, esa)})
 
 
-def expert_spans(study: Any, plan: Any) -> dict[str, list[list[int]]]:
+def expert_spans(study: Study, plan: Any) -> dict[str, list[list[int]]]:
     """The target-side expert spans of every (system, segment) item of *plan* in *study*, keyed
     ``"<system>\t<segment>"``, as ``[start, end]`` pairs (items without spans left out)."""
     wanted = {(it.system, it.segment_id) for it in plan.items}

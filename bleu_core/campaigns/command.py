@@ -1,4 +1,5 @@
-"""The ``campaigns`` sub-command: ``python -m bleu_core campaigns migrate [DB]``.
+"""The ``campaigns`` sub-command: ``python -m bleu_core campaigns migrate [DB]`` (and ``export-pearmut``,
+``import-pearmut``: :mod:`bleu_core.campaigns.pearmut_command`).
 
 Brings the campaign database *DB* (a file path or SQLAlchemy URL; default: ``BLEU_STUDY_DB``, else the
 SQLite file in the user's data directory) to the current schema with :func:`bleu_core.campaigns.migrate.migrate`
@@ -24,10 +25,17 @@ def register(subparsers: Any) -> None:
         metavar="DB",
         help="file path or SQLAlchemy URL (default: $BLEU_STUDY_DB, else the user's data directory)",
     )
+    from bleu_core.campaigns.pearmut_command import register_pearmut
+
+    register_pearmut(actions)
     p.set_defaults(func=handler)
 
 
 def handler(args: argparse.Namespace) -> int:
+    if args.action in ("export-pearmut", "import-pearmut"):
+        from bleu_core.campaigns.pearmut_command import pearmut_handler
+
+        return pearmut_handler(args)
     from bleu_core.campaigns.connection import (
         display_database_url,
         make_engine,

@@ -106,8 +106,8 @@ def make_engine(url: str) -> Engine:
         ) from exc
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
-    memory = parsed.database in (None, "", ":memory:")
-    if not memory:
+    memory = not parsed.database or parsed.database == ":memory:"
+    if parsed.database and not memory:
         Path(parsed.database).expanduser().parent.mkdir(parents=True, exist_ok=True)
     kwargs: dict[str, Any] = {
         "connect_args": {"timeout": BUSY_TIMEOUT_S, "check_same_thread": False}

@@ -27,7 +27,7 @@ in ``web/src/utils.ts``; ``examples/annotated_cache/data/outputs/*.jsonl`` are r
 Pearmut's item is a document of segments, each with a translation per model; ours is one segment and one
 system. ``score`` is the one criterion's score; a campaign with several criteria (adequacy and fluency) gives
 ``"score": null`` and ``"sliders": {criterion: score}`` as Pearmut's custom sliders do. Pearmut counts span
-offsets in its own way (:func:`pearmut_units`: UTF-16 code units, line breaks not counted, ``end_i``
+offsets in its own way (:func:`pearmut_units`: UTF-16 code units, line breaks counted, ``end_i``
 inclusive; an omission is marked on the ``[missing]`` token right after the text); the export converts our
 character offsets to them and :func:`read_campaign_jsonl` back. ``kind`` (an item key), ``campaign_id`` and
 ``group`` are ours (Pearmut keeps any extra key in its log; it names the file after the campaign).
@@ -58,6 +58,7 @@ from bleu_core.errors import InputError
 from bleu_core.io.cells import json_cell
 from bleu_core.io.text import split_lines
 from bleu_core.study.formats.esa import ISO_639_3
+from bleu_core.study.formats.pearmut import utf16_starts
 
 #: Two-letter language codes → the ISO 639-3 codes Appraise writes (the first code of each language).
 ISO_639_1_TO_3: dict[str, str] = {}
@@ -150,17 +151,14 @@ def esa_csv(
 
 
 def pearmut_units(text: str) -> list[int]:
-    r"""Pearmut's index of each character offset of *text* (and of its end), as its annotation screen counts:
-    one unit per UTF-16 code unit (``content.split("")``), none for a line break (drawn as ``<br>``, not a
-    character one can mark); the index at the end is where its ``[missing]`` token stands.
+    r"""Pearmut's index of each character offset of *text* (and of its end), as its annotation screen counts
+    (:func:`bleu_core.study.formats.pearmut.utf16_starts`): one unit per UTF-16 code unit, a line break
+    included (drawn as ``<br>``, it keeps its index); the index at the end is where ``[missing]`` stands.
 
     >>> pearmut_units("a\nb😀c")
-    [0, 1, 1, 2, 4, 5]
+    [0, 1, 2, 3, 5, 6]
     """
-    out = [0]
-    for ch in text:
-        out.append(out[-1] + (0 if ch == "\n" else 2 if ord(ch) > 0xFFFF else 1))
-    return out
+    return utf16_starts(text)
 
 
 def pearmut_span(span: MarkedSpan, text: str) -> dict[str, Any]:

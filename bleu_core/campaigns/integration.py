@@ -315,7 +315,7 @@ def apply_to_study(
     names = {c.name for c in criteria}
     others = tuple(r for r in study.ratings if r.criterion not in names)
     suffix = f" ({campaign.code})"
-    other_spans = tuple(s for s in study.error_spans if not s.rater.endswith(suffix))
+    other_spans = tuple(s for s in study.error_spans if not (s.rater or "").endswith(suffix))
     new_spans = study_spans(study, campaign, spans, left_out=left_out)
     base = replace(study, ratings=others, error_spans=other_spans + new_spans)
     from bleu_core.study.building import add_ratings

@@ -41,6 +41,7 @@ __all__ = [
     "LESSON_SYSTEMS",
     "RATINGS_PER_SYSTEM",
     "READS",
+    "STUDY_SOURCE",
     "ClassSnapshot",
     "LessonFit",
     "choose_lesson_systems",
@@ -50,6 +51,7 @@ __all__ = [
     "lesson_display",
     "lesson_plan",
     "lesson_segments",
+    "lesson_study_source",
 ]
 
 #: The paper rated 5 systems; 10 segments × 5 systems × 2 criteria is ~10 minutes of rating for a student.
@@ -59,6 +61,8 @@ LESSON_SEGMENTS = 10
 #: shorter ones remain: a phone shows ~35 words without scrolling.
 LESSON_MAX_WORDS = 35
 LESSON_MARK = "lesson"
+#: The metadata key of where the lesson's study came from (:func:`lesson_plan`'s *study_source*).
+STUDY_SOURCE = "study_source"
 
 
 def choose_lesson_systems(
@@ -164,7 +168,7 @@ def lesson_criteria(display: str) -> tuple[RatingCriterion, ...]:
 
 
 def _short(text: str | None, max_words: int) -> bool:
-    return bool(text and text.strip()) and len(text.split()) <= max_words
+    return text is not None and bool(text.strip()) and len(text.split()) <= max_words
 
 
 def lesson_plan(
@@ -179,6 +183,7 @@ def lesson_plan(
     max_words: int = LESSON_MAX_WORDS,
     name: str | None = None,
     reads: str = "target",
+    study_source: str | None = None,
 ) -> CampaignPlan:
     """A campaign sized for one lesson over *study* (see the module docstring).
 
@@ -186,7 +191,8 @@ def lesson_plan(
     teacher uses (``bleu_signature`` names them); *reads* says what the class reads (:data:`READS`): the students
     see a reference translation in the translations' language, the source when they read the source language,
     or both (:func:`lesson_display`), and rate adequacy (asked about what they see) and fluency on the paper's
-    five-point scale.
+    five-point scale. *study_source* says where the study came from (the app's study key, e.g.
+    ``demo:ted-zh-en``): the lesson keeps it (:data:`STUDY_SOURCE`), so a reload can open that study again.
 
     >>> from bleu_core.study.model import Segment
     >>> segs = tuple(Segment(str(i), source=f"quelle {i}") for i in range(12))
@@ -253,6 +259,7 @@ def lesson_plan(
             "experts": experts,
             "source_lang": study.source_lang,
             "target_lang": study.target_lang,
+            STUDY_SOURCE: study_source,
         },
     )
 
@@ -260,6 +267,12 @@ def lesson_plan(
 def is_lesson(campaign: Campaign) -> bool:
     """Whether *campaign* was made by class mode (its metadata carries BLEU for the dashboard)."""
     return bool(campaign.metadata.get(LESSON_MARK))
+
+
+def lesson_study_source(campaign: Campaign) -> str | None:
+    """Where the study of *campaign* came from, as stored by :func:`lesson_plan` (None when not stored)."""
+    source = campaign.metadata.get(STUDY_SOURCE)
+    return source if isinstance(source, str) and source else None
 
 
 @dataclass(frozen=True)
@@ -284,8 +297,8 @@ class ClassSnapshot:
     """The class's ratings so far, summed up for the projector."""
 
     n_joined: int
-    n_ratings: int
-    n_expected: int
+    n_ratings: int  # items rated (a student's adequacy and fluency of one item count once)
+    n_expected: int  # items the joined students will rate
     system_means: dict[str, dict[str, float]]  # criterion → system → mean score
     fits: dict[str, LessonFit]
     alpha: dict[str, AlphaResult | None]  # criterion → alpha (None below two judges on an item)
@@ -332,7 +345,7 @@ def class_snapshot(
     >>> rs = [StoredRating("K7", j, "class", p, "1", s, "adequacy", v, t, t)
     ...       for j, scores in (("ana", (2, 3, 5)), ("bo", (1, 3, 4)))
     ...       for p, (s, v) in enumerate(zip("abc", scores))]
-    >>> snap = class_snapshot(c, rs, 2, n_resamples=0)
+    >>> snap = class_snapshot(c, rs, 2, n_resamples=0)   # 2 students × 3 items, one criterion
     >>> snap.n_ratings, snap.progress, snap.system_means["adequacy"]
     (6, 1.0, {'a': 1.5, 'b': 3.0, 'c': 4.5})
     >>> round(snap.fits["adequacy"].statistic, 3), round(snap.fits["adequacy"].slope, 6)
@@ -376,8 +389,8 @@ def class_snapshot(
             experts[f"{criterion} vs {expert_name}"] = {"r": r_value, "n": float(len(common))}
     return ClassSnapshot(
         n_joined=n_joined,
-        n_ratings=len(ratings),
-        n_expected=n_joined * campaign.n_items * len(criteria),
+        n_ratings=len({(r.judge, r.position) for r in ratings}),
+        n_expected=n_joined * campaign.n_items,
         system_means=means,
         fits=fits,
         alpha=alpha,

@@ -34,7 +34,7 @@ from pathlib import Path
 
 from alembic.config import Config
 from alembic.runtime.environment import EnvironmentContext
-from alembic.runtime.migration import MigrationContext
+from alembic.runtime.migration import MigrationContext, RevisionStep
 from alembic.script import ScriptDirectory
 from sqlalchemy import func, inspect, select
 from sqlalchemy.engine import Connection, Engine
@@ -78,7 +78,7 @@ def _upgrade(conn: Connection, script: ScriptDirectory, target: str) -> None:
     config = Config()
     config.set_main_option("script_location", str(MIGRATIONS_DIR))
 
-    def steps(revision: object, _context: object) -> list[object]:
+    def steps(revision: str, _context: object) -> list[RevisionStep]:
         return script._upgrade_revs(target, revision)
 
     with EnvironmentContext(config, script, fn=steps, destination_rev=target) as env:

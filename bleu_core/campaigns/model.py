@@ -51,6 +51,11 @@ class AccessDenied(CampaignError):
     """A wrong organiser key or judge token. The message never says which part was wrong."""
 
 
+class AlreadySaved(CampaignError):
+    """A save of an item the judge has already saved and moved past (a second tap on "Save and next"):
+    ignored, the stored rating is unchanged."""
+
+
 def check_name(value: object, what: str) -> str:
     """Validate a person-given name (judge, group, campaign, criterion) and return it stripped.
 

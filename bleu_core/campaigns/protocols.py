@@ -8,6 +8,10 @@
     translation 0-100 on a slider whose anchors are those of the ESA guidelines (0 / 33 / 66 / 100).
 ``da``
     Direct Assessment (Graham et al., 2013; WMT 2017-2022): one 0-100 slider, no spans.
+``cesa``
+    Contrastive ESA (WMT26, rated with Pearmut): two or three translations of the same source side by side,
+    each marked and scored as in ESA, the 0-100 score read in WMT26's bands; see
+    :mod:`bleu_core.campaigns.contrastive`.
 
 A 0-100 slider is a :class:`~bleu_core.campaigns.model.RatingCriterion` with 101 labels: the anchors' texts at
 0, 33, 66 and 100, the number elsewhere.
@@ -31,14 +35,17 @@ from typing import Any
 from bleu_core.campaigns.model import CampaignError, RatingCriterion
 
 #: The protocols a campaign can use, the default first.
-PROTOCOLS: tuple[str, ...] = ("adequacy-fluency", "esa", "da")
+PROTOCOLS: tuple[str, ...] = ("adequacy-fluency", "esa", "da", "cesa")
 #: The protocols class mode offers.
-CLASS_PROTOCOLS: tuple[str, ...] = ("esa", "adequacy-fluency")
+CLASS_PROTOCOLS: tuple[str, ...] = ("esa", "adequacy-fluency", "cesa")
+#: The protocols whose judges mark error spans.
+SPAN_PROTOCOLS: frozenset[str] = frozenset({"esa", "cesa"})
 #: How each protocol is named to people.
 PROTOCOL_TITLES: dict[str, str] = {
     "adequacy-fluency": "Adequacy + fluency (1-5, the BLEU paper)",
     "esa": "ESA: error spans + 0-100 score (WMT24+)",
     "da": "DA: 0-100 slider (WMT 2017-2022)",
+    "cesa": "Contrastive ESA: 2-3 translations side by side, spans + 0-100 (WMT26)",
 }
 #: The slider anchors of the ESA guidelines (Kocmi et al., 2024, "Error Span Annotation", Figure 1).
 SLIDER_ANCHORS: dict[int, str] = {
@@ -77,7 +84,7 @@ def is_slider(criterion: RatingCriterion) -> bool:
 def protocol_criteria(protocol: str) -> tuple[RatingCriterion, ...]:
     """The criteria judges answer under *protocol*."""
     protocol = check_protocol(protocol)
-    if protocol == "esa":
+    if protocol in SPAN_PROTOCOLS:  # contrastive ESA scores each translation as ESA does
         return (slider_criterion("esa", ESA_QUESTION),)
     if protocol == "da":
         return (slider_criterion("da", DA_QUESTION),)

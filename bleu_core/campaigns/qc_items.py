@@ -84,7 +84,7 @@ def _tutorial(plan: CampaignPlan, base: Item, k: int, rng: random.Random) -> Ite
     text = base.reference or base.translation
     clean = bool(base.reference) and k % 2 == 0
     if clean:
-        qc = {"expected_spans": [], "scores": _score_ranges(plan.criteria, True)}
+        qc: dict[str, Any] = {"expected_spans": [], "scores": _score_ranges(plan.criteria, True)}
         qc["explanation"] = "This is a human reference translation: it has no major error."
         return replace(base, kind="tutorial", translation=text, qc=qc)
     hit = damage(text, donor, rng) if donor else None
@@ -135,9 +135,9 @@ def add_quality_control(
         donor = _donor(tests, base.segment_id, rng)
         hit = damage(base.translation, donor, rng) if donor else None
         if hit is not None:
-            qc = {"original": original, "start": hit.start, "end": hit.end, "phrase": hit.phrase}
+            marks = {"original": original, "start": hit.start, "end": hit.end, "phrase": hit.phrase}
             checks.setdefault(after, []).append(
-                replace(base, kind="attention", translation=hit.text, qc=qc)
+                replace(base, kind="attention", translation=hit.text, qc=marks)
             )
     index_of: dict[int, int] = {}
     for i, item in enumerate(tests):
@@ -150,6 +150,9 @@ def add_quality_control(
         if item.kind == "attention" and qc is not None:
             qc = {**qc, "original": index_of[qc["original"]]}
         final.append(replace(item, position=pos, qc=qc))
-    settings = {"tutorials": offset, "attention": len(final) - offset - len(tests)}
+    settings: dict[str, float] = {
+        "tutorials": offset,
+        "attention": len(final) - offset - len(tests),
+    }
     settings["pass_rate"] = pass_rate
     return replace(plan, items=tuple(final), quality_control=settings)

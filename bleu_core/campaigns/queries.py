@@ -131,7 +131,7 @@ def insert_judge(conn: Connection, code: str, name: str, group: str, now: dateti
             last_seen_at=now,
         )
     )
-    return int(result.inserted_primary_key[0])
+    return int(result.inserted_primary_key[0])  # type: ignore[index]  # None only for a non-insert
 
 
 def set_token_hash(conn: Connection, judge_id: int, token_hash: str) -> None:
@@ -210,10 +210,9 @@ def upsert_rating(
     }
     r = ratings_table.c
     if dialect in ("sqlite", "postgresql"):
-        if dialect == "sqlite":
-            from sqlalchemy.dialects.sqlite import insert as dialect_insert
-        else:
-            from sqlalchemy.dialects.postgresql import insert as dialect_insert
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        dialect_insert = sqlite.insert if dialect == "sqlite" else postgresql.insert
         stmt = dialect_insert(ratings_table).values(**values)
         changed = r.score != stmt.excluded.score
         conn.execute(
@@ -325,7 +324,7 @@ def campaign_progress(
     for judge_id, _pos, count, _last in per_item:
         if count >= n_criteria:
             done[judge_id] = done.get(judge_id, 0) + 1
-    skipped = dict(skips)
+    skipped: dict[int, int] = dict(skips)
     return [
         JudgeProgress(
             judge=row.name,

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import (
     Boolean,
@@ -146,6 +146,10 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+@overload
+def stored_time(value: datetime) -> datetime: ...
+@overload
+def stored_time(value: None) -> None: ...
 def stored_time(value: datetime | None) -> datetime | None:
     """Every stored time is UTC: SQLite returns naive datetimes, PostgreSQL aware ones in the session's time zone.
 

@@ -117,10 +117,14 @@ class JudgeSession:
         position: int,
         scores: Mapping[str, int],
         spans: Sequence[MarkedSpan] | None = None,
+        *,
+        at_cursor: bool = False,
     ) -> int:
         """Save (or change) the scores (and, in an ESA campaign, the error *spans*) of item *position*; move
-        to the next item and return its position."""
-        return self._moved(self.store.rate(self.code, self.token, position, scores, spans))
+        to the next item and return its position. With *at_cursor*, only if *position* is the item the judge
+        is on (:meth:`CampaignStore.rate`: a repeated save raises :class:`AlreadySaved`)."""
+        nxt = self.store.rate(self.code, self.token, position, scores, spans, at_cursor=at_cursor)
+        return self._moved(nxt)
 
     def spans(self, position: int) -> tuple[MarkedSpan, ...]:
         """This judge's stored error spans of *position* (empty if none)."""

@@ -7,9 +7,14 @@ each judge's quality control (:mod:`bleu_core.campaigns.quality`) and keeps a fa
 
 from __future__ import annotations
 
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.engine import Connection
+
 from bleu_core.campaigns import queries, span_queries
 from bleu_core.campaigns.access import check_viewer_token, normalise_code
-from bleu_core.campaigns.model import CampaignError, Item
+from bleu_core.campaigns.model import Campaign, CampaignError, Item
 from bleu_core.campaigns.protocols import MarkedSpan, StoredSpan
 from bleu_core.campaigns.quality import (
     DEFAULT_PASS_RATE,
@@ -24,8 +29,17 @@ from bleu_core.campaigns.schema import item_from_row
 class SpanQualityMixin:
     """Spans and quality control of :class:`~bleu_core.campaigns.storage.CampaignStore`."""
 
-    # ``_read``, ``_write``, ``_judge_row``, ``_check_key``, ``_to_campaign`` and ``_check_position`` are
-    # CampaignStore's.
+    if TYPE_CHECKING:  # CampaignStore's, which this mixin uses
+
+        def _read(self) -> AbstractContextManager[Connection]: ...
+        def _write(self) -> AbstractContextManager[Connection]: ...
+        def _judge_row(
+            self, conn: Connection, code: str, token: object, *, lock: bool = False
+        ) -> Any: ...
+        def _check_key(self, conn: Connection, code: str, key: object) -> Any: ...
+        def _to_campaign(self, row: Any) -> Campaign: ...
+        @staticmethod
+        def _check_position(campaign: Campaign, position: object) -> int: ...
 
     # -- error spans and quality control --------------------------------------------------------------------------
     def my_spans(self, code: str, token: str) -> dict[int, tuple[MarkedSpan, ...]]:

@@ -98,6 +98,7 @@ from bleu_core.campaigns.connection import (
 )
 from bleu_core.campaigns.migrate import migrate
 from bleu_core.campaigns.model import (
+    AlreadySaved,
     Campaign,
     CampaignError,
     Item,
@@ -108,7 +109,12 @@ from bleu_core.campaigns.model import (
     check_name,
 )
 from bleu_core.campaigns.planning import CampaignPlan
-from bleu_core.campaigns.protocols import MarkedSpan, check_protocol, check_spans
+from bleu_core.campaigns.protocols import (
+    SPAN_PROTOCOLS,
+    MarkedSpan,
+    check_protocol,
+    check_spans,
+)
 from bleu_core.campaigns.schema import (
     campaign_from_row,
     campaigns_table,
@@ -410,6 +416,8 @@ class CampaignStore(SpanQualityMixin):
         position: int,
         scores: Mapping[str, int],
         spans: Sequence[MarkedSpan] | None = None,
+        *,
+        at_cursor: bool = False,
     ) -> int:
         """Save (or change) this judge's *scores* ``{criterion: score}`` for item *position*.
 
@@ -417,15 +425,21 @@ class CampaignStore(SpanQualityMixin):
         translation (they replace the ones stored; ``None`` keeps them; ``[]``: no error); other protocols take
         none. Returns the next position (``n_items`` when the judge has reached the end), which is also stored
         as where the judge resumes.
+
+        With *at_cursor* (the Rate page) the save must be for the item the judge is on (their stored position,
+        checked in the same transaction): a second submit of an item already saved and moved past raises
+        :class:`AlreadySaved` and changes nothing; a submit for any other item is refused.
         """
         code = normalise_code(code)
         with self._write() as conn:
             judge, campaign = self._open_campaign_for(conn, code, token)
             self._check_position(campaign, position)
+            if at_cursor:
+                self._check_cursor(conn, judge, position)
             clean = self._check_scores(campaign, scores)
             rated_at = now()
             if spans is not None:
-                if campaign.protocol != "esa" and spans:
+                if campaign.protocol not in SPAN_PROTOCOLS and spans:
                     raise CampaignError(
                         f"campaign {code} uses protocol {campaign.protocol!r}, which has no error "
                         "spans; send the scores only"
@@ -441,6 +455,19 @@ class CampaignStore(SpanQualityMixin):
             nxt = min(position + 1, campaign.n_items)
             queries.set_cursor(conn, judge.id, nxt, rated_at)
         return nxt
+
+    @staticmethod
+    def _check_cursor(conn: Connection, judge: Any, position: int) -> None:
+        """Refuse a save of item *position* when the judge is on another item (see :meth:`rate`)."""
+        if judge.cursor == position:
+            return
+        if queries.judge_ratings(conn, judge.id).get(position):
+            raise AlreadySaved(
+                f"item {position + 1} is already saved; this second save changed nothing"
+            )
+        raise CampaignError(
+            f"item {position + 1} is not the item you are on (item {judge.cursor + 1}); nothing was saved"
+        )
 
     @staticmethod
     def _check_scores(campaign: Campaign, scores: Mapping[str, int]) -> dict[str, int]:

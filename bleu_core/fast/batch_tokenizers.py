@@ -54,6 +54,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 import numpy as np
 
@@ -433,17 +434,18 @@ class BatchTokenizer:
             new_tokens = self._token_ids(
                 self._tokenize_distinct(new_words, first, last, placeholders)
             )
-            for i, ids in zip(missing, new_tokens, strict=True):
-                word_tokens[i] = ids
+            for i, token_ids in zip(missing, new_tokens, strict=True):
+                word_tokens[i] = token_ids
             cache.update(zip(new_words, new_tokens, strict=True))
             for key in placeholders:
                 cache.pop(key, None)
         if len(cache) > 2_000_000:  # bound the memory a huge, varied corpus can pin
             cache.clear()
         # 4. Expand word ids into token ids; line lengths from the separator positions.
-        word_len = np.fromiter(map(len, word_tokens), np.int64, len(word_tokens))
+        every_word = cast("list[tuple[int, ...]]", word_tokens)  # each None was filled in step 3
+        word_len = np.fromiter(map(len, every_word), np.int64, len(every_word))
         word_flat = np.fromiter(
-            itertools.chain.from_iterable(word_tokens), np.int64, int(word_len.sum())
+            itertools.chain.from_iterable(every_word), np.int64, int(word_len.sum())
         )
         ids, lengths = tokens_of_words(word_ids, word_flat, word_len, n_lines)
         return EncodedLines(ids, lengths)
@@ -451,7 +453,7 @@ class BatchTokenizer:
     def _encode_compiled(self, data: bytes, n_lines: int) -> EncodedLines:
         """Steps 2-4 on the joined text in UTF-8 (``data``) with the compiled kernels and one word table for
         every call (words decoded and tokenised once per instance)."""
-        sep, first, last, _ = self._markers  # type: ignore[misc]
+        sep, first, last, _ = self._markers  # type: ignore[misc]  # the caller has just set them
         if self._word_table is None or len(self._word_table) > 2_000_000:  # bound the memory
             self._word_table = WordTable([sep])
             self._word_len = np.zeros(1, np.int64)  # the separator: no tokens
@@ -477,17 +479,17 @@ class BatchTokenizer:
         every word-local tokenizer but ``char``: no rule of 13a or intl touches letters or digits."""
         name = self.name
         if name == "intl":
-            cores = []
+            marked = []
             for w in words:
                 has_first, has_last = w.startswith(first), w.endswith(last)
                 core = w[1 if has_first else 0 : len(w) - 1 if has_last else len(w)]
-                cores.append((has_first, core, has_last))
+                marked.append((has_first, core, has_last))
             if self.lowercase:
-                cores = [(f, core.lower(), e) for f, core, e in cores]
-            out: list[list[str] | None] = [[c] if c.isalnum() else None for _, c, _ in cores]
+                marked = [(f, core.lower(), e) for f, core, e in marked]
+            out: list[list[str] | None] = [[c] if c.isalnum() else None for _, c, _ in marked]
             todo = [i for i, t in enumerate(out) if t is None]
             parts = [
-                ("" if cores[i][0] else " ") + cores[i][1] + ("" if cores[i][2] else " ")
+                ("" if marked[i][0] else " ") + marked[i][1] + ("" if marked[i][2] else " ")
                 for i in todo
             ]
             present = set("".join(parts))
@@ -515,4 +517,4 @@ class BatchTokenizer:
             for i, w in enumerate(words):
                 if w in placeholders:
                     out[i] = placeholders[w]
-        return out  # type: ignore[return-value]
+        return out  # type: ignore[return-value]  # every None was filled in above

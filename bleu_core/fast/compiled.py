@@ -4,13 +4,13 @@ Two loops of the engine are too fine-grained for numpy: numbering the words of a
 (:mod:`bleu_core.fast.word_index`) and counting clipped n-gram matches segment by segment
 (:mod:`bleu_core.fast.clipping`). Both have a kernel written in C (``bleu_core/fast/_kernels.c``, compiled
 **ahead of time** when the package is installed, by ``setup.py``; :mod:`bleu_core.fast.native` wraps it) and a
-pure numpy/Python twin that gives identical results; the tests run both on the same input.
+pure numpy/Python path that gives identical results; the tests run both on the same input.
 
 Loading the extension is an ordinary import (well under a millisecond), so there is no size threshold and no
 warm-up: the compiled path is taken whenever
 
 * the extension was built (a machine without a C compiler installs without it: bleu_core then says so once,
-  in one line on standard error, and runs the twins), and
+  in one line on standard error, and runs the pure paths), and
 * ``BLEU_STUDY_PURE`` is not set (``1`` forces the pure path everywhere; ``BLEU_STUDY_NO_NUMBA``, its name from
   the days of the numba kernels, still works).
 

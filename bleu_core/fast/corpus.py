@@ -17,6 +17,7 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from functools import partial
+from typing import cast
 
 import numpy as np
 
@@ -60,7 +61,7 @@ def _small_corpus(
     tokenizer = LineTokenizer(tokenize, lowercase)
     rows, ref_counts = [], set()
     for i, hypothesis in enumerate(hypotheses):
-        refs = [tokenizer(stream[i]) for stream in references if stream[i] is not None]
+        refs = [tokenizer(ref) for stream in references if (ref := stream[i]) is not None]
         ref_counts.add(len(refs))
         rows.append(segment_row(tokenizer(hypothesis), refs, max_order))
     array = np.array(rows, dtype=np.float64).reshape(len(rows), 4 + 2 * max_order)
@@ -82,7 +83,11 @@ def _encode_chunk(
     for stream in references:
         part = stream[start:end]
         present = np.fromiter((r is not None for r in part), bool, len(part))
-        lines.extend(part if present.all() else [r if r is not None else "" for r in part])
+        lines.extend(
+            cast("Sequence[str]", part)
+            if present.all()
+            else [r if r is not None else "" for r in part]
+        )
         ref_present.append(present)
     encoded = tokenizer.encode(lines)
     line_ends = np.cumsum(encoded.lengths)

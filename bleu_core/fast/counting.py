@@ -1,6 +1,6 @@
 """Counting clipped n-gram matches for many segments at once, with numpy.
 
-The reference implementation (:func:`bleu_core.statistics.segment_row`) builds a ``Counter`` of n-grams per
+The oracle (:func:`bleu_core.statistics.segment_row`) builds a ``Counter`` of n-grams per
 hypothesis and per reference. Here every token is an integer and the same counts come from sorting:
 
 1. **Unigrams.** Each token position gets the key ``(segment, token)``; sorting the keys and numbering the

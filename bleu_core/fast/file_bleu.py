@@ -12,7 +12,7 @@ not imported. ``significance`` resamples segments, so it takes one row per segme
 (:func:`files_segments`, the kernel ``bleu13a_segments``: the same counts, not summed).
 
 It gives exactly the numbers of :func:`bleu_core.statistics.compute_statistics` on the decoded lines (its
-pure twins, :func:`python_file_segments` and :func:`python_file_totals`, compute them that way; tests compare the two, and both with
+pure paths, :func:`python_file_segments` and :func:`python_file_totals`, compute them that way; tests compare the two, and both with
 sacrebleu, on the real data and on Hypothesis text). Whenever the general path would warn or fail, the kernel
 declines with a reason instead (:data:`REASONS`), and ``score`` takes the general path, which words the
 message: so errors and warnings stay those of :mod:`bleu_core.io.text` and :mod:`bleu_core.cli_options`.
@@ -38,7 +38,7 @@ from .compiled import extension, use_compiled
 if TYPE_CHECKING:  # numpy is imported only by the per-segment functions: `score` does without it
     import numpy as np
 
-#: Why the kernel (and its twin) decline: the general path then reports the problem or the warning.
+#: Why the kernel (and its pure path) decline: the general path then reports the problem or the warning.
 REASONS = (
     "bom",  # a UTF-8 byte-order mark: removed with a warning by the general path
     "empty",  # an empty file: an error
@@ -169,7 +169,7 @@ def _line_reason(
 def python_file_totals(
     hyp: bytes, refs: Sequence[bytes], max_order: int, *, max_line_bytes: int = MAX_LINE_CHARS
 ) -> tuple[int, list[int]] | str:
-    """The pure twin of :func:`file_totals`: :func:`python_file_segments`, summed."""
+    """The pure path of :func:`file_totals`: :func:`python_file_segments`, summed."""
     rows = python_file_segments(hyp, refs, max_order, max_line_bytes=max_line_bytes)
     if isinstance(rows, str):
         return rows
@@ -237,7 +237,7 @@ def files_segments(
 def python_file_segments(
     hyp: bytes, refs: Sequence[bytes], max_order: int, *, max_line_bytes: int = MAX_LINE_CHARS
 ) -> np.ndarray | str:
-    """The pure twin of :func:`file_segments`: the same checks in Python, then
+    """The pure path of :func:`file_segments`: the same checks in Python, then
     :func:`bleu_core.fast.corpus.corpus_statistics` (what
     :func:`bleu_core.statistics.compute_statistics` runs) on the decoded lines."""
     import numpy as np
@@ -299,7 +299,7 @@ def _fast_inputs(
 def _per_file(
     ref_paths: Sequence[str],
     hyp_paths: Sequence[str],
-    count: Callable[[list[bytes], list[bytes]], Sequence[Any] | str],
+    count: Callable[[list[bytes], list[bytes]], Sequence[Any] | np.ndarray | str],
     **limits: Any,
 ) -> tuple[int, list[tuple[str, Any]]] | None:
     """``(references, [(path, what count gave for it)])``: each group of :func:`hypothesis_groups` read and
@@ -380,7 +380,7 @@ def segment_rows(
     """
     import numpy as np
 
-    def count(hyps: list[bytes], refs: list[bytes]) -> Sequence[Any] | str:
+    def count(hyps: list[bytes], refs: list[bytes]) -> np.ndarray | str:
         return files_segments(hyps, refs, max_order)
 
     limits = {"tokenize": tokenize, "lowercase": lowercase, "max_bytes": max_bytes}

@@ -7,7 +7,7 @@ without numpy.
 The C functions take numpy arrays through the buffer protocol and write into arrays given to them; these
 wrappers allocate those arrays, make the inputs C-contiguous with the right dtype, and grow the word table when
 the kernel stops because it is full. Read :mod:`bleu_core.fast.word_index` and :mod:`bleu_core.fast.clipping`
-for what the kernels compute and for their pure twins; callers reach this module only when
+for what the kernels compute and for their pure paths; callers reach this module only when
 :func:`bleu_core.fast.compiled.use_compiled` says so.
 
 >>> import numpy as np
@@ -100,7 +100,7 @@ def expand(
 
 
 def count_bytes(data: bytes, values: bytes) -> list[int]:
-    """How often each byte of ``values`` occurs in ``data`` (the twin is ``bytes.count``,
+    """How often each byte of ``values`` occurs in ``data`` (the pure path is ``bytes.count``,
     :func:`bleu_core.fast.word_index.count_bytes`)."""
     import numpy as np
 
@@ -148,7 +148,7 @@ def chrf_matches(
     ``units`` (code points or word ids, below ``2**32``) hold every document; ``starts``/``lengths`` are
     ``(K + R) × S`` (hypothesis sides first): document ``(side, segment)`` is
     ``units[start : start + length]``. A unit ``u`` with ``u < len(skip)`` and ``skip[u]`` (booleans, say
-    whitespace) is removed from every document before n-grams are taken. The numpy twin is
+    whitespace) is removed from every document before n-grams are taken. The numpy path is
     ``bleu_core.metrics.chrf._match_counts``.
 
     >>> import numpy as np

@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -42,6 +42,9 @@ from bleu_core.metrics.weighting import (
 )
 from bleu_core.options import BleuOptions
 from bleu_core.tokenizers import get_tokenizer
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 SCHEMES: tuple[str, ...] = (BASELINE, "tf.idf", "s-score")
 MEASURES: tuple[str, ...] = ("precision", "recall", "f")
@@ -116,7 +119,7 @@ def feature_label(scheme: str, measure: str, reference: str) -> str:
     return f"{measure} ({SCHEME_LABELS[scheme]}) [{reference}]"
 
 
-def _reference_names(study: Any, references: Sequence[str] | None) -> list[str]:
+def _reference_names(study: Study, references: Sequence[str] | None) -> list[str]:
     """The reference streams to score against (all of the study's by default), checked to exist."""
     ref_names = list(study.references) if references is None else list(references)
     unknown = [r for r in ref_names if r not in study.references]
@@ -128,7 +131,7 @@ def _reference_names(study: Any, references: Sequence[str] | None) -> list[str]:
     return ref_names
 
 
-def _system_names(study: Any, systems: Sequence[str] | None, include_human: bool) -> list[str]:
+def _system_names(study: Study, systems: Sequence[str] | None, include_human: bool) -> list[str]:
     """The systems to score (the machine systems by default, every system with ``include_human``),
     checked to exist."""
     if systems is None:
@@ -142,7 +145,7 @@ def _system_names(study: Any, systems: Sequence[str] | None, include_human: bool
 
 
 def _reference_weights(
-    study: Any, ref_names: Sequence[str], tokenizer: Any, docs: Sequence[Any]
+    study: Study, ref_names: Sequence[str], tokenizer: Any, docs: Sequence[Any]
 ) -> tuple[dict[str, list[list[str] | None]], dict[str, list[Any]]]:
     """Each reference stream's tokens (``None`` where it has no text) and its weight tables, one per
     scheme of :data:`SCHEMES` (``None`` for the unweighted baseline), computed from that stream alone."""
@@ -161,7 +164,7 @@ def _reference_weights(
 
 
 def _system_bleu(
-    study: Any, system: str, keep: Sequence[int], ref_names: Sequence[str], options: BleuOptions
+    study: Study, system: str, keep: Sequence[int], ref_names: Sequence[str], options: BleuOptions
 ) -> float:
     """BLEU of ``system`` on its translated segments ``keep`` against every reference stream but
     itself (NaN when nothing is left)."""
@@ -170,14 +173,14 @@ def _system_bleu(
         return math.nan
     hyps = study.systems[system]
     return corpus_bleu(
-        [hyps[i] for i in keep],
+        [hyps[i] or "" for i in keep],  # keep: translated segments
         [[study.references[r][i] for i in keep] for r in other_refs],
         options,
     ).bleu
 
 
 def _score_system(
-    study: Any,
+    study: Study,
     system: str,
     *,
     ref_names: Sequence[str],
@@ -210,7 +213,7 @@ def _score_system(
             continue
         counts = weighted_counts_many(
             [hyp_toks[i] for i in idx],
-            [ref_tokens[ref][i] for i in idx],
+            [ref_tokens[ref][i] or [] for i in idx],  # idx has the present ones only
             [docs[i] for i in idx],
             tables[ref],
             max_order=max_order,
@@ -260,30 +263,29 @@ def _stability_tables(
 
 
 def babych_tables(
-    study: Any,
+    study: Study,
     *,
     references: Sequence[str] | None = None,
     systems: Sequence[str] | None = None,
     include_human: bool = False,
-    tokenize: str = "13a",
-    lowercase: bool = False,
-    max_order: int = 4,
+    options: BleuOptions | None = None,
     ngram_rule: str = "max",
-    bleu_options: BleuOptions | None = None,
 ) -> BabychTables:
     """Compute the paper's Tables 1-3 on ``study`` (a :class:`bleu_core.study.Study`).
 
     The steps: check the references and systems; tokenize each reference stream and compute its
     weights; score every system (BLEU, and weighted P/R/F against each stream alone); correlate
-    those scores with the human criteria; measure their stability across the streams.
+    those scores with the human criteria; measure their stability across the streams. ``options``
+    (default :class:`~bleu_core.options.BleuOptions`) set BLEU and, with its tokenizer, case and max
+    order, the weighted measures too.
     """
     ref_names = _reference_names(study, references)
     systems = _system_names(study, systems, include_human)
-    tokenizer = get_tokenizer(tokenize, lowercase=lowercase)
+    bleu_opts = options or BleuOptions()
+    tokenizer = get_tokenizer(bleu_opts.tokenize, lowercase=bleu_opts.lowercase)
     docs = segment_documents([s.doc_id for s in study.segments], study.n_segments)
     refs = _reference_weights(study, ref_names, tokenizer, docs)
 
-    bleu_opts = bleu_options or BleuOptions(tokenize=tokenize, lowercase=lowercase)
     scores: dict[tuple[str, str, str], dict[str, float]] = {
         (sc, m, r): {} for sc in SCHEMES for m in MEASURES for r in ref_names
     }
@@ -299,7 +301,7 @@ def babych_tables(
             tokenizer=tokenizer,
             docs=docs,
             bleu_opts=bleu_opts,
-            max_order=max_order,
+            max_order=bleu_opts.max_order,
             ngram_rule=ngram_rule,
             shared=shared,
             scores=scores,

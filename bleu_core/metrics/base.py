@@ -25,13 +25,16 @@ Resampling is the same for every metric: the statistics of a resampled test set 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleu_core.tokenizers import get_tokenizer
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = [
     "MetricScores",
@@ -104,7 +107,7 @@ class ScoringContext:
     ``progress(done, total, message)`` is told how far a slow metric has got.
     """
 
-    study: Any
+    study: Study
     systems: list[str]
     tokenize: str
     lowercase: bool
@@ -150,7 +153,7 @@ class ScoringContext:
         idx = [idx[j] for j in idx_kept]
         if not idx:
             return None
-        hyps = [self.study.systems[system][i] for i in idx]
+        hyps = [self.study.systems[system][i] or "" for i in idx]  # idx: translated segments
         return idx, hyps, [[s[j] for j in idx_kept] for s in streams]
 
     def usable_references(self) -> np.ndarray:
@@ -162,7 +165,7 @@ class ScoringContext:
 
 def assemble(
     ctx: ScoringContext,
-    per_system: dict[str, tuple[Sequence[int], np.ndarray, np.ndarray]],
+    per_system: Mapping[str, tuple[Sequence[int], np.ndarray, np.ndarray]],
     n_features: int,
     notes: Sequence[str] = (),
 ) -> MetricStatistics:

@@ -9,7 +9,7 @@ same pure function of a row of summed statistics: :func:`chrf_from_stats` (sacre
 
 The statistics are computed once, for every system of a study at the same time
 (:func:`chrf_statistics_table`). The texts of a chunk of segments become one array of code points
-(:func:`~bleu_core.metrics.chrf_units.char_units`; the kernel leaves whitespace out itself, the twin gets it removed) and, for chrF++, one
+(:func:`~bleu_core.metrics.chrf_units.char_units`; the kernel leaves whitespace out itself, the pure path gets it removed) and, for chrF++, one
 array of word ids (:class:`~bleu_core.metrics.chrf_units.WordUnits`: numbered by :mod:`bleu_core.fast.word_index`, each distinct word split
 once). The clipped matches are then counted
 
@@ -17,7 +17,7 @@ once). The clipped matches are then counted
   :mod:`bleu_core.fast.compiled`): per segment, the reference n-grams form a trie in a hash table keyed by
   ``(parent n-gram, last unit)`` — compared whole, so exact — and each hypothesis is read once, unit by unit,
   as by an Aho-Corasick automaton; about 25 ns a character, without the GIL;
-* or by its numpy twin :func:`_match_counts` (``BLEU_STUDY_PURE=1``): every n-gram of every segment gets an
+* or by its numpy path :func:`_match_counts` (``BLEU_STUDY_PURE=1``): every n-gram of every segment gets an
   exact integer id by ranking ``(id of its first n-1 characters, last character)`` pairs, and the counts come
   from one sort per order. Only n-grams whose prefix occurs in both a hypothesis and a reference of the same
   segment are carried to the next order, which makes the higher orders cheap.
@@ -394,7 +394,7 @@ def chrf_statistics_table(
     Segments are processed in chunks of about ``chunk_positions`` characters to bound memory;
     ``progress(done, total, message)`` is called after each chunk. The matches are counted by the compiled
     kernel when :func:`bleu_core.fast.compiled.use_compiled` says so (``compiled=True``/``False`` decides
-    outright), else by the numpy twin :func:`_match_counts`: the results are identical.
+    outright), else by the numpy path :func:`_match_counts`: the results are identical.
 
     Returns a :class:`ChrfTable` equal to sacrebleu's ``CHRF._extract_corpus_statistics`` row for row.
 
@@ -442,7 +442,7 @@ def _blocks(
     unit_dtype: type[np.integer],
 ) -> list[tuple]:
     """What :func:`_count_block` counts for the texts ``docs`` of one chunk: their characters, and for
-    chrF++ their words. The kernel leaves whitespace out itself (``skip``); the numpy twin gets it removed."""
+    chrF++ their words. The kernel leaves whitespace out itself (``skip``); the numpy path gets it removed."""
     if options.lowercase:
         docs = [t.lower() for t in docs]
     skip = None if options.whitespace else SPACE
@@ -480,7 +480,9 @@ def _count_block(
 
 
 def _check_streams(
-    systems: list[list[str | None]], references: list[list[str | None]], usable: np.ndarray | None
+    systems: Sequence[Sequence[str | None]],
+    references: Sequence[Sequence[str | None]],
+    usable: np.ndarray | None,
 ) -> np.ndarray:
     """The ``K × R`` usable matrix, after checking that every stream has the first reference's length."""
     if not references:

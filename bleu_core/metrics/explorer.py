@@ -2,7 +2,7 @@
 
 The user ticks values for each option (tokenizer, case, smoothing, effective order, maximum order,
 reference-length policy, number of references); every combination is scored, with its signature and its
-difference from the default (sacrebleu's settings with all references). When human segment scores are given,
+difference from the default (sacrebleu's settings, or the caller's, with all references). When human segment scores are given,
 each variant's *sentence* BLEU is correlated with them (Pearson r and Kendall tau-b over the rated segments),
 which answers questions like "which sentence-BLEU smoothing tracks adequacy best?".
 
@@ -133,6 +133,7 @@ def explore(
     human: Sequence[float] | np.ndarray | None = None,
     higher_is_better: bool = True,
     best_by: str = "kendall",
+    default: BleuOptions | None = None,
 ) -> ExplorerResult:
     """Score ``hypotheses`` under every combination of ``grid``.
 
@@ -144,6 +145,8 @@ def explore(
         higher_is_better: direction of the human criterion (MQM error scores: ``False``); the best
             variant is the one whose correlation is highest in the criterion's direction.
         best_by: ``"kendall"`` (tau-b) or ``"pearson"``.
+        default: the options every row's difference is measured from (the app's sidebar: its tokenizer
+            follows the target language); ``None`` = sacrebleu's defaults.
     """
     if best_by not in ("kendall", "pearson"):
         raise BleuOptionError(f"best_by must be 'kendall' or 'pearson', got {best_by!r}")
@@ -156,7 +159,7 @@ def explore(
             raise BleuOptionError(
                 f"{human_arr.size} human scores for {len(hypotheses)} segments: give one score (or NaN) per segment"
             )
-    default = BleuOptions()
+    default = BleuOptions() if default is None else default
     option_sets = []
     for values in itertools.product(*(getattr(grid, f) for f in _OPTION_FIELDS)):
         option_sets.append(BleuOptions(**dict(zip(_OPTION_FIELDS, values, strict=True))))

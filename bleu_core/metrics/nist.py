@@ -208,13 +208,15 @@ def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatist
     segments) and shared by every system scored against them; one tokenizer numbers the tokens of all."""
     from bleu_core.fast.batch_tokenizers import BatchTokenizer
     from bleu_core.metrics.nist_statistics import (
+        ReferenceNgrams,
         hypothesis_statistics_from_text,
         reference_ngrams_from_text,
     )
 
     per_system = {}
     tokenizer = BatchTokenizer(ctx.tokenize, ctx.lowercase)
-    references: dict[tuple, object] = {}  # reference n-grams per (reference streams, segments)
+    # reference n-grams per (reference streams, segments)
+    references: dict[tuple, ReferenceNgrams] = {}
     for k, system in enumerate(ctx.systems):
         ctx.report(k, len(ctx.systems), f"NIST: system {k + 1} of {len(ctx.systems)} ({system})")
         if (usable := ctx.usable_inputs(system)) is None:

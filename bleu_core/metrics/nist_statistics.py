@@ -1,6 +1,6 @@
 """NIST's per-segment statistics, vectorised: every segment (and every system) at once with numpy.
 
-:func:`bleu_core.metrics.nist.corpus_nist_from_tokens` is the reference implementation: a ``Counter`` of
+:func:`bleu_core.metrics.nist.corpus_nist_from_tokens` is the oracle: a ``Counter`` of
 n-grams per segment and a dictionary look-up per n-gram. This module computes *the same numbers* from integer
 token ids, in two steps:
 
@@ -19,7 +19,7 @@ token ids, in two steps:
 Step 1 runs once per set of references; step 2 once per system (or per chunk of lines), so the information
 weights are shared by every system scored against the same references.
 
-Sums of information may differ from the reference implementation in the last bits (they are added in another
+Sums of information may differ from the oracle in the last bits (they are added in another
 order); matched counts, n-gram totals and lengths are exactly equal (``tests/metrics/test_metrics_nist_statistics.py``).
 
 >>> refs = reference_ngrams_from_tokens([[["the", "cat", "sat", "on", "a", "mat"]]], max_order=2)

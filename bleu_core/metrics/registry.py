@@ -28,7 +28,7 @@ Conventions:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.base import MetricScores, MetricSpec, ScoringContext
@@ -38,6 +38,9 @@ from bleu_core.metrics.nist import NIST
 from bleu_core.metrics.per import PER
 from bleu_core.metrics.ter import TER
 from bleu_core.metrics.weighted import WEIGHTED
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = [
     "DEFAULT_METRICS",
@@ -115,7 +118,7 @@ def chrf_options(metric: str, *, lowercase: bool = False) -> ChrfOptions:
 
 
 def score_study(
-    study: Any,
+    study: Study,
     metrics: Sequence[str] = DEFAULT_METRICS,
     *,
     systems: Sequence[str] | None = None,

@@ -17,11 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleu_core.errors import BleuOptionError
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = ["COMPUTED_DEFAULT", "MetricTable", "study_metric_scores"]
 
@@ -65,7 +68,7 @@ class MetricTable:
 
 
 def study_metric_scores(
-    study: Any,
+    study: Study,
     metrics: Sequence[str] | None = COMPUTED_DEFAULT,
     *,
     systems: Sequence[str] | None = None,

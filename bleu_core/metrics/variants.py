@@ -50,7 +50,7 @@ VARIANTS: tuple[BleuVariant, ...] = (
         "sacrebleu",
         BleuOptions(),
         "The reference point: 13a tokens, case kept, brevity penalty against the closest reference length, "
-        "and zero n-gram counts smoothed by halving (exp), as WMT reports it.",
+        "and zero n-gram counts smoothed by halving (exp): sacrebleu's defaults.",
         "sacrebleu.metrics.BLEU().corpus_score(hyps, refs)",
     ),
     BleuVariant(
@@ -78,6 +78,36 @@ VARIANTS: tuple[BleuVariant, ...] = (
         "BLEU paper §2 (worked examples)",
     ),
 )
+
+
+def variants_for(tokenize: str) -> tuple[BleuVariant, ...]:
+    """:data:`VARIANTS` with the tokenizer of a study's settings: sacrebleu and Hugging Face tokenize with
+    ``tokenize`` (both take a tokenizer argument: sacrebleu's ``tokenize=``, evaluate's ``tokenizer=``),
+    as a researcher scoring a Chinese or Japanese target sets it; NLTK (the tokens it is given) and the
+    paper (its own word rule) keep their definitions. With ``13a`` the variants are :data:`VARIANTS`.
+
+    >>> [(v.key, v.options.tokenize) for v in variants_for("ja-mecab")]
+    [('sacrebleu', 'ja-mecab'), ('nltk', 'none'), ('hf-evaluate', 'ja-mecab'), ('paper', 'paper')]
+    >>> variants_for("zh")[0].label, variants_for("13a") == VARIANTS
+    ('sacrebleu (tok zh)', True)
+    """
+    if tokenize == BleuOptions().tokenize:
+        return VARIANTS
+    BleuOptions(tokenize=tokenize)  # an unknown name: the options' own message
+    out: list[BleuVariant] = []
+    for v in VARIANTS:
+        if v.options.tokenize != BleuOptions().tokenize:
+            out.append(v)
+            continue
+        options = v.options.with_(tokenize=tokenize)
+        explanation = v.explanation.replace("13a tokens", f"{tokenize} tokens").replace(
+            "tokenizes like sacrebleu", f"tokenizes with {tokenize} like sacrebleu here"
+        )
+        call = v.call.replace("BLEU()", f"BLEU(tokenize='{tokenize}')").replace(
+            "references=refs)", f"references=refs, tokenizer=<sacrebleu's {tokenize} tokenizer>)"
+        )
+        out.append(BleuVariant(v.key, f"{v.label} (tok {tokenize})", options, explanation, call))
+    return tuple(out)
 
 
 def get_variant(key: str) -> BleuVariant:
@@ -116,7 +146,8 @@ def many_bleus(
     references: Sequence[Sequence[str | None]],
     variants: Sequence[BleuVariant] = VARIANTS,
 ) -> list[VariantScore]:
-    """Corpus BLEU of the same data under every variant; ``difference`` is score minus sacrebleu's score.
+    """Corpus BLEU of the same data under every variant; ``difference`` is score minus sacrebleu's score
+    (the ``sacrebleu`` variant of ``variants``, with its tokenizer: :func:`variants_for`).
 
     ``references`` are reference streams (``references[k][i]``). Statistics are computed once per
     tokenisation.
@@ -129,10 +160,11 @@ def many_bleus(
         if key not in cache:
             cache[key] = statistics_for(hypotheses, references, opts)
         results.append(corpus_score(cache[key], opts))
-    base_key = (BleuOptions().tokenize, False, BleuOptions().statistics_order)
+    reference = next((v.options for v in variants if v.key == "sacrebleu"), BleuOptions())
+    base_key = (reference.tokenize, reference.lowercase, reference.statistics_order)
     if base_key not in cache:
-        cache[base_key] = statistics_for(hypotheses, references, BleuOptions())
-    base = corpus_score(cache[base_key], BleuOptions()).score
+        cache[base_key] = statistics_for(hypotheses, references, reference)
+    base = corpus_score(cache[base_key], reference).score
     return [
         VariantScore(
             variant=v,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -23,10 +23,14 @@ from .errors import StatsInputError
 from .resampling import check_count
 from .systems import bleu_scores, default_options, stack_systems
 
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+
 #: The paper's layout: 20 blocks of 25 sentences.
 PAPER_BLOCKS = 20
 PAPER_BLOCK_SIZE = 25
-_ALTERNATIVES = ("greater", "two-sided", "less")
+Alternative = Literal["greater", "two-sided", "less"]
+_ALTERNATIVES: tuple[Alternative, ...] = ("greater", "two-sided", "less")
 
 
 @dataclass(frozen=True)
@@ -180,9 +184,19 @@ def block_sizes(n_segments: int, n_blocks: int, block_size: int | None) -> tuple
     return tuple(k + 1 if i < extra else k for i in range(b))
 
 
+def _checked_alternative(alternative: str) -> Alternative:
+    """*alternative* if it is one of :data:`_ALTERNATIVES`, else a :class:`StatsInputError`."""
+    for known in _ALTERNATIVES:
+        if alternative == known:
+            return known
+    raise StatsInputError(
+        f"unknown alternative {alternative!r}; choose one of: {', '.join(_ALTERNATIVES)}"
+    )
+
+
 def block_bleu(
     systems: Mapping[str, Any],
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     n_blocks: int = PAPER_BLOCKS,
     block_size: int | None = PAPER_BLOCK_SIZE,
@@ -204,20 +218,15 @@ def block_bleu(
     """
     from scipy import stats as sps
 
-    if alternative not in _ALTERNATIVES:
-        raise StatsInputError(
-            f"unknown alternative {alternative!r}; choose one of: {', '.join(_ALTERNATIVES)}"
-        )
+    tail = _checked_alternative(alternative)
     stack = stack_systems(systems)
-    if score is None:
-        options = default_options(options)
     b, k, leftover = block_layout(stack.n_segments, n_blocks, block_size)
     sizes = block_sizes(stack.n_segments, n_blocks, block_size)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.intp)
     used = stack.array[:, : int(sum(sizes))]
     block_totals = np.add.reduceat(used, starts, axis=1)
     if score is None:
-        scores = bleu_scores(block_totals, options)  # K × B
+        scores = bleu_scores(block_totals, default_options(options))  # K × B
     else:
         scores = np.asarray(score(block_totals), dtype=np.float64)
     order = np.argsort(scores.mean(axis=1), kind="stable")
@@ -226,7 +235,7 @@ def block_bleu(
     tests = []
     if len(names) > 1:  # every neighbour pair at once: scipy's t-test is vectorised over rows
         right, left = scores[1:], scores[:-1]
-        res = sps.ttest_rel(right, left, axis=1, alternative=alternative)
+        res = sps.ttest_rel(right, left, axis=1, alternative=tail)
         ci = sps.ttest_rel(right, left, axis=1).confidence_interval(0.95)
         t, p = np.atleast_1d(res.statistic), np.atleast_1d(res.pvalue)
         low, high = np.atleast_1d(ci.low), np.atleast_1d(ci.high)

@@ -6,12 +6,20 @@ confidence interval of the system's BLEU; the relative standard deviation ``RSD 
 how precise the score is. For two systems on the *same* resampled test sets, the middle 95 % of the
 ``M`` differences is the confidence interval of the difference.
 
-The p-value reported next to the verdict is sacrebleu's ``--paired-bs`` p-value (the Moses
-``bootstrap-hypothesis-difference-significance.pl`` recipe): the resampled absolute differences,
-centred on their mean, are compared with the observed absolute difference,
-``p = (#{|d_m| − mean|d| > |d|} + 1) / (M + 1)``. The verdict is read from that p-value at ``alpha``
-(``>``/``<`` when ``p < alpha``), so a p-value below ``alpha`` is never marked "no significant
-difference"; the percentile interval of the difference is reported beside it.
+**One rule for the verdict, its interval and its p-value.** The verdict of a pair is read from the
+``1 − alpha`` percentile interval of its ``M`` resampled differences: ``>`` when the interval lies above 0
+(and the observed difference is positive), ``<`` when it lies below 0, else ``~``. Its p-value comes from the
+same resamples and the same rule: the smallest ``alpha`` at which that percentile interval would exclude 0 on
+the observed difference's side (:func:`percentile_pvalues`: twice the share of resampled differences beyond
+0, interpolated as the percentiles are), so ``p < alpha`` exactly when the interval excludes 0, and no row
+shows a verdict its own interval or p-value contradicts. (0 means no resample crossed 0: read ``p < 1/M``.)
+
+sacrebleu's ``--paired-bs`` p-value (the Moses ``bootstrap-hypothesis-difference-significance.pl``
+recipe) is kept beside it as ``sacrebleu_pvalue``: the resampled absolute differences, centred on their
+mean, are compared with the observed absolute difference, ``p = (#{|d_m| − mean|d| > |d|} + 1) / (M + 1)``.
+It tests another null (a centred |difference|), so it can fall below ``alpha`` while the percentile
+interval still holds 0, or the other way; the verdict does not use it. With sacrebleu's seed it is
+sacrebleu's number to the last digit.
 
 Everything runs on per-segment statistics: the resamples are an ``M × S`` count matrix, one matrix
 product gives every resampled test set's statistics for every system, and one vectorised BLEU call
@@ -29,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,8 +52,11 @@ from .resampling import (
     percentile_interval,
     percentile_intervals,
 )
-from .results import PairedComparison, PairedTestResult, pairs_to_test, verdict
+from .results import PairedComparison, PairedTestResult, interval_verdict, pairs_to_test
 from .systems import SystemStack, bleu_scores, default_options, stack_systems
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 #: Largest number of (resample, segment) cells drawn in one call (bigger runs are drawn in row chunks).
 _MAX_CELLS = 30_000_000
@@ -101,16 +112,18 @@ class BootstrapResult:
     def paired(self, *, baseline: str | None = None, alpha: float = 0.05) -> PairedTestResult:
         """Paired bootstrap test of every pair of systems (or each against ``baseline``).
 
-        The verdict is read from the test's own p-value (sacrebleu's ``--paired-bs``, see the module
-        docstring): ``>``/``<`` when ``p < alpha`` (:func:`~bleu_core.stats.results.verdict`). The
-        ``1 − alpha`` percentile interval of the difference is reported beside it; near the threshold
-        the two can disagree, and the p-value decides.
+        The verdict is read from the ``1 − alpha`` percentile interval of the difference
+        (:func:`~bleu_core.stats.results.interval_verdict`), and the p-value is that interval's own
+        (:func:`percentile_pvalues`): ``p < alpha`` exactly when the interval excludes 0, so verdict,
+        interval and p never disagree. sacrebleu's ``--paired-bs`` p-value is kept as ``sacrebleu_pvalue``
+        (see the module docstring).
         """
         level = check_level(1.0 - alpha)
         pairs = pairs_to_test(self.systems, baseline)
         stats = paired_statistics(self.observed, self.samples, pairs, level)
         comparisons = []
-        for (i, j), (observed, pvalue, low, high) in zip(pairs, stats.tolist(), strict=True):
+        for (i, j), row in zip(pairs, stats.tolist(), strict=True):
+            observed, sacrebleu_p, low, high, pvalue = row
             comparisons.append(
                 PairedComparison(
                     system=self.systems[i],
@@ -118,7 +131,8 @@ class BootstrapResult:
                     statistic=observed,
                     pvalue=pvalue,
                     confidence_interval=(low, high),
-                    verdict=verdict(observed, pvalue, alpha),
+                    verdict=interval_verdict(observed, low, high),
+                    sacrebleu_pvalue=sacrebleu_p,
                 )
             )
         return PairedTestResult(
@@ -178,17 +192,17 @@ class BootstrapResult:
         }
 
 
-def bleu_scorer(options: Any) -> ScoreFunction:
+def bleu_scorer(options: BleuOptions | None) -> ScoreFunction:
     """BLEU (0-100) of summed statistics under ``options`` (defaults when ``None``)."""
-    options = default_options(options)
+    chosen = default_options(options)
 
     def score(totals: np.ndarray) -> np.ndarray:
-        return bleu_scores(totals, options)
+        return bleu_scores(totals, chosen)
 
     return score
 
 
-def resampled_bleu(stack: SystemStack, counts: np.ndarray, options: Any) -> np.ndarray:
+def resampled_bleu(stack: SystemStack, counts: np.ndarray, options: BleuOptions) -> np.ndarray:
     """BLEU of every system on every resampled test set: ``K × M`` from an ``M × S`` count matrix."""
     return bleu_scores(stack.weighted_totals(counts, integer_weights=True), options).T
 
@@ -245,17 +259,19 @@ def summarise_systems(
 def paired_statistics(
     observed: np.ndarray, samples: np.ndarray, pairs: Sequence[tuple[int, int]], confidence: float
 ) -> np.ndarray:
-    """Per pair ``(i, j)``: observed difference, p-value, interval low and high (a ``P × 4`` array).
+    """Per pair ``(i, j)``: observed difference, sacrebleu's p-value, interval low and high, and the
+    interval's own p-value (a ``P × 5`` array).
 
     The differences ``samples[i] − samples[j]`` of all pairs are formed as one ``P × M`` array (in
-    row chunks of at most ``_PAIR_CELLS`` cells); the percentile interval and sacrebleu's p-value
-    ``(#{|d_m| − mean|d| > |d|} + 1) / (M + 1)`` are row-wise reductions of it.
+    row chunks of at most ``_PAIR_CELLS`` cells); the percentile interval, sacrebleu's p-value
+    ``(#{|d_m| − mean|d| > |d|} + 1) / (M + 1)`` and :func:`percentile_pvalues` are row-wise
+    reductions of it.
 
     >>> paired_statistics(np.array([3.0, 1.0]), np.array([[3.0, 4.0, 2.0], [1.0, 1.0, 1.0]]),
     ...                   [(0, 1)], 0.5).tolist()
-    [[2.0, 0.25, 1.5, 2.5]]
+    [[2.0, 0.25, 1.5, 2.5, 0.0]]
     """
-    out = np.empty((len(pairs), 4))
+    out = np.empty((len(pairs), 5))
     if not len(pairs):
         return out
     first = np.array([i for i, _ in pairs], dtype=np.intp)
@@ -273,13 +289,55 @@ def paired_statistics(
         block = out[start : start + rows]
         block[:, 0] = observed_diff
         block[:, 1] = (count + 1) / (m + 1)
-        block[:, 2:] = percentile_intervals(diffs, confidence)
+        block[:, 2:4] = percentile_intervals(diffs, confidence)
+        block[:, 4] = percentile_pvalues(diffs, observed_diff)
     return out
+
+
+def percentile_pvalues(diffs: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Per row of ``P × M`` resampled differences, the p-value of its percentile interval: the smallest
+    ``alpha`` at which the ``1 − alpha`` percentile interval (linear interpolation, as
+    :func:`~bleu_core.stats.resampling.percentile_intervals`) excludes 0 on the side of the row's
+    ``observed`` difference; 1 for an observed difference of 0.
+
+    With ``q(t)`` the ``t`` quantile (non-decreasing, piecewise linear), the low end ``q(alpha/2)`` is above
+    0 exactly when ``alpha/2 > t0 = sup{t : q(t) <= 0}``, so ``p = 2 t0`` for a positive difference;
+    likewise ``p = 2 (1 − t1)``, ``t1 = inf{t : q(t) >= 0}``, for a negative one.
+
+    >>> percentile_pvalues(np.array([[-1.0, 1.0, 2.0, 3.0, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0]]),
+    ...                    np.array([2.0, 3.0])).tolist()
+    [0.25, 0.0]
+    >>> percentile_pvalues(np.array([[-4.0, -3.0, -2.0, -1.0, 1.0], [0.0, 0.0, 0.0, 0.0, 0.0]]),
+    ...                    np.array([-2.0, 0.0])).tolist()
+    [0.25, 1.0]
+    """
+    d = np.sort(np.asarray(diffs, dtype=np.float64), axis=-1)
+    p_count, m = d.shape
+    if m < 2:
+        return np.where(np.asarray(observed) == 0, 1.0, 0.0) * np.ones(p_count)
+    rows = np.arange(p_count)
+    below_or_at = np.sum(d <= 0, axis=1)  # d[:k] <= 0 < d[k:]
+    below = np.sum(d < 0, axis=1)  # d[:k] < 0 <= d[k:]
+    # t0: the last position where q <= 0, between d[k-1] <= 0 and d[k] > 0
+    k = np.clip(below_or_at, 1, m - 1)
+    a, b = d[rows, k - 1], d[rows, k]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t0 = (k - 1 + np.where(b > a, -a / (b - a), 0.0)) / (m - 1)
+    t0 = np.where(below_or_at == 0, 0.0, np.where(below_or_at == m, 1.0, t0))
+    # t1: the first position where q >= 0, between d[k-1] < 0 and d[k] >= 0
+    k = np.clip(below, 1, m - 1)
+    a, b = d[rows, k - 1], d[rows, k]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t1 = (k - 1 + np.where(b > a, -a / (b - a), 0.0)) / (m - 1)
+    t1 = np.where(below == 0, 0.0, np.where(below == m, 1.0, t1))
+    obs = np.asarray(observed, dtype=np.float64)
+    p = np.where(obs > 0, 2.0 * t0, np.where(obs < 0, 2.0 * (1.0 - t1), 1.0))
+    return np.clip(p, 0.0, 1.0)
 
 
 def bootstrap(
     systems: Mapping[str, Any],
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     n_resamples: int = 1000,
     confidence: float = 0.95,
@@ -327,7 +385,7 @@ def bootstrap(
 
 def paired_bootstrap(
     systems: Mapping[str, Any],
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     n_resamples: int = 1000,
     seed: int | None = DEFAULT_SEED,

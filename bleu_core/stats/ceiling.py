@@ -37,16 +37,21 @@ import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleu_core.study.formats.esa import SECOND_OPINIONS
 
+from .ceiling_flags import ceiling_flags, chance_of
 from .chance import CHANCE_STATISTICS, SYSTEM_LEVEL, WMT_RULE, ranking_rule, statistic_value
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, make_rng
+from .statistic_names import statistic_name
 from .tau_like import DA_Z_THRESHOLD
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 
 @dataclass(frozen=True)
@@ -58,7 +63,11 @@ class HumanCeiling:
         name: the statistic's name; ``source``: ``raters`` or ``criteria``.
         available: whether a second human opinion existed; ``note`` says what was compared or why not.
         n_items: (system, segment) items with both opinions, ``n_systems`` the systems they belong
-            to; ``seed``: the draw of the rater split.
+            to; ``seed``: the draw of the rater split (and of the interval's resamples).
+        n_segments: the segments the value rests on: for a statistic that compares systems within a
+            segment, those with 2+ such systems; else those with an item.
+        confidence_interval: the 95 % percentile interval over ``n_resamples`` resamples of those
+            segments (``None``: not resampled or not available).
     """
 
     name: str
@@ -69,8 +78,12 @@ class HumanCeiling:
     seed: int | None
     note: str
     n_systems: int = 0
+    n_segments: int = 0
+    confidence_interval: tuple[float, float] | None = None
+    n_resamples: int = 0
 
     def to_dict(self) -> dict[str, Any]:
+        ci = self.confidence_interval
         return {
             "statistic_name": self.name,
             "statistic": None if math.isnan(self.statistic) else self.statistic,
@@ -78,40 +91,150 @@ class HumanCeiling:
             "source": self.source,
             "n_items": self.n_items,
             "n_systems": self.n_systems,
+            "n_segments": self.n_segments,
+            "confidence_interval": None if ci is None else [float(ci[0]), float(ci[1])],
+            "n_resamples": self.n_resamples,
             "seed": self.seed,
             "note": self.note,
         }
 
 
+def rater_items(
+    study: Study, criterion: str, systems: Sequence[str]
+) -> dict[tuple[int, int], dict[Any, tuple[str, str, list[float]]]]:
+    """Every rated (system row, segment column) item of ``criterion``: rater → (group, label, scores).
+
+    Read from the study's ratings and its second opinions (``metadata["second_opinions"]``); a rating
+    without a rater counts as a rater of its own. The label names the rater for people: ``"human2: b1"``
+    when the rating has a group (WMT25's pass), else the rater. The one grouping the ceiling
+    (:func:`rater_split`) and the disagreements (:func:`disagreements`) share.
+    """
+    from bleu_core.study import Rating
+
+    row = {s: i for i, s in enumerate(systems)}
+    col = {seg.id: j for j, seg in enumerate(study.segments)}
+    aside = [Rating(*r) for r in (study.metadata or {}).get(SECOND_OPINIONS) or []]
+    by_item: dict[tuple[int, int], dict[Any, tuple[str, str, list[float]]]] = defaultdict(dict)
+    for n, r in enumerate([*study.ratings, *aside]):
+        if r.criterion == criterion and r.segment_id in col and r.system in row:
+            rater = ("unnamed", n) if r.rater is None else r.rater
+            label = str(r.rater) if not r.group else f"{r.group}: {r.rater}"
+            item = by_item[(row[r.system], col[r.segment_id])]
+            item.setdefault(rater, (r.group or "", label, []))[2].append(r.score)
+    return by_item
+
+
 def rater_split(
-    study: Any, criterion: str, systems: Sequence[str], *, seed: int | None = DEFAULT_SEED
+    study: Study, criterion: str, systems: Sequence[str], *, seed: int | None = DEFAULT_SEED
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Two ``systems × segments`` arrays, *human 1* and *human 2*, from the items with 2+ raters.
 
     For each item rated by two or more different raters (a rater's repeats: their mean; a rating without
     a rater counts as a rater of its own), two raters are drawn at random (``seed``) and their scores put
-    one on each side; every other item is NaN on both. The study's ratings and its second opinions
-    (``metadata["second_opinions"]``) are read. Returns the arrays and the seed used.
+    one on each side; every other item is NaN on both. Where every rater of the item belongs to a group
+    (WMT25's passes ``human1``, ``human2``), no draw: the first two groups in order go to human 1 and
+    human 2, so the ceiling is pass against pass. The study's ratings and its second opinions
+    (``metadata["second_opinions"]``) are read (:func:`rater_items`). Returns the arrays and the seed used.
     """
-    from bleu_core.study import Rating
-
     rng, seed = make_rng(seed)
-    row = {s: i for i, s in enumerate(systems)}
-    col = {seg.id: j for j, seg in enumerate(study.segments)}
-    aside = [Rating(*r) for r in (study.metadata or {}).get(SECOND_OPINIONS) or []]
-    by_item: dict[tuple[int, int], dict[Any, list[float]]] = defaultdict(lambda: defaultdict(list))
-    for n, r in enumerate([*study.ratings, *aside]):
-        if r.criterion == criterion and r.segment_id in col and r.system in row:
-            rater = ("unnamed", n) if r.rater is None else r.rater
-            by_item[(row[r.system], col[r.segment_id])][rater].append(r.score)
     first = np.full((len(systems), len(study.segments)), np.nan)
     second = first.copy()
-    for (i, j), raters in sorted(by_item.items()):
+    for (i, j), raters in sorted(rater_items(study, criterion, systems).items()):
         if len(raters) >= 2:
-            scores = [float(np.mean(v)) for v in raters.values()]
+            if all(group for group, _, _ in raters.values()):
+                ordered = sorted(raters.values(), key=lambda v: (v[0], v[1]))
+                first[i, j], second[i, j] = (float(np.mean(v[2])) for v in ordered[:2])
+                continue
+            scores = [float(np.mean(v)) for _, _, v in raters.values()]
             a, b = rng.choice(len(scores), size=2, replace=False)
             first[i, j], second[i, j] = scores[a], scores[b]
     return first, second, seed
+
+
+def split_words(study: Study, criterion: str, systems: Sequence[str], seed: int) -> str:
+    """How :func:`rater_split` chose the two sides: ``human1 against human2`` where every item with two
+    raters has them by pass (group), ``drawn with seed N`` where none does, both said when mixed."""
+    items = [r for r in rater_items(study, criterion, systems).values() if len(r) >= 2]
+    grouped = [all(group for group, _, _ in r.values()) for r in items]
+    groups = sorted({group for r in items for group, _, _ in r.values() if group})
+    by_pass = " against ".join(groups[:2]) if len(groups) >= 2 else "pass against pass"
+    if grouped and all(grouped):
+        return by_pass
+    if any(grouped):
+        return f"{by_pass} where the ratings name it, else drawn with seed {seed}"
+    return f"drawn with seed {seed}"
+
+
+DISAGREEMENT_POINTS = 50.0
+"""Two raters of an item disagree when their scores differ by more than this (WMT25's users' outliers)."""
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    """An item whose raters' scores differ by more than the threshold: ``scores`` (label, score) each."""
+
+    system: str
+    segment_id: str
+    doc_id: str | None
+    scores: tuple[tuple[str, float], ...]
+    gap: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "segment_id": self.segment_id,
+            "doc_id": self.doc_id,
+            "scores": [{"rater": label, "score": score} for label, score in self.scores],
+            "gap": self.gap,
+        }
+
+
+def disagreements(
+    study: Study,
+    criterion: str,
+    *,
+    systems: Sequence[str] | None = None,
+    threshold: float = DISAGREEMENT_POINTS,
+) -> list[Disagreement]:
+    """The items of ``criterion`` whose raters differ by more than ``threshold`` points (highest minus
+    lowest rater; a rater's repeats: their mean), largest gap first; ``systems`` default to all."""
+    names = list(study.systems if systems is None else systems)
+    found = []
+    for (i, j), raters in rater_items(study, criterion, names).items():
+        if len(raters) < 2:
+            continue
+        scores = tuple(sorted((label, float(np.mean(v))) for _, label, v in raters.values()))
+        values = [v for _, v in scores]
+        gap = max(values) - min(values)
+        if gap > threshold:
+            segment = study.segments[j]
+            found.append(Disagreement(names[i], segment.id, segment.doc_id, scores, gap))
+    return sorted(found, key=lambda d: (-d.gap, d.system, d.segment_id))
+
+
+def two_rater_criteria(study: Study) -> list[str]:
+    """The criteria of ``study`` with at least one item rated by two different raters."""
+    out = []
+    for name in study.criteria:
+        items = rater_items(study, name, list(study.systems))
+        if any(len(raters) >= 2 for raters in items.values()):
+            out.append(name)
+    return out
+
+
+def human_ceilings(
+    study: Study,
+    criterion: str,
+    *,
+    systems: Sequence[str] | None = None,
+    seed: int | None = DEFAULT_SEED,
+    statistics: Sequence[str] = CHANCE_STATISTICS,
+) -> list[HumanCeiling]:
+    """The human ceiling of every statistic in ``statistics`` (one rater against another, ``seed``): the
+    human-vs-human value to read beside each metric-vs-human number, with its items and systems."""
+    return [
+        human_ceiling(study, criterion, name, systems=systems, seed=seed) for name in statistics
+    ]
 
 
 def _value(
@@ -134,7 +257,8 @@ def _value(
             return statistic_value(statistic, m[rows], h[rows]), ""
         groups = int((both.sum(axis=0) >= 2).sum())
         where = (
-            f"{statistic} compares systems within a segment: {groups} segments have 2+ such systems"
+            f"{statistic_name(statistic)} compares systems within a segment: {groups} segments have 2+ "
+            "such systems"
         )
         if groups == 0:
             return math.nan, where
@@ -144,7 +268,7 @@ def _value(
 
 
 def human_ceiling(
-    study: Any,
+    study: Study,
     criterion: str,
     statistic: str,
     *,
@@ -152,8 +276,10 @@ def human_ceiling(
     other: str | None = None,
     seed: int | None = DEFAULT_SEED,
     tau_like: tuple[float, Any] = WMT_RULE,
+    n_resamples: int = 0,
 ) -> HumanCeiling:
-    """The human ceiling of ``statistic`` for ``criterion`` (see the module docstring).
+    """The human ceiling of ``statistic`` for ``criterion`` (see the module docstring), with its 95 %
+    interval over ``n_resamples`` resamples of its segments (0: none).
 
     ``systems`` default to the study's machine systems; ``other`` names a second criterion to compare
     with instead of splitting raters. Scores are oriented by each criterion's ``higher_is_better``.
@@ -180,7 +306,10 @@ def human_ceiling(
     else:
         first, second, used = rater_split(study, criterion, names, seed=seed)
         gold, second = sign * first, sign * second
-        source, what = "raters", f"one rater against another (drawn with seed {used})"
+        source, what = (
+            "raters",
+            f"one rater against another ({split_words(study, criterion, names, used)})",
+        )
     both = ~(np.isnan(gold) | np.isnan(second))
     n_items, n_systems = int(both.sum()), int(both.any(axis=1).sum())
     if n_items == 0:
@@ -192,14 +321,45 @@ def human_ceiling(
         return HumanCeiling(statistic, math.nan, False, source, 0, used, why)
     value, why = _value(statistic, second, gold, tau_like)
     note = f"{what}, on {n_items} items of {n_systems} systems" + (f"; {why}" if why else "")
+    within = statistic not in SYSTEM_LEVEL and statistic != "soft-pairwise-accuracy"
+    columns = np.flatnonzero(both.sum(axis=0) >= (2 if within else 1))
+    interval = None
+    if n_resamples > 0 and not math.isnan(value) and columns.size:
+        interval = _interval(statistic, second, gold, tau_like, columns, n_resamples, seed)
     return HumanCeiling(
-        statistic, value, not math.isnan(value), source, n_items, used, note, n_systems
-    )
+        statistic, value, not math.isnan(value), source, n_items, used, note, n_systems,
+        int(columns.size), interval, n_resamples if interval is not None else 0,
+    )  # fmt: skip
+
+
+def _interval(
+    statistic: str,
+    metric: np.ndarray,
+    human: np.ndarray,
+    tau_like: tuple[float, Any],
+    columns: np.ndarray,
+    n_resamples: int,
+    seed: int | None,
+) -> tuple[float, float] | None:
+    """The 95 % percentile interval of the ceiling over ``n_resamples`` resamples of its segments
+    (``columns``, drawn with replacement from ``seed``); ``None`` when no resample is defined."""
+    from .resampling import percentile_interval
+
+    rng, _ = make_rng(seed)
+    values = []
+    for _ in range(n_resamples):
+        pick = rng.choice(columns, size=columns.size, replace=True)
+        v, _why = _value(statistic, metric[:, pick], human[:, pick], tau_like)
+        if not math.isnan(v):
+            values.append(v)
+    if not values:
+        return None
+    return percentile_interval(np.asarray(values), 0.95)
 
 
 def add_ceiling(
     ranking: Any,
-    study: Any,
+    study: Study,
     *,
     seed: int | None = None,
     criterion: str | None = None,
@@ -228,15 +388,24 @@ def add_ceiling(
         other=None if other == gold else other,
         seed=ranking.seed if seed is None else seed,
         tau_like=(threshold, None),
+        n_resamples=min(ranking.n_resamples, CEILING_RESAMPLES),
     )
-    return replace(ranking, extra={**ranking.extra, "ceiling": ceiling.to_dict()})
+    found = ceiling.to_dict()  # with why to read it with care (below chance, few items)
+    found["flags"] = ceiling_flags(found, chance_of(ranking.extra.get("chance")))
+    return replace(ranking, extra={**ranking.extra, "ceiling": found})
 
+
+CEILING_RESAMPLES = 200
+"""At most this many resamples for the interval of a ranking's human ceiling (the ranking's own count
+when smaller): the ceiling is a reading aid, and each resample recomputes the statistic."""
 
 RATERS = "raters"
 """The ``--ceiling`` value (and the default) that splits the raters of each ranking's criterion."""
 
 
-def check_ceiling_criterion(study: Any, other: str | None, where: str = "this study") -> str | None:
+def check_ceiling_criterion(
+    study: Study, other: str | None, where: str = "this study"
+) -> str | None:
     """``other`` as the second criterion of the human ceiling: ``None`` for the rater split (``None`` or
     :data:`RATERS`), else a criterion of ``study`` (:class:`StatsInputError` naming ``where`` if not)."""
     if other is None or other == RATERS:
@@ -249,7 +418,7 @@ def check_ceiling_criterion(study: Any, other: str | None, where: str = "this st
     return other
 
 
-def with_ceilings(rankings: Sequence[Any], study: Any, other: str | None) -> list[Any]:
+def with_ceilings(rankings: Sequence[Any], study: Study, other: str | None) -> list[Any]:
     """Every ranking with its human ceiling from the second criterion ``other`` (a ranking against
     ``other`` itself, or every ranking when ``other`` is ``None`` or :data:`RATERS`: its raters split)."""
     chosen = check_ceiling_criterion(study, other)

@@ -40,6 +40,7 @@ import numpy as np
 
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, make_rng
+from .statistic_names import TIE_VARIANTS
 from .tau_like import tau_like_pairs
 
 SYSTEM_LEVEL = ("pairwise-accuracy", "pearson", "spearman", "kendall")
@@ -126,7 +127,7 @@ def _item_value(statistic: str, metric: np.ndarray, human: np.ndarray) -> tuple[
     """acc\\*_eq or tau\\*_eq (tie-calibrated, by item) and its threshold."""
     from .ties import tie_calibrated
 
-    variant = "acc23" if statistic == "acc-eq" else "23"
+    variant = TIE_VARIANTS[statistic]
     r = tie_calibrated(metric, human, variant, average_by="item")
     return r.statistic, r.threshold
 

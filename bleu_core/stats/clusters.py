@@ -33,7 +33,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,6 +43,9 @@ from .errors import StatsInputError
 from .ranking_statistics import STRATEGIES, WMT_EARLY_STOP, RankingInputs, Scored, strategy
 from .resampling import DEFAULT_SEED, make_rng
 from .tau_like import tau_like_of
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = [
     "DEFAULT_STATISTICS",
@@ -122,6 +125,30 @@ class MetricRanking:
     extra: dict[str, Any] = field(default_factory=dict)
     confidence: float = 0.95
     interval: str = ""
+    set_aside: tuple[tuple[str, str], ...] = ()
+    """``(system, reason)`` for every system of the tables that does not enter the statistic
+    (``systems`` are those that do: the human-rated ones, :func:`entering_systems`)."""
+
+    def describe_systems(self, label: Any = str) -> str:
+        """How many systems enter the statistic, and which are set aside and why (``label``: a system's
+        shown name, ``HUMAN-B (ref-B)`` for a reference).
+
+        >>> r = MetricRanking("pearson", "system", "esa", (), np.zeros((0, 0)), 0.05, 0, 1, "",
+        ...                   ("A", "B", "C"), set_aside=(("D", "no esa rating"), ("E", "no esa rating")))
+        >>> r.describe_systems()
+        '3 systems enter; set aside: D, E (no esa rating)'
+        """
+        head = f"{len(self.systems)} system{'' if len(self.systems) == 1 else 's'} enter"
+        if not self.set_aside:
+            return head
+        reasons: dict[str, list[str]] = {}
+        for name, why in self.set_aside:
+            reasons.setdefault(why, []).append(label(name))
+        return (
+            head
+            + "; set aside: "
+            + "; ".join(f"{', '.join(names)} ({why})" for why, names in reasons.items())
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,6 +162,7 @@ class MetricRanking:
             "confidence": self.confidence,
             "interval": self.interval,
             "systems": list(self.systems),
+            "set_aside": [{"system": n, "reason": why} for n, why in self.set_aside],
             "note": self.note,
             "metrics": [
                 {
@@ -159,6 +187,28 @@ class MetricRanking:
                 if k in self.extra
             },
         }
+
+
+def entering_systems(
+    systems: Sequence[str],
+    human_system: np.ndarray,
+    human_segment: np.ndarray | None,
+    level: str,
+    criterion: str,
+) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """The systems a ranking's statistic is computed on, and those set aside with the reason: at system
+    level the systems with a human system score, at segment level those with a rated segment.
+
+    >>> entering_systems(["A", "B", "C"], np.array([1.0, np.nan, 2.0]), None, "system", "esa")
+    (('A', 'C'), (('B', 'no esa rating'),))
+    """
+    if level == "segment" and human_segment is not None:
+        rated = ~np.all(np.isnan(human_segment), axis=1)
+    else:
+        rated = ~np.isnan(human_system)
+    why = f"no {criterion or 'human'} rating"
+    kept = tuple(s for s, r in zip(systems, rated, strict=True) if r)
+    return kept, tuple((s, why) for s, r in zip(systems, rated, strict=True) if not r)
 
 
 def _tables(tables: Mapping[str, Any]) -> list[Any]:
@@ -251,6 +301,9 @@ def rank_metrics(
     interval = scored.interval
     if interval:
         interval += f", {n_resamples} resamples, seed {seed}"
+    entering, set_aside = entering_systems(
+        items[0].systems, inputs.human_system, h_seg, kind.level, criterion
+    )
     return MetricRanking(
         statistic,
         kind.level,
@@ -261,10 +314,11 @@ def rank_metrics(
         n_resamples,
         seed,
         kind.test,
-        tuple(items[0].systems),
+        entering,
         note,
         confidence=confidence,
         interval=interval,
+        set_aside=set_aside,
         extra={"tau_like": tau_like.to_dict(), "tau_like_select": select}
         if statistic == "kendall-wmt" and tau_like is not None
         else {},
@@ -272,7 +326,7 @@ def rank_metrics(
 
 
 def study_rankings(
-    study: Any,
+    study: Study,
     tables: Mapping[str, Any],
     *,
     criteria: Sequence[str] | None = None,

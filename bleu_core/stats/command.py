@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import strict_json
 from ..limits import (
@@ -21,6 +21,13 @@ from ..limits import (
 )
 from .domain_command import domain_signatures, on_domain, significance_provenance
 from .resampling import DEFAULT_SEED
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+    from bleu_core.study.model import Study
+
+    from .clusters import MetricRanking
+    from .study_meta import MetaResult
 
 
 def _fmt(value: float | None, digits: int = 4) -> str:
@@ -44,17 +51,17 @@ def _split_names(value: str | None) -> list[str] | None:
     return None if not value else [v.strip() for v in value.split(",") if v.strip()]
 
 
-def _load_study(args: argparse.Namespace) -> Any:
+def _load_study(args: argparse.Namespace) -> Study:
     import sys
 
     from ..study import load_study
     from ..study.reference_choice import references_from_cli
 
     result = load_study(args.path, pair=args.pair, reference=references_from_cli(args.references))
-    if getattr(args, "esa", None):  # ESA files given on the command line
+    if getattr(args, "esa", None) or getattr(args, "keep_judge", None):  # ESA files, kept judges
         from ..cli_options import with_esa_files
 
-        result = with_esa_files(result, args.esa, pair=args.pair)
+        result = with_esa_files(result, args.esa, pair=args.pair, keep=args.keep_judge)
     scope = (
         " (whole study)" if getattr(args, "domain", None) else ""
     )  # found before the domain's cut
@@ -64,6 +71,12 @@ def _load_study(args: argparse.Namespace) -> Any:
         from ..tokenizers import tokenizer_for_language
 
         args.tokenize = tokenizer_for_language(result.study.target_lang)
+    if getattr(args, "tokenize", None):  # a space-based tokenizer on a zh/ja/ko target: say so
+        from ..tokenizers import tokenizer_warning
+
+        unsuitable = tokenizer_warning(args.tokenize, result.study.target_lang)
+        if unsuitable:
+            print(f"bleu-study: warning: {unsuitable}", file=sys.stderr)
     return result.study
 
 
@@ -101,7 +114,9 @@ def _meta_table(args: argparse.Namespace) -> int:
 def cmd_meta(args: argparse.Namespace) -> int:
     from ..cli_options import domain_line, options_from_args
     from .ceiling import with_ceilings
+    from .error_free_command import error_free_for_meta, print_error_free
     from .errors import StatsInputError
+    from .human_passes_command import human_passes, human_passes_text
     from .ranking_command import print_latex
     from .study_meta import meta_evaluate
 
@@ -146,24 +161,35 @@ def cmd_meta(args: argparse.Namespace) -> int:
     chosen: list[Any] = []
     rankings = _meta_rankings(args, study, result, chosen)
     rankings = with_ceilings(rankings, study, getattr(args, "ceiling", None))  # --ceiling CRITERION
+    error_free = error_free_for_meta(args, study, result.systems)  # WMT26 subtask 3 (ESA/MQM)
     if getattr(args, "latex", False):  # one study: its rankings in the findings' layout
+        print_error_free(error_free, latex=True)
         return print_latex(rankings, study.name)
+    passes = human_passes(study, seed=args.seed)  # two raters of an item: the human ceiling
     if args.format == "json":
         rank_dicts = [r.to_dict() for r in rankings]
         ranked_on = {"ranking_systems": chosen[0].to_dict()} if chosen else {}
         print(
             strict_json.dumps(
-                {**result.to_dict(), "domain": about, **ranked_on, "rankings": rank_dicts}, indent=1
+                {**result.to_dict(), "domain": about, **ranked_on, "rankings": rank_dicts}
+                | ({"human_passes": passes} if passes else {})
+                | ({"error_free": error_free} if error_free else {}),
+                indent=1,
             )
         )
         return 0
     if about is not None:
         print(domain_line(about))
     _print_meta(result, study, rankings, chosen[0] if chosen else None)
+    if passes:
+        print(human_passes_text(passes))
+    print_error_free(error_free)
     return 0
 
 
-def _print_meta(result: Any, study: Any, rankings: list[Any], chosen: Any) -> None:
+def _print_meta(
+    result: MetaResult, study: Study, rankings: list[MetricRanking], chosen: Any
+) -> None:
     """``meta``'s text output: the correlations, how they were computed, then the rankings (on the
     ``chosen`` set of systems, human translations by both names)."""
     from functools import partial
@@ -209,19 +235,26 @@ def _print_meta(result: Any, study: Any, rankings: list[Any], chosen: Any) -> No
     for row in result.rows:  # what changes the headline numbers, one line per criterion
         if row.result.level == "system" and row.result.method == "pearson":
             print(f"{row.criterion}, system level: {result.row_signature(row)}")
+    for criterion in result.rated:  # the systems that enter each criterion's numbers
+        kept, aside = result.entering(criterion), result.set_aside(criterion)
+        print(
+            f"{criterion}: {len(kept)} of {len(result.systems)} systems are rated on {criterion} and "
+            "enter its numbers"
+            + (f"; set aside (no {criterion} rating): {', '.join(aside)}" if aside else "")
+        )
     if rankings:
         from .ranking_command import format_rankings
 
         print()
         if chosen is not None:
             label = partial(system_label, human=study.human_systems)  # HUMAN-B (ref-B)
-            print(f"every metric ranked on {chosen.describe(label)}")
+            print(f"every metric scores {chosen.describe(label)}; each ranking says which enter")
         print(format_rankings(rankings))
 
 
 def _meta_rankings(
-    args: argparse.Namespace, study: Any, result: Any, chosen: list[Any] | None = None
-) -> list[Any]:
+    args: argparse.Namespace, study: Study, result: MetaResult, chosen: list[Any] | None = None
+) -> list[MetricRanking]:
     """Every metric ranked by the --statistics, on the systems meta evaluated that every metric
     scores (that set is appended to ``chosen``)."""
     from ..cli_options import options_from_args
@@ -264,7 +297,7 @@ def _ter_cache_dir(args: argparse.Namespace) -> Any:
 # ------------------------------------------------------------------------------------------- significance
 
 
-def _systems_from_args(args: argparse.Namespace, options: Any) -> dict[str, Any]:
+def _systems_from_args(args: argparse.Namespace, options: BleuOptions) -> dict[str, Any]:
     from ..cli_options import options_from_args
     from .errors import StatsInputError
 
@@ -358,19 +391,27 @@ def cmd_significance(args: argparse.Namespace) -> int:
             f"{t.method}: {t.n_resamples} {'resamples' if t.method == 'paired-bootstrap' else 'trials'}, "
             f"seed {t.seed}, alpha {t.alpha}"
         )
+        boot_test = t.method == "paired-bootstrap"
         rows = [["system", "baseline", "difference", "p", "CI of difference", "verdict"]]
+        rows[0] += ["sacrebleu p"] if boot_test else []
         for c in t.comparisons:
             rows.append(
                 [
                     c.system,
                     c.baseline,
                     f"{c.statistic:+.2f}",
-                    _fmt(c.pvalue),
+                    # no resample crossed 0: the interval's p is below what M resamples resolve
+                    f"< {1 / t.n_resamples:.2g}" if boot_test and c.pvalue == 0 else _fmt(c.pvalue),
                     _interval(c.confidence_interval, 2),
                     c.verdict,
                 ]
+                + ([_fmt(c.sacrebleu_pvalue)] if boot_test else [])
             )
         print(_table(rows))
+        if boot_test:  # one rule for the verdict, its interval and its p (bleu_core.stats.results)
+            from .results import VERDICT_RULE
+
+            print(VERDICT_RULE.format(level=f"{1 - t.alpha:.0%}", alpha=t.alpha))
         matrix = t.matrix()
         print()
         print("row vs column: > row significantly better, < worse, ~ no significant difference")
@@ -458,9 +499,9 @@ def _add_meta_rankings(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--statistics",
         metavar="NAMES",
-        help="rankings to report: pairwise-accuracy, pearson, spearman, kendall, soft-pairwise-accuracy "
-        "(system level), acc-eq, tau-eq (segment level, tie-calibrated, by item); 'none' for none "
-        "(default pairwise-accuracy,acc-eq)",
+        help="rankings: pairwise-accuracy, pearson, spearman, kendall, soft-pairwise-accuracy (SPA), "
+        "acc-eq (acc*_eq, acc23), tau-eq (tau*_eq, tau23), kendall-wmt (tau-like); 'none' for none "
+        "(default pairwise-accuracy,acc-eq; docs/meta-evaluation.md names them)",
     )
     p.add_argument(
         "--alpha",

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from ..correlate import correlation
+from ..correlate import CorrelationResult, correlation
 from .chance import ChanceLine, chance_line, permute_within_items
 from .correlation import item_correlations, item_result
 from .permuted_correlations import batched_applies, permuted_values, tau_like_values
@@ -126,7 +126,7 @@ def _tau_like_line(
 
 
 def correlation_chance(
-    result: Any,
+    result: CorrelationResult,
     metric: Any,
     human: Any,
     *,
@@ -156,13 +156,13 @@ def correlation_chance(
         values, constant = _tau_like_line(m, h, rng, n, rule or WMT_RULE, select)
         return _line(result.method, values, constant, seed, "each segment's systems")
     grouping = result.grouping or "none"
-    values = None
+    permuted = None
     if batched_applies(m, h):
-        values = permuted_values(result.method, grouping, m, h, rng, n)
-    if values is None:
-        values = looped_values(result.method, grouping, m, h, rng, n, WMT_RULE)
+        permuted = permuted_values(result.method, grouping, m, h, rng, n)
+    if permuted is None:
+        permuted = looped_values(result.method, grouping, m, h, rng, n, WMT_RULE)
     where = "each segment's systems" if grouping == "item" else "all scored translations"
-    return _line(result.method, values, math.nan, seed, where)
+    return _line(result.method, permuted, math.nan, seed, where)
 
 
 def chance_said(line: ChanceLine | None) -> str:

@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..cli_options import restrict_domain
 from ..signature import analysis_signature, interval_field, make_signature, with_domain
 
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+    from bleu_core.study.model import Study
+
 __all__ = ["domain_signatures", "on_domain", "significance_provenance"]
 
 
-def on_domain(args: argparse.Namespace, study: Any) -> tuple[Any, dict[str, Any] | None]:
+def on_domain(args: argparse.Namespace, study: Study) -> tuple[Any, dict[str, Any] | None]:
     """``study`` cut to ``--domain`` and the output's description of the domain (see
     :func:`~bleu_core.cli_options.restrict_domain`); the study and None without ``--domain``."""
     return restrict_domain(study, getattr(args, "domain", None))
@@ -38,7 +42,7 @@ def domain_signatures(result: Any, about: dict[str, Any] | None) -> Any:
 
 
 def significance_provenance(
-    args: argparse.Namespace, systems: dict[str, Any], options: Any, boot: Any
+    args: argparse.Namespace, systems: dict[str, Any], options: BleuOptions, boot: Any
 ) -> dict[str, Any]:
     """What ``significance``'s numbers were computed on: ``domain`` (the description of ``--domain``,
     else None) and ``signature``, the analysis signature: BLEU's (the references by name for a study,

@@ -20,12 +20,15 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import StatsInputError
 from .resampling import check_level
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 #: Group name used for ratings that carry no group.
 NO_GROUP = "all raters"
@@ -133,7 +136,7 @@ def _mean(values: list[float]) -> float:
 
 
 def judge_comparisons(
-    study: Any,
+    study: Study,
     criterion: str,
     *,
     groups: Sequence[str] | None = None,

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
@@ -42,11 +42,15 @@ from .resampling import DEFAULT_SEED, check_count, check_level, make_rng, percen
 from .systems import SystemStack, bleu_scores
 from .tau_like import TauLikeRule, tau_like_counts, tau_like_result
 
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+
 
 class ScoreSource(Protocol):
     """One score per system, on the full test set and on resampled test sets."""
 
-    names: tuple[str, ...]
+    @property
+    def names(self) -> tuple[str, ...]: ...
 
     @property
     def n_segments(self) -> int: ...
@@ -61,7 +65,7 @@ class BleuSource:
     """Corpus BLEU of every system, recomputed from per-segment statistics on each resample."""
 
     stack: SystemStack
-    options: Any
+    options: BleuOptions
 
     @property
     def names(self) -> tuple[str, ...]:

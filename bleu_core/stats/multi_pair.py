@@ -46,7 +46,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -55,6 +55,10 @@ from .chance import ITEM_LEVEL, SYSTEM_LEVEL, add_chance, ranking_data
 from .clusters import MetricRanking, assign_ranks, rank_metrics
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, check_count, make_rng
+from .statistic_names import TIE_VARIANTS
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 WMT24_STATISTICS = ("soft-pairwise-accuracy", "acc-eq")
 """WMT24's two statistics: SPA (MTME ``stats.PairwiseConfidenceError``: 1000 sign flips, seed 4) and
@@ -78,10 +82,12 @@ class Task:
     tables: Mapping[str, Any]
     human_system: np.ndarray
     human_segment: np.ndarray | None
-    study: Any = None
+    study: Study | None = None
 
 
-def task_from_study(study: Any, tables: Mapping[str, Any], criterion: str, name: str = "") -> Task:
+def task_from_study(
+    study: Study, tables: Mapping[str, Any], criterion: str, name: str = ""
+) -> Task:
     """The :class:`Task` of one study (one pair) and criterion, oriented as the rankings orient it.
 
     ``name`` defaults to the study's pair ``source-target`` (else its name).
@@ -121,7 +127,7 @@ class MultiPairResult:
     metrics: tuple[str, ...]
     average: dict[str, float]
     average_rank: dict[str, float]
-    rank: dict[str, int]
+    rank: dict[str, int | None]
     pvalues: np.ndarray
     n_resamples: int
     seed: int
@@ -231,7 +237,7 @@ class _ItemPairs:
     def __init__(self, statistic: str, human: np.ndarray, scores: Mapping[str, np.ndarray]):
         from .ties import OUTCOME_VALUES, pair_outcomes, tie_calibrated
 
-        variant = "acc23" if statistic == "acc-eq" else "23"
+        variant = TIE_VARIANTS[statistic]
         table = OUTCOME_VALUES[variant]
         self.values: dict[str, np.ndarray] = {}
         self.weights = np.zeros(0)
@@ -358,18 +364,22 @@ def multi_pair_meta(
         rows = [next(r for r in k.rows if r.metric == m) for k in rankings]
         average[m] = float(sum(x * normalised(k.statistic, r.statistic)
                                for x, k, r in zip(w, rankings, rows, strict=True)))  # fmt: skip
-        ranks = [r.rank for r in rows]
+        task_ranks = [r.rank for r in rows if r.rank is not None]
         mean_rank[m] = (
-            math.nan if None in ranks else float(sum(x * r for x, r in zip(w, ranks, strict=True)))
+            math.nan
+            if len(task_ranks) < len(rows)
+            else float(sum(x * r for x, r in zip(w, task_ranks, strict=True)))
         )
     metrics = tuple(sorted(shared, key=lambda m: (-average[m], m)))
     p = _global_clusters(nulls, columns, w, metrics, average, count, seed) if count else None
     pvalues = np.full((len(metrics),) * 2, np.nan) if p is None else p
-    ranks = assign_ranks(np.nan_to_num(pvalues, nan=1.0), alpha) if p is not None else []
+    ranks: list[int | None] = [None] * len(metrics)
+    if p is not None:
+        ranks = list(assign_ranks(np.nan_to_num(pvalues, nan=1.0), alpha))
     left_out = sorted({r.metric for k in rankings for r in k.rows} - shared)
     notes = (f"left out of the global view (not scored on every task): {', '.join(left_out)}",)
     return MultiPairResult(
         tuple(columns), tuple(rankings), w, metrics, average, mean_rank,
-        dict(zip(metrics, ranks or [None] * len(metrics), strict=True)),
+        dict(zip(metrics, ranks, strict=True)),
         pvalues, count, seed, alpha, notes if left_out else (),
     )  # fmt: skip

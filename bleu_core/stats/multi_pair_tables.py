@@ -27,10 +27,10 @@ import math
 from ..latex import tex
 from .multi_pair import MultiPairResult
 from .ranking_latex import chance_caption, chance_rows, rule_caption
+from .statistic_names import statistic_name
 
 BASELINES = ("BLEU", "spBLEU", "chrF")
 """The WMT metrics task's baseline metrics (underlined in LaTeX, as MTME marks baselines)."""
-LABELS = {"soft-pairwise-accuracy": "SPA", "acc-eq": "acc*_eq", "tau-eq": "tau*_eq"}
 
 
 def _cell(value: float, rank: int | None) -> str:
@@ -54,7 +54,7 @@ def _ceiling_cells(result: MultiPairResult) -> list[str] | None:
 def ceiling_notes(result: MultiPairResult) -> list[str]:
     """One line per column with a ceiling: what it compares and on how many items and systems."""
     return [
-        f"human ceiling, {t} {LABELS.get(s, s)}: {c['note']}"
+        f"human ceiling, {t} {statistic_name(s)}: {c['note']}"
         for (t, s), c in zip(
             result.columns, map(result.ceiling, range(len(result.columns))), strict=True
         )
@@ -66,12 +66,12 @@ def format_text(result: MultiPairResult) -> str:
     """The global table as text, with the columns' weights, resamples and seed in its header."""
     head = (
         f"global view over {len(result.columns)} task(s) (language pair × statistic), weights "
-        + ", ".join(f"{t} {LABELS.get(s, s)} {w:.3g}" for (t, s), w in zip(
+        + ", ".join(f"{t} {statistic_name(s)} {w:.3g}" for (t, s), w in zip(
             result.columns, result.weights, strict=True))
         + f"; clusters from the tasks' shared null draws: {result.n_resamples} resamples, "
         f"alpha {result.alpha}, seed {result.seed}"
     )  # fmt: skip
-    columns = [f"{t} {LABELS.get(s, s)}" for t, s in result.columns]
+    columns = [f"{t} {statistic_name(s)}" for t, s in result.columns]
     rows = [["rank", "metric", "global", "avg rank", *columns]]
     for m in result.metrics:
         rank = result.rank.get(m)
@@ -101,7 +101,7 @@ def format_latex(result: MultiPairResult, caption: str = "") -> str:
     ['\\\\underline{BLEU} & \\\\textbf{0.600} & 1.00 \\\\\\\\']
     """
     cols = "l" + "rr" + "r" * len(result.columns)
-    names = [f"{tex(t)} {tex(LABELS.get(s, s))}" for t, s in result.columns]
+    names = [f"{tex(t)} {tex(statistic_name(s))}" for t, s in result.columns]
     lines = [
         "\\begin{table}[t]",
         "\\centering",

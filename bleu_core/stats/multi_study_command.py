@@ -24,9 +24,12 @@ import os
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .errors import StatsInputError
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 _PAIR = re.compile(r"^[a-z]{2,3}(?:_[A-Za-z]{2,4})?-[a-z]{2,3}(?:_[A-Za-z]{2,4})?$")
 _NAME = re.compile(r"^[^/\\:=]+$")
@@ -48,7 +51,7 @@ class LoadedStudy:
     """An item's study and the name of its column."""
 
     item: StudyItem
-    study: Any
+    study: Study
     name: str
 
     def to_dict(self) -> dict[str, Any]:
@@ -128,6 +131,11 @@ def study_criterion(loaded: LoadedStudy, wanted: str | None) -> str:
     from ..study.criterion_order import criteria_order
 
     criteria = loaded.study.criteria
+    if not criteria:
+        raise StatsInputError(
+            f"{loaded.item.text}: pair {loaded.name!r} has no human scores to rank metrics against; "
+            "leave it out (--pairs a,b) or add its human scores"
+        )
     if not wanted:
         return criteria_order(criteria)[0]
     if wanted not in criteria:

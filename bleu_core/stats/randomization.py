@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -33,6 +33,9 @@ from .results import (
     verdict,
 )
 from .systems import bleu_scores, default_options, stack_systems
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 #: Trials processed per matrix product (bounds memory: chunk × segments float64).
 _CHUNK_CELLS = 8_000_000
@@ -57,7 +60,7 @@ def swap_matrix(n_trials: int, n_segments: int, rng: np.random.Generator) -> np.
 
 def approximate_randomization(
     systems: Mapping[str, Any],
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     n_trials: int = 10_000,
     seed: int | None = DEFAULT_SEED,
@@ -110,11 +113,11 @@ def approximate_randomization(
 
     comparisons = []
     for p, (i, j) in enumerate(pairs):
-        diff = float(observed[i] - observed[j])
-        pvalue = exceedance_pvalue(null[p], abs(diff))
-        verdict = randomization_verdict(diff, pvalue, alpha)
+        delta = float(observed[i] - observed[j])
+        pvalue = exceedance_pvalue(null[p], abs(delta))
+        verdict = randomization_verdict(delta, pvalue, alpha)
         comparisons.append(
-            PairedComparison(stack.names[i], stack.names[j], diff, pvalue, None, verdict)
+            PairedComparison(stack.names[i], stack.names[j], delta, pvalue, None, verdict)
         )
     return PairedTestResult(
         method="approximate-randomization",

@@ -20,37 +20,52 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
+from .ceiling_flags import FLAG_RULE, ceiling_line, chance_of
 from .clusters import DEFAULT_STATISTICS, STATISTICS, MetricRanking, study_rankings
 from .errors import StatsInputError
+from .statistic_names import ALIASES, statistic_identifier, statistic_name
 from .system_sets import SystemSet, common_systems
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 DEFAULT_COMPUTED = ("BLEU", "chrF")
 
 
 def parse_statistics(value: str | None) -> list[str]:
-    """``--statistics`` names (comma-separated; ``none`` = no rankings), validated.
+    """``--statistics`` names (comma-separated; ``none`` = no rankings), validated, as identifiers: a shown
+    name or an older spelling (``acc23``, ``acc*_eq``, ``SPA``, ``tau-like``...) is read as the
+    identifier it means (:mod:`bleu_core.stats.statistic_names`).
 
-    >>> parse_statistics("pairwise-accuracy, acc-eq")
-    ['pairwise-accuracy', 'acc-eq']
+    >>> parse_statistics("pairwise-accuracy, acc23, SPA")
+    ['pairwise-accuracy', 'acc-eq', 'soft-pairwise-accuracy']
     """
     if value is None:
         return list(DEFAULT_STATISTICS)
     names = [v.strip() for v in value.split(",") if v.strip()]
     if names == ["none"]:
         return []
-    unknown = [n for n in names if n not in STATISTICS]
+    known = {n: statistic_identifier(n) for n in names if _names_statistic(n)}
+    unknown = [n for n in names if n not in known]
     if unknown:
         raise StatsInputError(
             f"unknown statistic(s) {', '.join(map(repr, unknown))}; choose from: "
-            f"{', '.join(STATISTICS)} (or none)"
+            f"{', '.join(STATISTICS)} (or none; also accepted: {', '.join(ALIASES)})"
         )
-    return names
+    return [known[n] for n in names]
+
+
+def _names_statistic(text: str) -> bool:
+    try:
+        return statistic_identifier(text) in STATISTICS
+    except StatsInputError:
+        return False
 
 
 def meta_rankings(
-    study: Any,
+    study: Study,
     systems: Sequence[str],
     *,
     metrics: Sequence[str] = DEFAULT_COMPUTED,
@@ -223,12 +238,13 @@ def format_rankings(rankings: Sequence[MetricRanking]) -> str:
     """Text tables: one per criterion × statistic, best metric first, with its cluster rank."""
     blocks = []
     for r in rankings:
+        name = statistic_name(r.statistic)
         head = (
-            f"{r.statistic} ({r.level} level) against {r.criterion}: {len(r.systems)} systems; "
+            f"{name} ({r.level} level) against {r.criterion}: {r.describe_systems()}; "
             f"clusters: {r.test}, {r.n_resamples} resamples, alpha {r.alpha}, seed {r.seed}"
             + (f"; {r.confidence:.0%} CI: {r.interval}" if r.interval else "")
         )
-        value = f"{r.statistic} [{r.confidence:.0%} CI]" if r.interval else r.statistic
+        value = f"{name} [{r.confidence:.0%} CI]" if r.interval else name
         if r.extra.get("tau_like"):  # kendall-wmt: which pairs were counted, and why
             head += f"; {r.extra['tau_like']['said']}"
         chance = r.extra.get("chance", {})
@@ -253,10 +269,11 @@ def format_rankings(rankings: Sequence[MetricRanking]) -> str:
             "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
         )
         ceiling = r.extra.get("ceiling")
-        if ceiling:
-            value = "n/a" if ceiling["statistic"] is None else f"{ceiling['statistic']:.3f}"
-            table += f"\nhuman ceiling: {value} ({ceiling['note']})"
+        if ceiling:  # with its interval, its n and why to read it with care
+            table += f"\nhuman ceiling: {ceiling_line(ceiling, chance_of(chance))}"
         blocks.append(head + "\n" + table + (f"\n{r.note}" if r.note else ""))
+    if any(r.extra.get("ceiling") for r in rankings):  # the flags' thresholds, said once
+        blocks.append(FLAG_RULE[0].upper() + FLAG_RULE[1:] + ".")
     return "\n\n".join(blocks)
 
 

@@ -21,21 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..latex import tex
+from .statistic_names import statistic_name
 
-STATISTIC_LABELS = {
-    "pairwise-accuracy": "pairwise accuracy",
-    "pearson": "Pearson",
-    "spearman": "Spearman",
-    "kendall": "Kendall tau-b",
-    "soft-pairwise-accuracy": "soft pairwise accuracy",
-    "acc-eq": "acc*_eq",
-    "tau-eq": "tau*_eq",
-    "kendall-wmt": "WMT tau-like",
-}
-"""How the statistics are named in tables (the findings' names)."""
+if TYPE_CHECKING:
+    from .clusters import MetricRanking
 
 
 def _number(value: Any) -> float:
@@ -50,7 +42,7 @@ def _span(values: Sequence[float]) -> str:
     return f"{low:.3f}" if high - low < 5e-4 else f"{low:.3f} to {high:.3f}"
 
 
-def chance_rows(rankings: Sequence[Any], *, skip: int = 0) -> list[str]:
+def chance_rows(rankings: Sequence[MetricRanking], *, skip: int = 0) -> list[str]:
     """The baseline rows, under a rule: a random metric (the range of the metrics' random means) and
     the constant metric, per ranking; none when no ranking has chance lines. ``skip`` empty cells stand
     between the row's name and the rankings' cells (the multi-pair table's global columns)."""
@@ -65,7 +57,7 @@ def chance_rows(rankings: Sequence[Any], *, skip: int = 0) -> list[str]:
     return ["\\midrule", " & ".join(random) + " \\\\", " & ".join(constant) + " \\\\"]
 
 
-def rule_caption(rankings: Sequence[Any]) -> str:
+def rule_caption(rankings: Sequence[MetricRanking]) -> str:
     """Which pairs each WMT tau-like column counted, and why that threshold (empty without one)."""
     return " ".join(
         f"WMT tau-like ({r.criterion}): {r.extra['tau_like']['said']}."
@@ -74,13 +66,13 @@ def rule_caption(rankings: Sequence[Any]) -> str:
     )
 
 
-def chance_caption(rankings: Sequence[Any]) -> str:
+def chance_caption(rankings: Sequence[MetricRanking]) -> str:
     """How the baseline rows were drawn (permutations per statistic, seed), for the caption."""
     said, seed = [], None
     for r in rankings:
         first = next(iter(r.extra.get("chance", {}).values()), None)
         if first:
-            label = STATISTIC_LABELS.get(r.statistic, r.statistic)
+            label = statistic_name(r.statistic)
             said.append(
                 f"{label}: {first['n_permutations']} permutations within {first['grouping']}"
             )
@@ -94,7 +86,7 @@ def chance_caption(rankings: Sequence[Any]) -> str:
     )
 
 
-def _cell(ranking: Any, metric: str) -> str:
+def _cell(ranking: MetricRanking, metric: str) -> str:
     row = next((row for row in ranking.rows if row.metric == metric), None)
     if row is None or math.isnan(row.statistic):
         return "--"
@@ -107,16 +99,14 @@ def _cell(ranking: Any, metric: str) -> str:
     return text
 
 
-def findings_latex(rankings: Sequence[Any], *, caption: str = "") -> str:
+def findings_latex(rankings: Sequence[MetricRanking], *, caption: str = "") -> str:
     """The rankings (:class:`~bleu_core.stats.clusters.MetricRanking`) as one LaTeX ``table``
     (booktabs; see the module docstring)."""
     order: list[str] = []
     for r in rankings:
         order += [row.metric for row in r.rows if row.metric not in order]
     first = {row.metric: row.rank for row in rankings[0].rows} if rankings else {}
-    head = ["Metric"] + [
-        tex(f"{r.criterion} {STATISTIC_LABELS.get(r.statistic, r.statistic)}") for r in rankings
-    ]
+    head = ["Metric"] + [tex(f"{r.criterion} {statistic_name(r.statistic)}") for r in rankings]
     lines = [
         "\\begin{table}[ht]",
         "\\centering",

@@ -34,6 +34,7 @@ import numpy as np
 
 from . import ranking_intervals as ri
 from .errors import StatsInputError
+from .statistic_names import TIE_VARIANTS
 
 #: MTME's ``PermutationSigDiffParams`` in its WMT tasks (``tasks.Task``): blocks of 100 resamples,
 #: stop when p < 0.02 or p > 0.5. Used for soft pairwise accuracy, whose resamples are costly.
@@ -260,7 +261,7 @@ class TieCalibratedStatistic(RankingStatistic):
     level = "segment"
     test = "pairs permutation (pair outcomes swapped, each metric at its own threshold)"
     needs_segment_scores = True
-    variants: ClassVar[dict[str, str]] = {"acc-eq": "acc23", "tau-eq": "23"}
+    variants: ClassVar[dict[str, str]] = TIE_VARIANTS
 
     def score(self, inputs: RankingInputs) -> Scored:
         from .ties import OUTCOME_VALUES, pair_outcomes, tie_calibrated
@@ -288,7 +289,7 @@ class TieCalibratedStatistic(RankingStatistic):
             calibrated[t.name] = (m, r.threshold)
         pair_values = _PairValues(OUTCOME_VALUES[variant], human, calibrated)
         if not calibrated:
-            return Scored(values, info, partial(self._pvalue, pair_values, None, inputs))
+            return Scored(values, info, partial(self._pvalue, pair_values, np.zeros(0), inputs))
         base = pair_outcomes(next(iter(calibrated.values()))[0], human, "item")
         sizes = base.group_sizes.astype(np.float64)
         n_groups = int((sizes > 0).sum())
@@ -349,7 +350,7 @@ class TauLikeStatistic(RankingStatistic):
         from .tau_like import tau_like_pairs, tau_like_rule
 
         valid = common_segments(inputs, self.name)
-        human = np.where(valid, inputs.human_segment, np.nan)
+        human = np.where(valid, np.asarray(inputs.human_segment, dtype=np.float64), np.nan)
         rule = inputs.tau_like or tau_like_rule("human", (0.0, 100.0))
         select = None if inputs.select is None else np.where(valid, inputs.select, np.nan)
         pairs = tau_like_pairs(human, rule.threshold, select)

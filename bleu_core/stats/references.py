@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -26,6 +26,9 @@ from .correlation import correlation
 from .errors import StatsInputError
 from .resampling import DEFAULT_SEED, check_count, make_rng
 from .systems import bleu_scores, default_options
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 #: Refuse to enumerate more subsets than this (2^R − 1 grows fast); pass ``max_size`` to limit sizes.
 MAX_SUBSETS = 255
@@ -110,6 +113,33 @@ class RandomReferenceResult:
     choices: np.ndarray
     kendall: np.ndarray
     seed: int
+    named_documents: int = -1
+    """How many of ``documents`` are named document ids (the others: segments without one); -1 unknown."""
+
+    @property
+    def units(self) -> str:
+        """What a reference was drawn for, in words: ``170 documents``, or ``1984 segments (no document
+        ids: each segment is its own unit)``, the count ``study`` calls documents said apart.
+
+        >>> r = RandomReferenceResult((), (), ("d1", "seg3"), np.zeros(0), np.zeros((0, 0)),
+        ...     np.zeros((0, 0)), np.zeros(0), 1, named_documents=1)
+        >>> r.units
+        '1 document and 1 segment without a document id (each its own unit)'
+        """
+
+        def count(n: int, word: str) -> str:
+            return f"{n} {word}{'' if n == 1 else 's'}"
+
+        alone = len(self.documents) - self.named_documents
+        if self.named_documents < 0:
+            return count(len(self.documents), "document")
+        if self.named_documents == 0:
+            return f"{count(alone, 'segment')} (no document ids: each segment is its own unit)"
+        return count(self.named_documents, "document") + (
+            f" and {count(alone, 'segment')} without a document id (each its own unit)"
+            if alone
+            else ""
+        )
 
     @property
     def same_order_share(self) -> float:
@@ -147,7 +177,7 @@ def _check_texts(
 
 
 def _statistics(
-    hyps: Sequence[str | None], refs: list[Sequence[str | None]], options: Any
+    hyps: Sequence[str | None], refs: list[Sequence[str | None]], options: BleuOptions
 ) -> np.ndarray:
     """Statistics rows of ``hyps``; a missing output (``None``) is not counted (a row of zeros:
     :mod:`bleu_core.study.output_rows`)."""
@@ -174,7 +204,7 @@ def _kendall(a: np.ndarray, b: np.ndarray) -> float:
 def reference_subsets(
     systems: Mapping[str, Sequence[str | None]],
     references: Mapping[str, Sequence[str | None]],
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     max_size: int | None = None,
 ) -> ReferenceSubsetResult:
@@ -222,7 +252,7 @@ def subsets_from_totals(
     systems: Sequence[str],
     references: Sequence[str],
     totals: Mapping[tuple[str, ...], np.ndarray],
-    options: Any = None,
+    options: BleuOptions | None = None,
 ) -> ReferenceSubsetResult:
     """:func:`reference_subsets` from statistics counted elsewhere: ``totals[subset]`` is the ``K × F``
     corpus statistics of the ``K`` systems with that subset of the references (keys: the subsets of
@@ -256,7 +286,7 @@ def random_reference_per_document(
     systems: Mapping[str, Sequence[str | None]],
     references: Mapping[str, Sequence[str | None]],
     doc_ids: Sequence[str | None] | None = None,
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     n_draws: int = 100,
     seed: int | None = DEFAULT_SEED,
@@ -295,7 +325,7 @@ def random_reference_from_statistics(
     single: np.ndarray,
     full_totals: np.ndarray,
     doc_ids: Sequence[str | None] | None = None,
-    options: Any = None,
+    options: BleuOptions | None = None,
     *,
     n_draws: int = 100,
     seed: int | None = DEFAULT_SEED,
@@ -344,4 +374,5 @@ def random_reference_from_statistics(
         choices=choices,
         kendall=kendall,
         seed=seed,
+        named_documents=len({doc for doc in doc_ids if doc is not None}),
     )

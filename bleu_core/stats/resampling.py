@@ -107,7 +107,7 @@ def counts_from_indices(
     [[2.0, 0.0, 1.0], [1.0, 1.0, 1.0]]
     """
     m = indices.shape[0]
-    out = np.empty((m, n_segments), dtype=dtype)
+    out: np.ndarray = np.empty((m, n_segments), dtype=dtype)
     rows = max(
         1, 200_000 // max(1, n_segments)
     )  # row blocks that stay in cache: ~10x faster than one call

@@ -5,7 +5,7 @@ Every result has a ``statistic``, a ``pvalue`` and, where it exists, a ``confide
 
 >>> c = PairedComparison("B", "A", statistic=1.5, pvalue=0.01, confidence_interval=(0.5, 2.5), verdict=">")
 >>> c.flipped()
-PairedComparison(system='A', baseline='B', statistic=-1.5, pvalue=0.01, confidence_interval=(-2.5, -0.5), verdict='<')
+PairedComparison(system='A', baseline='B', statistic=-1.5, pvalue=0.01, confidence_interval=(-2.5, -0.5), verdict='<', sacrebleu_pvalue=None)
 """
 
 from __future__ import annotations
@@ -29,8 +29,12 @@ class PairedComparison:
         confidence_interval: bootstrap percentile interval of the difference (``None`` for approximate
             randomisation, which tests without estimating).
         verdict: ``>`` system significantly better, ``<`` significantly worse, ``~`` no significant
-            difference (Zhang & Vogel's notation), always :func:`verdict` of this ``pvalue`` at the
-            result's ``alpha``: a p-value and its verdict never disagree.
+            difference (Zhang & Vogel's notation). With an interval (paired bootstrap) it is
+            :func:`interval_verdict` of the interval, and ``pvalue`` is that interval's own (``p < alpha``
+            exactly when the interval excludes 0); without one (approximate randomisation) it is
+            :func:`verdict` of ``pvalue``. Verdict, interval and p-value never disagree.
+        sacrebleu_pvalue: the paired bootstrap's p-value as sacrebleu's ``--paired-bs`` computes it (a
+            centred |difference|; not used for the verdict), ``None`` for other tests.
     """
 
     system: str
@@ -39,6 +43,7 @@ class PairedComparison:
     pvalue: float
     confidence_interval: tuple[float, float] | None
     verdict: str
+    sacrebleu_pvalue: float | None = None
 
     def flipped(self) -> PairedComparison:
         """The same comparison seen from the other system."""
@@ -50,6 +55,7 @@ class PairedComparison:
             pvalue=self.pvalue,
             confidence_interval=None if ci is None else (-ci[1], -ci[0]),
             verdict=_FLIP[self.verdict],
+            sacrebleu_pvalue=self.sacrebleu_pvalue,
         )
 
 
@@ -116,9 +122,37 @@ def verdict(difference: float, pvalue: float, alpha: float) -> str:
     return "~" if not pvalue < alpha or difference == 0 else (">" if difference > 0 else "<")
 
 
+def interval_verdict(difference: float, low: float, high: float) -> str:
+    """The verdict of a paired test read from its interval of the difference: ``>`` when the interval
+    lies above 0 and the observed ``difference`` is positive, ``<`` when it lies below 0 and the
+    difference is negative, else ``~`` (a NaN bound: ``~``).
+
+    >>> interval_verdict(1.2, 0.1, 2.0), interval_verdict(-0.5, -1.06, 0.01), interval_verdict(-1.0, -2.0, -0.2)
+    ('>', '~', '<')
+    """
+    if difference > 0 and low > 0:
+        return ">"
+    if difference < 0 and high < 0:
+        return "<"
+    return "~"
+
+
+#: The rule of every paired bootstrap verdict, in words (the Significance page and ``significance`` say it).
+VERDICT_RULE = (
+    "the verdict is > or < when the {level} percentile interval of the resampled differences excludes 0, "
+    "else ~; p is that interval's own p-value (the smallest alpha at which it would exclude 0, from the "
+    "same resamples), so p < {alpha:g} exactly when the interval excludes 0. sacrebleu's --paired-bs p "
+    "(shown as 'sacrebleu p') tests a centred |difference|, another null: it can fall below {alpha:g} "
+    "while the interval holds 0, or the other way, and the verdict does not use it. Approximate "
+    "randomisation has no interval: its verdict is its own p < {alpha:g}"
+)
+
+
 def with_alpha(result: PairedTestResult, alpha: float) -> PairedTestResult:
     """``result`` with its verdicts read at another significance level (p-values do not depend on
-    ``alpha``, so nothing is run again). The intervals keep their level (``confidence_level``)."""
+    ``alpha``, so nothing is run again): ``p < alpha``. For a paired bootstrap this is the verdict of the
+    ``1 − alpha`` percentile interval, whose p-value ``pvalue`` is; the intervals shown keep their level
+    (``confidence_level``): call ``BootstrapResult.paired(alpha=...)`` for intervals at the new level."""
     from dataclasses import replace
 
     comparisons = tuple(

@@ -12,13 +12,16 @@ for float, and the command's output on both paths).
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..limits import max_bytes_from_mb
 from .errors import StatsInputError
 
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
-def file_system_statistics(args: argparse.Namespace, options: Any) -> dict[str, Any]:
+
+def file_system_statistics(args: argparse.Namespace, options: BleuOptions) -> dict[str, Any]:
     """``{system name: SegmentStatistics}`` of the ``-i`` files against the ``-r`` files, in the order given."""
     from ..cli_options import read_corpus_files, system_name
     from ..statistics import compute_system_statistics
@@ -48,7 +51,7 @@ def file_system_statistics(args: argparse.Namespace, options: Any) -> dict[str, 
 
 
 def fast_segment_statistics(
-    ref_paths: list[str], hyp_paths: list[str], options: Any, max_bytes: int
+    ref_paths: list[str], hyp_paths: list[str], options: BleuOptions, max_bytes: int
 ) -> list[tuple[str, Any]] | None:
     """Each system file's statistics straight from the files' bytes (13a, in C), or ``None`` for the
     general path."""

@@ -12,8 +12,8 @@ Segment-level BLEU is :func:`bleu_core.segment_level.segment_bleu`: sentence BLE
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +27,10 @@ from .meta import BleuSource, human_source, segment_correlations, system_correla
 from .resampling import DEFAULT_SEED, make_rng
 from .systems import default_options, stack_systems
 from .tau_like import TauLikeRule, study_tau_like
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+    from bleu_core.study.model import Study
 
 SEGMENT_METHODS_DEFAULT = (("pearson", "none"), ("kendall", "none"), ("kendall-wmt", "item"))
 
@@ -63,14 +67,27 @@ class MetaResult:
     segment_signature: str = ""
     human_included: bool | None = None
     """Whether the human translations are among ``systems`` (``None``: the study has none)."""
+    rated: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Per criterion, the systems of ``systems`` with a human score for it: those that enter its numbers
+    (:func:`rated_systems`); the others are set aside ("no CRITERION rating")."""
+
+    def entering(self, criterion: str) -> tuple[str, ...]:
+        """The systems that enter ``criterion``'s numbers (all of ``systems`` when not recorded)."""
+        return self.rated.get(criterion, self.systems)
+
+    def set_aside(self, criterion: str) -> tuple[str, ...]:
+        """The systems of ``systems`` that have no ``criterion`` rating."""
+        kept = set(self.entering(criterion))
+        return tuple(s for s in self.systems if s not in kept)
 
     def row_signature(self, row: MetaRow) -> str:
         """Everything that changes ``row``'s number: the BLEU signature of its level (segment level:
-        ``eff:yes``), the systems, the criterion, the interval's method, resamples and seed."""
+        ``eff:yes``), the systems that enter it (rated on the criterion), the criterion, the interval's
+        method, resamples and seed."""
         r = row.result
         return analysis_signature(
             self.segment_signature if r.level == "segment" else self.signature,
-            systems=len(self.systems),
+            systems=len(self.entering(row.criterion)),
             human_included=self.human_included,
             criterion=row.criterion,
             interval=interval_field(r.interval_method, r.n_resamples, r.seed),
@@ -87,6 +104,10 @@ class MetaResult:
             "confidence_level": self.confidence_level,
             "bleu_signature": self.signature,
             "segment_bleu_signature": self.segment_signature,
+            "rated_systems": {
+                c: {"systems": list(kept), "set_aside": list(self.set_aside(c))}
+                for c, kept in self.rated.items()
+            },
             "correlations": [
                 {
                     "metric": r.metric,
@@ -101,7 +122,22 @@ class MetaResult:
         }
 
 
-def choose_systems(study: Any, systems: Sequence[str] | None, include_human: bool) -> list[str]:
+def rated_systems(names: Sequence[str], human_scores: Any) -> tuple[str, ...]:
+    """The systems of ``names`` whose human system score (``human_scores[name]``, a mapping) is a number:
+    the systems that enter a correlation with it (a system without one is set aside).
+
+    >>> rated_systems(["A", "B", "C"], {"A": 1.0, "B": float("nan")})
+    ('A',)
+    """
+    out = []
+    for name in names:
+        value = human_scores.get(name)
+        if value is not None and np.isfinite(value):
+            out.append(name)
+    return tuple(out)
+
+
+def choose_systems(study: Study, systems: Sequence[str] | None, include_human: bool) -> list[str]:
     """The systems to evaluate: given ones (validated), else machine systems (+ human ones if asked)."""
     if systems is not None:
         unknown = [s for s in systems if s not in study.systems]
@@ -114,7 +150,10 @@ def choose_systems(study: Any, systems: Sequence[str] | None, include_human: boo
 
 
 def study_statistics(
-    study: Any, options: Any, systems: Sequence[str], references: Sequence[str] | None = None
+    study: Study,
+    options: BleuOptions,
+    systems: Sequence[str],
+    references: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """Per-segment BLEU statistics of each system against the study's reference streams; a segment the
     system has no output for is a row of zeros (:func:`bleu_core.study.output_rows.counted_statistics`:
@@ -139,7 +178,7 @@ def study_statistics(
     return counted_statistics(study, stats)
 
 
-def sentence_scores(stats: dict[str, Any], options: Any) -> np.ndarray:
+def sentence_scores(stats: dict[str, Any], options: BleuOptions) -> np.ndarray:
     """Segment BLEU (:func:`bleu_core.segment_level.segment_bleu`) of every system and segment: ``K × S``."""
     from ..segment_level import segment_bleu
 
@@ -168,8 +207,8 @@ def _with_chance(
 
 
 def meta_evaluate(
-    study: Any,
-    options: Any = None,
+    study: Study,
+    options: BleuOptions | None = None,
     *,
     criteria: Sequence[str] | None = None,
     systems: Sequence[str] | None = None,
@@ -215,11 +254,13 @@ def meta_evaluate(
     bleu = BleuSource(stack, options)
     sentence = sentence_scores(stats, options)
     rows_index = [list(study.systems).index(n) for n in names]
-    run = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
+    run: dict[str, Any] = {"n_resamples": n_resamples, "confidence": confidence, "seed": seed}
     rows: list[MetaRow] = []
+    rated: dict[str, tuple[str, ...]] = {}
     for c in chosen:
         seg = study.segment_scores(c)[rows_index]
         by_system = study.system_scores(c)
+        rated[c] = rated_systems(names, by_system)
         fixed = [by_system.get(n, np.nan) for n in names]
         human = human_source(names, seg, fixed)
         # the one human side of every surface: official system scores, segments resampled around them
@@ -242,4 +283,5 @@ def meta_evaluate(
         signature=make_signature(options, refs),
         segment_signature=segment_signature(options, refs),
         human_included=bool(set(names) & study.human_systems) if study.human_systems else None,
+        rated=rated,
     )

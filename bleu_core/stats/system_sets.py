@@ -13,7 +13,7 @@ or out) and keeps those that **every** metric scores, saying which were left out
 >>> s.systems, s.left_out
 (('A', 'B'), (('H', 'no COMET score'),))
 >>> s.describe()
-'2 systems (human translations in): A, B; left out: H (no COMET score)'
+'2 systems (human translations out): A, B; left out: H (no COMET score)'
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ class SystemSet:
     Attributes:
         systems: the systems kept, in the order asked for.
         left_out: ``(system, reason)`` for every asked-for system that is not kept.
-        human_included: whether the human translations were asked for (``None``: there are none).
+        human_included: whether a human translation is among ``systems`` (``None``: there are none
+            among the candidates); one asked for but without every metric's score is ``left_out``.
     """
 
     systems: tuple[str, ...]
@@ -93,4 +94,6 @@ def common_systems(
         else:
             kept.append(system)
     has_human = bool(set(human) & set(candidates))
-    return SystemSet(tuple(kept), tuple(left), bool(include_human) if has_human else None)
+    # "in" only when a human translation is kept: the words agree with the signature's humans: field
+    kept_human = bool(set(human) & set(kept))
+    return SystemSet(tuple(kept), tuple(left), kept_human if has_human else None)

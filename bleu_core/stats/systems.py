@@ -13,11 +13,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .errors import StatsInputError
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 _BLOCK_CELLS = 2_000_000  # count-matrix cells per BLAS call in resampled_totals
 
@@ -91,8 +94,8 @@ class SystemStack:
             rows = max(64, _BLOCK_CELLS // max(1, s))
         k, _, f = self.array.shape
         flat32 = self._flat32
-        exact32 = flat32 is not None and s * float(self._flat.max(initial=0.0)) < 2**24
-        flat = flat32 if exact32 else self._flat
+        exact32 = s * float(self._flat.max(initial=0.0)) < 2**24
+        flat = flat32 if flat32 is not None and exact32 else self._flat
         out = np.empty((m, k * f), dtype=flat.dtype)
         for start in range(0, m, rows):
             counts = counts_from_indices(indices[start : start + rows], s, flat.dtype.type)
@@ -153,14 +156,14 @@ def stack_systems(systems: Mapping[str, Any], *, min_systems: int = 1) -> System
     return SystemStack(tuple(names), np.stack(arrays))
 
 
-def bleu_scores(totals: np.ndarray, options: Any) -> np.ndarray:
+def bleu_scores(totals: np.ndarray, options: BleuOptions) -> np.ndarray:
     """BLEU (0-100) of corpus statistics with any leading shape (``(..., F)`` → ``(...)``)."""
     from ..score import bleu_from_stats
 
     return np.asarray(bleu_from_stats(totals, options).score, dtype=np.float64)
 
 
-def default_options(options: Any) -> Any:
+def default_options(options: BleuOptions | None) -> BleuOptions:
     """``options`` or, when ``None``, the default :class:`~bleu_core.options.BleuOptions`."""
     if options is None:
         from ..options import BleuOptions

@@ -29,13 +29,16 @@ The rule (threshold, units, what chose the pairs, why) is carried to every outpu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..study.criterion_order import DA_Z_NAMES
 from .correlation import WMT_DARR_THRESHOLD, CorrelationResult, wmt_pair_counts
 from .errors import StatsInputError
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 DA_Z_THRESHOLD = WMT_DARR_THRESHOLD / 30.0
 """DA z threshold without raw DA: 25 DA points over a typical rater's ~30-point standard deviation."""
@@ -126,7 +129,7 @@ def tau_like_rule(
     return TauLikeRule(name, 0.25 * span, "points", how)
 
 
-def study_rule(study: Any, criterion: str, systems_index: Any = None) -> TauLikeRule:
+def study_rule(study: Study, criterion: str, systems_index: Any = None) -> TauLikeRule:
     """:func:`tau_like_rule` for ``study``'s ``criterion`` (rows ``systems_index`` of its segment
     scores): for DA z, the study's raw DA (a criterion named ``da`` on 0-100) when it rates exactly
     the same items."""
@@ -256,7 +259,7 @@ def tau_like_result(
     )
 
 
-def tau_like_of(study: Any, criterion: str, systems_index: Any) -> tuple[TauLikeRule, Any]:
+def tau_like_of(study: Study, criterion: str, systems_index: Any) -> tuple[TauLikeRule, Any]:
     """The rule of :func:`study_rule` and the scores choosing its pairs, oriented as the ranking's
     human scores (higher = better; ``None`` when the criterion's own scores choose them)."""
     rule = study_rule(study, criterion, systems_index)
@@ -266,7 +269,7 @@ def tau_like_of(study: Any, criterion: str, systems_index: Any) -> tuple[TauLike
     return rule, sign * study.segment_scores(rule.select)[systems_index]
 
 
-def study_tau_like(study: Any, criterion: str, systems_index: Any = None) -> dict[str, Any]:
+def study_tau_like(study: Study, criterion: str, systems_index: Any = None) -> dict[str, Any]:
     """The keyword arguments ``rule`` and ``select`` of
     :func:`bleu_core.stats.meta.segment_correlations` for ``study``'s ``criterion`` (rows
     ``systems_index``; scores as the study has them, not oriented): every surface that shows WMT's

@@ -63,8 +63,8 @@ def error_flags(
             first, stop = bisect_right(ends, start) + offset, bisect_left(starts, end) + offset
             for g in groups:
                 flags[g, first:stop] = True
-    starts, ends = flat_offsets(placed)
-    flags &= starts < ends
+    flat_starts, flat_ends = flat_offsets(placed)
+    flags &= flat_starts < flat_ends
     return flags
 
 

@@ -8,6 +8,10 @@ system its corpus BLEU against all references (engine defaults) and its mean hum
 A study whose segments name at least two domains (WMT24+: news, social, speech, literary) also gets each
 system's BLEU and human scores per domain, the table of the app's Corpus page. ``--domain NAME`` summarises
 the segments of that domain only, as the app's sidebar domain choice does.
+
+A study with two or more human translations (WMT21 en-de's A, C and D; WMT26's from-scratch and post-edited
+references) also gets the reference bias (:mod:`bleu_core.study.reference_bias`): each system's BLEU and rank
+under each reference alone, the rank change, and the system each reference is closest to.
 """
 
 from __future__ import annotations
@@ -25,14 +29,6 @@ __all__ = ["WHOLE_STUDY", "handler", "register", "summarize"]
 
 WHOLE_STUDY = "whole study"
 """What a load-time warning describes under ``--domain``: the study as loaded, not the domain's cut."""
-
-
-def _reference_count(study: Study) -> int:
-    """References per segment for the signature (``-1``: it varies, sacrebleu's ``nrefs:var``)."""
-    counts = {
-        sum(t is not None for t in seg) for seg in zip(*study.references.values(), strict=True)
-    }
-    return counts.pop() if len(counts) == 1 else -1
 
 
 def corpus_table(study: Study) -> tuple[Any, Any, dict[str, Any]] | None:
@@ -53,7 +49,8 @@ def corpus_table(study: Study) -> tuple[Any, Any, dict[str, Any]] | None:
     stats = study_statistics(study, names, list(study.references), options)
     present = output_mask(study, names)
     scores = study_corpus_bleu(stats, present, options)
-    signature = make_signature(options, _reference_count(study))
+    # the references by name, as meta, significance and every page sign (nrefs:1|refs:ref-A)
+    signature = make_signature(options, list(study.references))
     entries = {
         name: {
             "bleu": float(scores.score[k]) if present[k].any() else None,
@@ -88,6 +85,9 @@ def summarize(result: LoadResult, table: Any = None) -> dict[str, Any]:
     table = table if table is not None else corpus_table(study)
     corpus = {} if table is None else table[2]
     signature = next((b["signature"] for b in corpus.values() if b["bleu"] is not None), None)
+    from bleu_core.study.output_rows import blank_outputs
+
+    blank = blank_outputs(study)  # scored as empty outputs (counted), unlike missing segments
     for name in study.systems:
         bleu = corpus[name]
         systems.append(
@@ -96,6 +96,7 @@ def summarize(result: LoadResult, table: Any = None) -> dict[str, Any]:
                 "human_translation": name in study.human_systems,
                 "bleu": bleu["bleu"],
                 "bleu_segments": bleu["segments"],
+                "blank_outputs": blank[name],
                 "human": {
                     c: (None if math.isnan(v[name]) else v[name]) for c, v in human_means.items()
                 },
@@ -137,19 +138,23 @@ def _esa_table(study: Study) -> list[dict[str, Any]] | None:
 
 
 def _esa_lines(table: list[dict[str, Any]]) -> list[str]:
+    from bleu_core.study.system_names import system_label
+
     domains = sorted({d for row in table for d in row["domains"]})
-    width = max([len("translation")] + [len(row["system"]) + 2 for row in table])
+    human = {row["system"] for row in table if row["reference"] or row["human"]}
+    names = [system_label(row["system"], human) for row in table]  # HUMAN-A (ref-A), as every page
+    width = max([len("translation")] + [len(n) + 2 for n in names])
     lines = [
         "",
-        "ESA, every rated translation (* human, R reference stream); wmt = mean over domains of the "
-        "per-domain means (WMT24's figure), mean = mean of all ratings:",
+        "ESA, every rated translation (R: a reference stream, not scored as a system); wmt = mean over "
+        "domains of the per-domain means (WMT24's figure), mean = mean of all ratings:",
         f"{'translation':<{width}}  {'n':>5}  {'mean':>7}  {'wmt':>7}"
         + "".join(f"  {d:>9}" for d in domains),
     ]
-    for row in table:
-        mark = " R" if row["reference"] else (" *" if row["human"] else "")
+    for row, name in zip(table, names, strict=True):
+        mark = " R" if row["reference"] else ""
         lines.append(
-            f"{row['system'] + mark:<{width}}  {row['n']:>5}  {row['mean']:>7.2f}  {row['wmt']:>7.2f}"
+            f"{name + mark:<{width}}  {row['n']:>5}  {row['mean']:>7.2f}  {row['wmt']:>7.2f}"
             + "".join(f"  {_fmt(row['domains'].get(d)):>9}" for d in domains)
         )
     return lines
@@ -177,7 +182,10 @@ def per_domain(study: Study, table: Any = None) -> dict[str, Any] | None:
     from bleu_core.stats.domains import compare_by_domain
     from bleu_core.study.criterion_order import criteria_order
 
-    stats, options, _ = table if table is not None else corpus_table(study)
+    found = table if table is not None else corpus_table(study)
+    if found is None:
+        return None
+    stats, options, _ = found
     bleu = compare_by_domain(study, stats, options, None)
     human = {
         c: compare_by_domain(study, stats, options, c).human for c in criteria_order(study.criteria)
@@ -200,9 +208,11 @@ def per_domain(study: Study, table: Any = None) -> dict[str, Any] | None:
 
 def _per_domain_lines(table: dict[str, Any], human: set[str]) -> list[str]:
     """The per-domain table of :func:`per_domain` as text: a block for BLEU, then one per criterion, a
-    column per domain; ``human`` translations are marked ``*``."""
+    column per domain; ``human`` translations by both names (``HUMAN-B (ref-B)``)."""
+    from bleu_core.study.system_names import system_label
+
     domains, rows = table["domains"], table["systems"]
-    width = max([len("system")] + [len(r["name"]) + 2 for r in rows])
+    width = max([len("system")] + [len(system_label(r["name"], human)) for r in rows])
     blocks = [("BLEU", [r["bleu"] for r in rows], 2)]
     for criterion in rows[0]["human"] if rows else ():
         blocks.append((criterion, [r["human"][criterion] for r in rows], 3))
@@ -214,7 +224,7 @@ def _per_domain_lines(table: dict[str, Any], human: set[str]) -> list[str]:
     for label, cells, digits in blocks:
         lines.append(f"{label:<{width}}" + "".join(f"  {d:>10}" for d in domains))
         for row, cell in zip(rows, cells, strict=True):
-            name = row["name"] + (" *" if row["name"] in human else "")
+            name = system_label(row["name"], human)  # HUMAN-B (ref-B)
             lines.append(
                 f"{name:<{width}}" + "".join(f"  {_fmt(cell[d], digits):>10}" for d in domains)
             )
@@ -250,20 +260,21 @@ def format_text(summary: dict[str, Any]) -> str:
             )
     else:
         lines.append("criteria: none (no human ratings)")
+    from bleu_core.study.system_names import system_label
+
     names = [c["name"] for c in summary["criteria"]]
-    width = max([len("system")] + [len(s["name"]) + 2 for s in summary["systems"]])
+    human = {s["name"] for s in summary["systems"] if s["human_translation"]}
+    width = max([len("system")] + [len(system_label(s["name"], human)) for s in summary["systems"]])
     header = f"{'system':<{width}}  {'BLEU':>6}" + "".join(f"  {n:>12}" for n in names)
     lines.append("")
     lines.append(header)
     for s in summary["systems"]:
-        label = s["name"] + (" *" if s["human_translation"] else "")
+        label = system_label(s["name"], human)  # HUMAN-B (ref-B), as every page shows it
         row = f"{label:<{width}}  {_fmt(s['bleu']):>6}"
         row += "".join(f"  {_fmt(s['human'][n], 3):>12}" for n in names)
         if s["bleu_segments"] != summary["segments"]:
             row += f"   (BLEU on the {s['bleu_segments']} of {summary['segments']} segments with output)"
         lines.append(row)
-    if any(s["human_translation"] for s in summary["systems"]):
-        lines.append("* human translation")
     if summary["bleu_signature"]:
         lines.append(f"BLEU against all references; signature: {summary['bleu_signature']}")
     if summary.get("bleu_missing_outputs"):
@@ -275,6 +286,10 @@ def format_text(summary: dict[str, Any]) -> str:
         lines.extend(_per_domain_lines(summary["per_domain"], human))
     if summary.get("esa"):
         lines.extend(_esa_lines(summary["esa"]))
+    if summary.get("reference_bias"):
+        from bleu_core.study.reference_bias import format_bias_lines
+
+        lines.extend(format_bias_lines(summary["reference_bias"]))
     for w in summary["warnings"]:
         where = ", ".join(
             p for p in (w["file"], None if w["line"] is None else f"line {w['line']}") if p
@@ -306,6 +321,9 @@ def _summary_on_domain(result: LoadResult, domain: str | None) -> dict[str, Any]
             summary["bleu_signature"], systems=len(summary["systems"]), domain=about["name"]
         )
     summary["per_domain"] = per_domain(study, table)
+    from bleu_core.study.reference_bias import bias_summary
+
+    summary["reference_bias"] = bias_summary(study)  # two or more human translations
     return summary
 
 
@@ -320,10 +338,16 @@ def handler(args: argparse.Namespace) -> int:
         reference=reference or None,
         max_bytes=max_bytes_from_mb(args.max_mb),
     )
-    if getattr(args, "esa", None):
+    if getattr(args, "esa", None) or getattr(args, "keep_judge", None):
         from bleu_core.cli_options import with_esa_files
 
-        result = with_esa_files(result, args.esa, max_bytes_from_mb(args.max_mb), pair=args.pair)
+        result = with_esa_files(
+            result,
+            args.esa,
+            max_bytes_from_mb(args.max_mb),
+            pair=args.pair,
+            keep=getattr(args, "keep_judge", ()),
+        )
     if getattr(args, "metric_scores", None):
         from dataclasses import replace
 

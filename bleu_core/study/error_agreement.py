@@ -208,7 +208,7 @@ def _study_texts(
         for i, segment in enumerate(study.segments)
         if study.systems[name][i] is not None and (name, segment.id) in annotated
     }
-    distinct = list(dict.fromkeys(study.systems[name][i] for name, i in wanted))
+    distinct = list(dict.fromkeys(study.systems[name][i] or "" for name, i in wanted))
     placed = dict(zip(distinct, token_columns_corpus(distinct, tokenize, lowercase), strict=True))
     tokenizer = get_tokenizer(tokenize, lowercase)
     reference_tokens = [
@@ -219,8 +219,8 @@ def _study_texts(
 
 def _error_masks(
     spans: Iterable[ErrorSpan],
-    starts: list[int],
-    ends: list[int],
+    starts: Sequence[int],
+    ends: Sequence[int],
     groups: Sequence[tuple[str, str]],
 ) -> tuple[list[int], int]:
     """Per group, the tokens inside one of its target-side spans (a bit mask); and the number of
@@ -285,7 +285,7 @@ def _system_agreements(
         if clip_of is None:
             continue
         counted.append(i)
-        hypothesis, starts, ends = texts.placed[study.systems[name][i]]
+        hypothesis, starts, ends = texts.placed[study.systems[name][i] or ""]
         spans = errors.by_item.get((name, segment.id), ())
         error_masks, on_source = _error_masks(spans, starts, ends, groups)
         source_spans += on_source
@@ -338,7 +338,7 @@ def _array_agreements(
             if (name, i) not in texts.wanted or not references[i]:
                 continue
             items.append((s, i))
-            placed.append(texts.placed[study.systems[name][i]])
+            placed.append(texts.placed[study.systems[name][i] or ""])
             spans = errors.by_item.get((name, segment.id), ())
             on_source[s] += sum(span.side != "target" for span in spans)
             errors_of.append(
@@ -404,8 +404,8 @@ def error_agreement_by_order(
     how the table changes when a token must sit in a matched bigram, trigram... to count as matched.
 
     ``method``: ``"arrays"`` counts every translation at once (:mod:`bleu_core.study.agreement_arrays`);
-    ``"loop"`` one translation at a time with bit masks (:mod:`bleu_core.study.token_masks`), the
-    reference the tests hold the arrays to. Both give the same tables."""
+    ``"oracle"`` one translation at a time with bit masks (:mod:`bleu_core.study.token_masks`), the
+    plain path the tests hold the arrays to. Both give the same tables."""
     started = time.perf_counter()
     orders = sorted(set(orders))
     if not orders:
@@ -419,12 +419,12 @@ def error_agreement_by_order(
     results: dict[int, dict[str, SystemAgreement]] = {n: {} for n in orders}
     if method == "arrays":
         per_system = _array_agreements(study, names, orders, texts, errors)
-    elif method == "loop":
+    elif method == "oracle":
         per_system = {
             name: _system_agreements(study, name, orders, texts, errors) for name in names
         }
     else:
-        raise BleuOptionError(f"unknown method {method!r}; choose 'arrays' or 'loop'")
+        raise BleuOptionError(f"unknown method {method!r}; choose 'arrays' or 'oracle'")
     for name in names:
         for n, agreement in per_system[name].items():
             results[n][name] = agreement

@@ -192,7 +192,9 @@ def restrict_to_domain(study: Study, domain: str) -> Study:
     return restrict_to_positions(study, groups.positions(domain), name=f"{study.name} · {domain}")
 
 
-def restrict_to_positions(study: Study, positions: Sequence[int], *, name: str = "") -> Study:
+def restrict_to_positions(
+    study: Study, positions: Sequence[int] | np.ndarray, *, name: str = ""
+) -> Study:
     """The study with only the segments at ``positions`` (ascending, as in the study), like
     :meth:`Study.subset` but for any set of segments. Segment-level ratings, error spans and segment
     or document metric scores of those segments are kept; system-level ones are left out. So are the

@@ -34,8 +34,17 @@ from bleu_core.errors import BleuStudyError, InputError, StudyError, WrongTypeEr
 from bleu_core.io.members import FileTree, MemoryTree, SubTree, open_tree, single_top_folder
 from bleu_core.io.text import DEFAULT_MAX_BYTES, read_text
 from bleu_core.study.file_roles import NAMING_HELP, TEXT_SUFFIXES, recognise_files
+from bleu_core.study.formats.genmt import genmt_pairs, is_genmt_release
+from bleu_core.study.formats.genmt_release import genmt_study
 from bleu_core.study.formats.long_table import long_table_study, looks_like_long_table
 from bleu_core.study.formats.mqm import looks_like_mqm, mqm_study_from_table
+from bleu_core.study.formats.pearmut_study import (
+    PearmutFiles,
+    pearmut_file,
+    pearmut_files,
+    pearmut_kind,
+    pearmut_study,
+)
 from bleu_core.study.formats.plain_text import (
     files_study,
     folder_study,
@@ -99,6 +108,11 @@ def _tree_study(
         return attach_release_scores(
             tree, wmt_study(tree, pair=pair, reference=reference, name=name)
         )
+    if is_genmt_release(files):
+        return genmt_study(tree, pair=pair, reference=reference, name=name)
+    pearmut = pearmut_files(tree) if any(f.endswith((".json", ".jsonl")) for f in files) else None
+    if pearmut is not None:  # a Pearmut campaign with its annotation log or download
+        return pearmut_study(pearmut, name=name)
     if looks_like_plain_text_folder(files):
         return folder_study(tree, name=name, validate=False)
     found = recognise_files(files)
@@ -271,6 +285,8 @@ def _load_path(
             file=shown,
         )
     lower = path.name.lower()
+    if lower.endswith((".jsonl", ".json")) and (pearmut := _pearmut_file(path, shown, max_bytes)):
+        return pearmut_study(pearmut, name=name)
     if path.is_dir() or lower.endswith(".zip"):
         with open_tree(path, max_bytes=max_bytes, label=display_name) as tree:
             return _tree_result(tree, name=name, pair=pair, reference=reference, roles=roles)
@@ -296,6 +312,19 @@ def _load_path(
 
 
 _TABLE_SUFFIXES = (".csv", ".tsv", ".json", ".json.gz")
+
+
+def _pearmut_file(path: Path, shown: str, max_bytes: int) -> PearmutFiles | None:
+    """A Pearmut annotation log or download (``None`` for any other JSON file: a saved study)."""
+    with open(path, "rb") as handle:
+        head = handle.read(4096).decode("utf-8", "replace")
+    if (
+        path.name.lower().endswith(".json")
+        and pearmut_kind(head) is None
+        and '": [{"annotation"' not in head
+    ):
+        return None
+    return pearmut_file(shown, read_text(path, max_bytes=max_bytes, name=shown))
 
 
 def bom_warning(file: str) -> LoadWarning:
@@ -370,10 +399,11 @@ def load_files(
             )
     _check_unique_names(files)
     tree = MemoryTree(dict(files), max_bytes=max_bytes)
-    if not any(WMT_SOURCE_FILE.search(f) for f in tree.files()) and not is_wmt24_release(
-        tree.files()
+    if not any(WMT_SOURCE_FILE.search(f) for f in tree.files()) and not (
+        is_wmt24_release(tree.files()) or is_genmt_release(tree.files())
     ):
-        roles = roles or {}  # side-by-side files: a plain-text study, whatever the names say
+        if roles or pearmut_files(tree) is None:  # Pearmut's files side by side are a campaign
+            roles = roles or {}  # side-by-side files: a plain-text study, whatever the names say
     result = _tree_result(tree, name=name or "upload", pair=pair, reference=reference, roles=roles)
     result = with_pair(result, pair, "upload")
     validate_study(result.study)
@@ -455,7 +485,7 @@ def list_pairs(source: str | os.PathLike[str] | Sequence[tuple[str, bytes]]) -> 
         if not (path.is_dir() or zipfile.is_zipfile(path)):
             return []
         with open_tree(path) as tree:
-            return release_pairs(tree) or wmt24_pairs(tree.files())
+            return release_pairs(tree) or wmt24_pairs(tree.files()) or genmt_pairs(tree)
     items = list(source)
     if len(items) == 1 and items[0][0].lower().endswith(".zip"):
         import io
@@ -465,6 +495,12 @@ def list_pairs(source: str | os.PathLike[str] | Sequence[tuple[str, bytes]]) -> 
                 names = [n for n in archive.namelist() if not n.endswith("/")]
         except (zipfile.BadZipFile, OSError, EOFError):
             return []  # not a zip after all: loading it says so, naming the file
+        if is_genmt_release(names):  # the pairs are inside the test set: read that member only
+            with zipfile.ZipFile(io.BytesIO(items[0][1])) as archive:
+                wanted = [n for n in names if n.endswith("-genmt.jsonl")]
+                return genmt_pairs(MemoryTree({n: archive.read(n) for n in wanted}))
         return release_pairs(MemoryTree(dict.fromkeys(names, b""))) or wmt24_pairs(names)
     names = [n for n, _ in items]
+    if is_genmt_release(names):
+        return genmt_pairs(MemoryTree(dict(items)))
     return release_pairs(MemoryTree(dict.fromkeys(names, b""))) or wmt24_pairs(names)

@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.errors import InputError
 from bleu_core.io.cells import number
 from bleu_core.io.text import split_lines
 from bleu_core.study.metric_score_model import AttachedMetricScores, higher_is_better
 from bleu_core.study.tables import parse_table
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = ["parse_long_table", "parse_mtme", "parse_wmt_automatic"]
 
@@ -46,7 +49,7 @@ def _number(value: str, file: str, line: int, column: str | None = None) -> floa
     return None if math.isnan(score) else score
 
 
-def _known_system(study: Any, name: str, file: str, line: int) -> None:
+def _known_system(study: Study, name: str, file: str, line: int) -> None:
     if name not in study.systems:
         known = ", ".join(study.systems)
         raise InputError(
@@ -56,7 +59,7 @@ def _known_system(study: Any, name: str, file: str, line: int) -> None:
         )
 
 
-def _check_none(study: Any, system: str, index: int, file: str, line: int) -> None:
+def _check_none(study: Study, system: str, index: int, file: str, line: int) -> None:
     """A missing score is accepted only on a segment the system did not translate."""
     if study.systems[system][index] is not None:
         raise InputError(
@@ -67,7 +70,7 @@ def _check_none(study: Any, system: str, index: int, file: str, line: int) -> No
         )
 
 
-def _segment_index(study: Any, seg: str, file: str, line: int) -> int:
+def _segment_index(study: Study, seg: str, file: str, line: int) -> int:
     """The position of segment id ``seg`` in the study."""
     try:
         return study.segment_index(seg)
@@ -85,7 +88,7 @@ def _segment_index(study: Any, seg: str, file: str, line: int) -> int:
 
 
 def _complete(
-    study: Any, got: dict[str, list[float | None]], expected: int, what: str, file: str
+    study: Study, got: dict[str, list[float | None]], expected: int, what: str, file: str
 ) -> dict[str, tuple[float | None, ...]]:
     """Each system's scores in order, checked to be one per ``what`` (segment or document)."""
     out = {}
@@ -101,7 +104,7 @@ def _complete(
     return out
 
 
-def _all_systems(study: Any, scores: dict[str, Any], file: str, metric: str = "") -> None:
+def _all_systems(study: Study, scores: dict[str, Any], file: str, metric: str = "") -> None:
     """Every machine system of the study has scores (human translations may have none)."""
     missing = [s for s in study.systems if s not in scores and s not in study.human_systems]
     if missing:
@@ -116,7 +119,7 @@ def _all_systems(study: Any, scores: dict[str, Any], file: str, metric: str = ""
 # ------------------------------------------------------------------------------ MTME score files
 
 
-def _mtme_scores(text: str, file: str, level: str, study: Any) -> dict[str, list[float | None]]:
+def _mtme_scores(text: str, file: str, level: str, study: Study) -> dict[str, list[float | None]]:
     """Each system's scores in the order of its lines, every line checked."""
     got: dict[str, list[float | None]] = {}
     for line_no, raw in enumerate(split_lines(text), start=1):
@@ -154,7 +157,7 @@ def _mtme_scores(text: str, file: str, level: str, study: Any) -> dict[str, list
 
 
 def parse_mtme(
-    text: str, file: str, name: str, level: str, study: Any, lower_is_better: Iterable[str] = ()
+    text: str, file: str, name: str, level: str, study: Study, lower_is_better: Iterable[str] = ()
 ) -> AttachedMetricScores:
     """Metric ``name``'s scores at ``level`` (``sys``, ``doc`` or ``seg``) from an MTME score file's
     ``text``; ``file`` names it in error messages and becomes the result's ``source``.
@@ -189,7 +192,7 @@ def parse_mtme(
 
 
 def _long_rows(
-    table: Any, file: str, study: Any
+    table: Any, file: str, study: Study
 ) -> tuple[dict[str, dict[str, float]], dict[str, dict[str, list[float | None]]]]:
     """The table's scores, every row checked: ``{metric: {system: score}}`` at system level and
     ``{metric: {system: one score per segment}}`` (NaN where the table has none)."""
@@ -232,7 +235,7 @@ def _long_rows(
             _check_none(study, system, index, file, row.line)
         row_scores = seg_level.setdefault(metric, {}).setdefault(
             system, [math.nan] * study.n_segments
-        )  # type: ignore[list-item]
+        )
         row_scores[index] = score
     return sys_level, seg_level
 
@@ -243,7 +246,7 @@ def _is_gap(value: float | None) -> bool:
 
 
 def _segment_scores(
-    study: Any, metric: str, by_system: dict[str, list[float | None]], file: str
+    study: Study, metric: str, by_system: dict[str, list[float | None]], file: str
 ) -> dict[str, tuple[float | None, ...]]:
     """Each system's segment scores, checked to cover every segment it translated; a segment it did
     not translate and that has no row becomes ``None``."""
@@ -266,7 +269,7 @@ def _segment_scores(
 
 
 def parse_long_table(
-    text: str, file: str, study: Any, lower_is_better: Iterable[str] = ()
+    text: str, file: str, study: Study, lower_is_better: Iterable[str] = ()
 ) -> list[AttachedMetricScores]:
     """Every metric of a long table (``system, segment_id, metric, score``), in order of first
     appearance; a table with a ``pair`` column and no ``segment_id`` is a WMT
@@ -292,7 +295,7 @@ def parse_long_table(
 # ------------------------------------------------------------------------------ WMT automatic scores
 
 
-def _study_pair(table: Any, study: Any) -> str:
+def _study_pair(table: Any, study: Study) -> str:
     """The language pair to read: the study's, or the table's only one when the study names none."""
     pairs = list(dict.fromkeys(row["pair"].strip() for row in table))
     pair = (study.metadata or {}).get("pair")
@@ -313,7 +316,7 @@ def _study_pair(table: Any, study: Any) -> str:
 
 
 def parse_wmt_automatic(
-    table: Any, study: Any, lower_is_better: Iterable[str] = ()
+    table: Any, study: Study, lower_is_better: Iterable[str] = ()
 ) -> list[AttachedMetricScores]:
     """The system-level scores of every metric for the study's language pair, from a WMT
     ``automatic-scores.tsv`` already read into a table (:func:`bleu_core.study.tables.parse_table`)."""

@@ -18,9 +18,12 @@ import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = ["LEVELS", "LOWER_IS_BETTER", "AttachedMetricScores", "higher_is_better"]
 
@@ -64,7 +67,7 @@ class AttachedMetricScores:
                 out[k] = [math.nan if v is None else v for v in row]
         return out
 
-    def system_scores(self, study: Any) -> dict[str, float]:
+    def system_scores(self, study: Study) -> dict[str, float]:
         """Score per system of ``study``: the system-level score when given, else the mean of its
         segment scores (NaN when neither exists)."""
         out = {}

@@ -42,7 +42,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.errors import InputError, StudyError
 from bleu_core.io.text import DEFAULT_MAX_BYTES, check_size, read_text, text_from_bytes
@@ -57,6 +57,9 @@ from bleu_core.study.metric_score_model import (
     AttachedMetricScores,
     higher_is_better,
 )
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 __all__ = [
     "LEVELS",
@@ -81,7 +84,7 @@ _MTME_NAME = re.compile(
 
 
 def parse_metric_scores(
-    text: str, file: str, study: Any, *, lower_is_better: Iterable[str] = ()
+    text: str, file: str, study: Study, *, lower_is_better: Iterable[str] = ()
 ) -> list[AttachedMetricScores]:
     """Parse one file's text (layout chosen from its name: ``*.score`` = MTME, else a table).
 
@@ -148,7 +151,7 @@ def merge_metric_scores(items: Iterable[AttachedMetricScores]) -> dict[str, Atta
 
 def read_metric_scores(
     paths: Iterable[str | os.PathLike[str]],
-    study: Any,
+    study: Study,
     *,
     lower_is_better: Iterable[str] = (),
     max_bytes: int | None = None,
@@ -185,7 +188,7 @@ _merge = merge_metric_scores  # the former private name
 
 def metric_scores_from_files(
     files: Iterable[tuple[str, bytes]],
-    study: Any,
+    study: Study,
     *,
     lower_is_better: Iterable[str] = (),
     max_bytes: int | None = None,
@@ -213,7 +216,7 @@ def metric_scores_from_files(
 
 
 def attach_metric_scores(
-    study: Any, scores: Iterable[AttachedMetricScores] | dict[str, AttachedMetricScores]
+    study: Study, scores: Iterable[AttachedMetricScores] | dict[str, AttachedMetricScores]
 ) -> Any:
     """A new study with ``scores`` added to ``study.metric_scores`` (same name: replaced)."""
     items = list(scores.values()) if isinstance(scores, dict) else list(scores)
@@ -224,7 +227,7 @@ def attach_metric_scores(
     return replace(study, metric_scores=merged)
 
 
-def check_metric_scores(study: Any, item: AttachedMetricScores) -> None:
+def check_metric_scores(study: Study, item: AttachedMetricScores) -> None:
     """Raise :class:`~bleu_core.errors.StudyError` when ``item`` does not fit ``study``."""
     for mapping in (item.system, item.segment, item.document):
         for system in mapping or {}:

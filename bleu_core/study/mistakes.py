@@ -230,14 +230,14 @@ def detect_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWa
     """Warn when references are all lower-case but systems are not (or everything is lower-case)."""
     # Sizes are only compared with min_letters (summed over references): counting them up to it is enough.
     limit = max(min_letters, 0)
-    ref_upper, ref_cased = False, 0
+    ref_upper, ref_cased = False, 0.0
     for texts in study.references.values():
         upper, size = _case_profile(texts, limit)
         ref_upper, ref_cased = ref_upper or upper, ref_cased + size
     if ref_cased < min_letters:
         return []
-    cased_systems = []
-    lower_systems = []
+    cased_systems: list[str] = []
+    lower_systems: list[str] = []
     for name, texts in study.systems.items():
         upper, size = _case_profile(texts, limit)
         if size >= min_letters:

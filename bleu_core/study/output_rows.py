@@ -29,12 +29,18 @@ True
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+    from bleu_core.score import BleuArrays
+    from bleu_core.study.model import Study
+
 __all__ = [
     "MISSING_OUTPUT_RULE",
+    "blank_outputs",
     "counted_statistics",
     "missing_note",
     "missing_outputs",
@@ -48,7 +54,7 @@ MISSING_OUTPUT_RULE = "a segment without the system's output is not counted (nei
 """How corpus BLEU counts a segment a system has no output for (every label and note says this)."""
 
 
-def output_mask(study: Any, systems: Sequence[str] | None = None) -> np.ndarray:
+def output_mask(study: Study, systems: Sequence[str] | None = None) -> np.ndarray:
     """``systems × segments`` booleans (default: every system), True where the system has an output."""
     names = list(study.systems) if systems is None else list(systems)
     return np.array(
@@ -66,10 +72,10 @@ def without_missing(stats: np.ndarray, present: np.ndarray) -> np.ndarray:
 
 
 def study_statistics(
-    study: Any,
+    study: Study,
     systems: Sequence[str],
     references: Sequence[str],
-    options: Any,
+    options: BleuOptions,
     progress: Any = None,
 ) -> np.ndarray:
     """Statistics (``K × S × F``) of ``systems`` against the reference streams named ``references``,
@@ -88,7 +94,7 @@ def study_statistics(
     return without_missing(stats, output_mask(study, systems))
 
 
-def counted_statistics(study: Any, stats: Mapping[str, Any]) -> dict[str, Any]:
+def counted_statistics(study: Study, stats: Mapping[str, Any]) -> dict[str, Any]:
     """``{system: SegmentStatistics}`` (as :func:`bleu_core.statistics.compute_system_statistics` gives
     them) with the rows of the system's missing outputs zeroed."""
     from bleu_core.statistics import SegmentStatistics
@@ -101,7 +107,7 @@ def counted_statistics(study: Any, stats: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def study_corpus_bleu(stats: np.ndarray, present: np.ndarray, options: Any) -> Any:
+def study_corpus_bleu(stats: np.ndarray, present: np.ndarray, options: BleuOptions) -> BleuArrays:
     """Corpus BLEU (:class:`bleu_core.score.BleuArrays`, one row per system) of ``stats``
     (``K × S × F``): the rows where ``present`` is False are left out, the others summed and scored once."""
     from bleu_core.score import bleu_from_stats
@@ -109,14 +115,29 @@ def study_corpus_bleu(stats: np.ndarray, present: np.ndarray, options: Any) -> A
     return bleu_from_stats(without_missing(stats, present).sum(axis=-2), options)
 
 
-def missing_outputs(study: Any, systems: Sequence[str] | None = None) -> dict[str, int]:
+def missing_outputs(study: Study, systems: Sequence[str] | None = None) -> dict[str, int]:
     """``{system: segments without its output}`` for the ``systems`` (default all) that lack any."""
     names = list(study.systems) if systems is None else list(systems)
     lacking = (~output_mask(study, names)).sum(axis=1)
     return {name: int(n) for name, n in zip(names, lacking, strict=True) if n}
 
 
-def missing_note(study: Any, systems: Sequence[str] | None = None) -> str | None:
+def blank_outputs(study: Study, systems: Sequence[str] | None = None) -> dict[str, int]:
+    """``{system: blank output lines}`` for the ``systems`` (default all): outputs that are empty or
+    whitespace, scored as empty (counted, unlike a missing segment); 0 for a system with none.
+
+    >>> from bleu_core.study import Segment, Study
+    >>> toy = Study("t", (Segment("1"), Segment("2")), {"r": ["a", "b"]}, {"A": ["", None], "B": ["a", " "]})
+    >>> blank_outputs(toy), missing_outputs(toy)
+    ({'A': 1, 'B': 1}, {'A': 1})
+    """
+    names = list(study.systems) if systems is None else list(systems)
+    return {
+        name: sum(t is not None and not t.strip() for t in study.systems[name]) for name in names
+    }
+
+
+def missing_note(study: Study, systems: Sequence[str] | None = None) -> str | None:
     """One line saying which systems' BLEU counts fewer segments than the study has, and why (None when
     every system has every output)."""
     lacking = missing_outputs(study, systems)

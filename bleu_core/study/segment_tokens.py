@@ -201,7 +201,7 @@ def segment_token_records(
     hypothesis = study.systems[system][i]
     if hypothesis is None:
         raise StudyError(f"system {system!r} has no translation of segment {segment_id!r}")
-    refs = [stream[i] for stream in reference_streams(study, references) if stream[i]]
+    refs = [ref for stream in reference_streams(study, references) if (ref := stream[i])]
     spans = spans_of(
         study.error_spans,
         system=system,

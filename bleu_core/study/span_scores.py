@@ -351,7 +351,7 @@ def _gold(item_spans: list[ErrorSpan]) -> list[tuple[int, int, float]]:
             if s.side == "target" and s.start < s.end]  # fmt: skip
 
 
-def _count_loop(
+def _count_oracle(
     items: list[tuple[str, int]], texts: list[str], spans: list[list[ErrorSpan]], predicted: list
 ) -> dict[str, SpanCounts]:
     """Per system, the counts of its items summed one translation at a time (:func:`item_counts`)."""
@@ -387,9 +387,12 @@ def _count_arrays(
         per_system[name].items += 1
         per_system[name].left_out += len(item_spans) - len(gold)
     columns = list(zip(*rows, strict=True)) or [(), (), (), ()]
+    item, start, end, weight = columns
     gold_arrays = (
-        *(np.array(c, dtype=np.int64) for c in columns[:3]),
-        np.array(columns[3], dtype=float),
+        np.array(item, dtype=np.int64),
+        np.array(start, dtype=np.int64),
+        np.array(end, dtype=np.int64),
+        np.array(weight, dtype=float),
     )
     layout = Layout.of(texts)
     matched = match_counts(layout, pred, gold_arrays, item_group, len(names))
@@ -414,21 +417,21 @@ def _count_items(
     from bleu_core.tokenizers import get_tokenizer
 
     tokenize, lowercase, max_order, method = settings
-    if method not in ("arrays", "loop"):
-        raise BleuOptionError(f"unknown method {method!r}; choose 'arrays' or 'loop'")
+    if method not in ("arrays", "oracle"):
+        raise BleuOptionError(f"unknown method {method!r}; choose 'arrays' or 'oracle'")
     tokenizer = get_tokenizer(tokenize, lowercase)
     ref_tokens = [tokenizer.tokenize_corpus([t or "" for t in stream]) for stream in streams]
     references = [
         [tok[i] for tok, stream in zip(ref_tokens, streams, strict=True) if stream[i]]
         for i in range(study.n_segments)
     ]
-    texts = [study.systems[name][i] for name, i in items]
+    texts = [study.systems[name][i] or "" for name, i in items]  # items have a translation
     placed = token_columns_corpus(texts, tokenize, lowercase)
     spans = [by_item.get((name, study.segments[i].id), []) for name, i in items]
     if method == "arrays":
         return _count_arrays(items, texts, spans, placed, (references, max_order)) if items else {}
     predicted = _predictions(placed, [i for _, i in items], references, max_order)
-    return _count_loop(items, texts, spans, predicted)
+    return _count_oracle(items, texts, spans, predicted)
 
 
 def span_scores(
@@ -449,8 +452,8 @@ def span_scores(
     Items are the (system, segment) pairs the chosen raters annotated (a segment rating or a span);
     ``raters``, ``severities`` and ``categories`` choose the gold spans as
     :func:`bleu_core.study.spans.spans_of` does. ``method``: how BLEU's matched tokens are found,
-    ``"arrays"`` for every translation at once (:mod:`bleu_core.study.matched_tokens`) or ``"loop"`` one
-    at a time (:func:`bleu_core.study.token_masks.matched_mask`, the reference the tests compare with).
+    ``"arrays"`` for every translation at once (:mod:`bleu_core.study.matched_tokens`) or ``"oracle"`` one
+    at a time (:func:`bleu_core.study.token_masks.matched_mask`, the plain path the tests compare with).
     """
     from bleu_core.study.segment_tokens import reference_streams
 

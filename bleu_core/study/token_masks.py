@@ -45,7 +45,7 @@ def max_reference_counts(
     return clip
 
 
-def overlap_mask(starts: list[int], ends: list[int], start: int, end: int) -> int:
+def overlap_mask(starts: Sequence[int], ends: Sequence[int], start: int, end: int) -> int:
     """Bit t set when token t overlaps ``[start, end)``: the rule of
     :func:`bleu_core.token_offsets.tokens_overlapping` on precomputed token starts and ends."""
     mask = 0

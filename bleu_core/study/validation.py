@@ -315,7 +315,7 @@ def _ratings_well_typed(ratings: Sequence[object], rating_type: type) -> bool:
     loop, which names the first wrong one."""
     if not isinstance(ratings, (tuple, list)) or not set(map(type, ratings)) <= {rating_type}:
         return False
-    columns = _rating_columns(ratings)  # type: ignore[arg-type]
+    columns = _rating_columns(ratings)
     for field_name, values in zip(_RATING_FIELDS, columns, strict=True):
         kinds = set(map(type, values))
         allowed = _ALLOWED_TYPES[field_name]

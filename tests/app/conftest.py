@@ -39,3 +39,19 @@ def fresh_startup(monkeypatch: pytest.MonkeyPatch) -> None:
     """No study named on the command line is loaded or being preloaded (:mod:`ui.app.startup`)."""
     monkeypatch.setattr(startup, "_loaded", {})
     monkeypatch.setattr(startup, "_preloads", {})
+
+
+@pytest.fixture
+def jar(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """This browser's cookies (class mode's memory, ``ui/campaigns/browser_memory.py``): a dict the pages read
+    as they would read ``st.context.cookies`` and that their cookie script writes, as the browser would."""
+    from ui.campaigns import browser_memory
+
+    cookies: dict[str, str] = {}
+    monkeypatch.setattr(browser_memory, "read_cookie", lambda name: cookies.get(name, ""))
+    monkeypatch.setattr(
+        browser_memory,
+        "write_cookie",
+        lambda name, entries: cookies.__setitem__(name, "|".join(entries)),
+    )
+    return cookies

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from streamlit.testing.v1 import AppTest
 from bleu_core.csv_safety import formula_risk
 from bleu_core.errors import InputError
 from bleu_core.limits import MAX_LINE_CHARS, MAX_RESAMPLES
-from bleu_core.study.model import Segment, Study
+from bleu_core.study.model import Criterion, Rating, Segment, Study
 from ui.app import state as K
 from ui.app import uploads
 from ui.app.export import frame_to_csv
@@ -99,6 +100,32 @@ def test_export_resamples_box_is_capped_and_says_so():
     assert box.value == MAX_RESAMPLES
     box.set_value(MAX_RESAMPLES + 1).run()  # the box refuses more (Streamlit's own check)
     assert at.exception or at.number_input(key=K.N_RESAMPLES).value <= MAX_RESAMPLES
+
+
+def rated_study() -> Study:
+    """:func:`cat_mat_study` with an adequacy score for every translation (the analysis pages need one)."""
+    base = cat_mat_study()
+    ratings = tuple(
+        Rating(system, segment.id, None, None, "adequacy", float(k + i % 3))
+        for k, system in enumerate(base.systems)
+        for i, segment in enumerate(base.segments)
+    )
+    return replace(base, criteria={"adequacy": Criterion("adequacy")}, ratings=ratings)
+
+
+@pytest.mark.parametrize("page", ["metric_ranking", "correlation", "bleu_vs_human", "metrics"])
+def test_pages_that_read_the_shared_resamples_apply_the_cap(page):
+    """A resample count above the cap kept in the session (set before the cap existed) stops every page
+    that resamples, with the limit stated: none runs 10**9 resamples (the Metric ranking page once read the
+    session's value unchecked)."""
+    at = start_app(
+        page, rated_study(), key="test:hardening-rated", label=None, first_run=False, timeout=90,
+        **{K.N_RESAMPLES: 10**9, K.SEED: 3},
+    )  # fmt: skip
+    errors = " ".join(e.value for e in at.error)
+    assert "Resamples must be a whole number from 1 to 100,000" in errors
+    assert "Change it on the Export page" in errors
+    assert not at.dataframe  # the page stopped: nothing computed
 
 
 def test_significance_boxes_are_capped():

@@ -63,6 +63,7 @@ def test_reference_picker_changes_bleu_and_the_signature_everywhere():
     assert at.session_state[K.OPT_REFERENCES] == ["ref-B"]  # the loader's choice
     assert at.session_state[K.STUDY_OPENED].pool == ["ref-B", "ref-C"]
 
+    at.session_state[K.INCLUDE_HUMANS] = True  # out by default (as meta), shown when asked
     bleu = corpus_bleu(at)
     for system, lines in SYSTEMS.items():  # sacrebleu 2.x, default settings, reference B only
         assert bleu[system] == pytest.approx(sacrebleu.corpus_bleu(lines, [REF_B]).score, abs=1e-9)

@@ -28,10 +28,11 @@ def test_bleu_vs_human_toggle_drops_human_translations():
     assert len(study.human_systems) == 1
     at = start("bleu_vs_human", study)
     n_all = len(study.systems)
-    assert f"n = {n_all}" in captions(at)
-    at.toggle(key=K.INCLUDE_HUMANS).set_value(False).run()
-    assert not at.exception
+    # out by default, as meta and WMT's meta-evaluation (issue 39)
     assert f"n = {n_all - 1}" in captions(at) and f"n = {n_all}" not in captions(at)
+    at.toggle(key=K.INCLUDE_HUMANS).set_value(True).run()
+    assert not at.exception
+    assert f"n = {n_all}" in captions(at)
 
 
 def test_bleu_vs_human_fits_each_rater_group():

@@ -75,7 +75,8 @@ def test_the_export_records_every_setting_and_the_segment_signature():
     assert "sentence_bleu" in settings["segment_level"]["rule"]
     page = settings["page_settings"]
     assert page[K.OPT_SMOOTH] == "floor" and page[K.SEED] == 12345
-    assert page[K.INCLUDE_HUMANS] is True and settings["include_human_translations"] is True
+    # out by default, as meta and WMT (issue 39)
+    assert page[K.INCLUDE_HUMANS] is False and settings["include_human_translations"] is False
     assert settings["criterion"] == "mqm"  # the demo's first criterion: it has no z twin
 
 

@@ -88,7 +88,10 @@ def test_the_end_of_class_downloads_are_the_teachers_only(lesson, ted_zh_en):
     at = teacher(code, key)  # no study open: the study's zip asks for it
     labels = {b.proto.label for b in at.get("download_button")}
     assert {"Summary picture (PNG)", "The class's ratings and results (zip)"} <= labels
-    assert any("Open the study the lesson was made from" in c.value for c in at.caption)
+    assert any(
+        "was made from the study" in c.value and "open it on the Study page" in c.value
+        for c in at.caption
+    )
     at = start("projector", ted_zh_en, **{K.PROJ_CODE: code, K.PROJ_KEY: key})
     labels = {b.proto.label for b in at.get("download_button")}
     assert "The study's reproducible zip with the class's ratings" in labels

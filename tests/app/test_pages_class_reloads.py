@@ -12,7 +12,7 @@ import re
 from functools import partial
 
 import pytest
-from app_runs import start_app
+from app_runs import html_text, start_app
 
 from bleu_core.campaigns import CampaignStore, JudgeSession
 from bleu_core.campaigns.lesson import lesson_plan
@@ -20,19 +20,6 @@ from ui.app import state as K
 from ui.campaigns import browser_memory
 
 start = partial(start_app, key="demo:ted-zh-en", label=None, open_demo=False, first_run=False)
-
-
-@pytest.fixture
-def jar(monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
-    """This browser's cookies."""
-    cookies: dict[str, str] = {}
-    monkeypatch.setattr(browser_memory, "read_cookie", lambda name: cookies.get(name, ""))
-    monkeypatch.setattr(
-        browser_memory,
-        "write_cookie",
-        lambda name, entries: cookies.__setitem__(name, "|".join(entries)),
-    )
-    return cookies
 
 
 @pytest.fixture
@@ -107,12 +94,12 @@ def test_the_teacher_reloads_campaigns_and_is_back_in_the_lesson(jar, db, ted_zh
     button.click().run()
     code, key = at.session_state[K.CAMP_CODE], at.session_state[K.CAMP_KEY]
     assert jar[browser_memory.LESSONS_COOKIE] == f"{code}:{key}"
-    assert at.code[0].value == key  # the key once, as text, with the code block's copy button
+    assert key not in page_text(at)  # the page the teacher projects carries no key
     [link] = [b for b in at.get("link_button") if "projector" in b.proto.url]
     assert f"lesson={code}&view=" in link.proto.url and key not in link.proto.url
     again = start("campaigns", ted_zh_en)  # a reload
     assert again.session_state[K.CAMP_CODE] == code and again.session_state[K.CAMP_KEY] == key
-    assert not any(c.value == key for c in again.code)  # shown once only
+    assert key not in page_text(again)
     assert any(f"Lesson {code}" in s.value for s in again.subheader)
 
 
@@ -140,3 +127,116 @@ def test_a_wrong_projector_link_is_refused(jar, lesson):
     at = start("projector", query={"lesson": code, "view": "guess"})
     assert any(re.search("projector link is not valid", e.value) for e in at.error)
     assert at.session_state[K.PROJ_CODE] is None
+
+
+def page_text(at) -> str:
+    """Everything a run put on the page as text: markdown, captions, code, alerts, labels, link targets."""
+    parts = [e.value for kind in ("markdown", "caption", "code", "info", "warning", "error", "success",
+                                  "subheader", "title", "text") for e in at.get(kind)]  # fmt: skip
+    parts += [
+        str(getattr(e, "label", ""))
+        for kind in ("button", "toggle", "text_input")
+        for e in at.get(kind)
+    ]
+    parts += [b.proto.url for b in at.get("link_button")]
+    parts += [str(getattr(e, "proto", "")) for e in at.get("html")]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_the_organiser_key_is_shown_only_behind_for_your_eyes_only(jar, db, ted_zh_en):
+    at = start("campaigns", ted_zh_en)
+    [button] = [b for b in at.button if b.label == "Start a class"]
+    button.click().run()
+    key = at.session_state[K.CAMP_KEY]
+    assert key not in page_text(at)
+    assert any(s.value == "For your eyes only" for s in at.subheader)
+    projected = [s.value for s in at.subheader]  # the key's switch comes after the part to project
+    assert projected.index("For your eyes only") > next(
+        i for i, v in enumerate(projected) if "show this on the projector" in v
+    )
+    at.toggle(key=K.CAMP_KEY_SHOWN).set_value(True).run()
+    assert [c.value for c in at.code if c.value == key]  # the code block has a copy button
+    again = start("campaigns", ted_zh_en)  # a reload: the switch is off again
+    assert key not in page_text(again)
+
+
+def test_the_lesson_reopens_its_study_after_a_reload(jar, db, ted_zh_en):
+    at = start("campaigns", ted_zh_en)
+    [button] = [b for b in at.button if b.label == "Start a class"]
+    button.click().run()
+    code = at.session_state[K.CAMP_CODE]
+    assert CampaignStore.shared(db).get_campaign(code).metadata["study_source"] == "demo:ted-zh-en"
+    for page in (
+        "campaigns",
+        "projector",
+    ):  # F5 on a teacher's page: the app opens its default demo first
+        again = start_app(page, open_demo=True, first_run=False)
+        assert again.session_state[K.STUDY_KEY] == "demo:ted-zh-en", page
+        assert again.session_state[K.STUDY].name == ted_zh_en.name
+    downloads = {b.proto.label for b in again.get("download_button")}
+    assert (
+        "The study's reproducible zip with the class's ratings" in downloads
+    )  # the end-of-class zip
+    again.session_state[K.STUDY_KEY] = (
+        "test:another study"  # the teacher opens another study afterwards
+    )
+    again.run()
+    assert again.session_state[K.STUDY_KEY] == "test:another study"  # once per lesson: left alone
+
+
+def test_two_lessons_have_two_names_on_the_phones(jar, db, ted_zh_en):
+    at = start("campaigns", ted_zh_en)
+    names = []
+    for protocol in ("adequacy-fluency", "esa"):
+        at.session_state[K.CAMP_CLASS_PROTOCOL] = protocol
+        at.run()
+        [button] = [b for b in at.button if b.label == "Start a class"]
+        button.click().run()
+        names.append(CampaignStore.shared(db).get_campaign(at.session_state[K.CAMP_CODE]).name)
+    assert len(set(names)) == 2, names
+    assert names[1].startswith(f"Lesson: {ted_zh_en.name} · ESA · ")
+
+
+def test_an_esa_lessons_manage_tab_keeps_its_appraise_export_after_a_reload(jar, db, ted_zh_en):
+    at = start("campaigns", ted_zh_en)
+    at.session_state[K.CAMP_CLASS_PROTOCOL] = "esa"
+    at.run()
+    [button] = [b for b in at.button if b.label == "Start a class"]
+    button.click().run()
+    again = start_app(
+        "campaigns", open_demo=True, first_run=False
+    )  # F5: the German demo opens first
+    downloads = {b.proto.label for b in again.get("download_button")}
+    assert "Appraise ESA CSV" in downloads
+    assert not any("not in the study" in c.value for c in again.caption)
+
+
+def test_the_wrong_study_is_named_in_words(jar, db, ted_zh_en, ted_four_systems):
+    store = CampaignStore.shared(db)
+    bleu = {s: float(i * 5) for i, s in enumerate(ted_zh_en.systems)}
+    created = store.create_campaign(lesson_plan(ted_zh_en, bleu, seed=2, n_segments=2))
+    code, key = created.campaign.code, created.organiser_key
+    at = start(
+        "projector", ted_four_systems, key="test:en-de", **{K.PROJ_CODE: code, K.PROJ_KEY: key}
+    )
+    [add] = [b for b in at.button if b.label == "Add to the open study"]
+    add.click().run()
+    [error] = [e.value.replace("\\", "") for e in at.error]  # markdown escapes taken out
+    assert f"was made from the study “{ted_zh_en.name}”" in error
+    assert f"the open study is “{ted_four_systems.name}”" in error and "Study page" in error
+    assert "segment(s)" not in error and "'" not in error  # no list of segment ids
+
+
+def test_no_page_for_the_room_carries_the_key_in_a_cookie_script(db, ted_zh_en):
+    at = start("campaigns", ted_zh_en)  # the real cookie script (no jar): its text is on the page
+    [button] = [b for b in at.button if b.label == "Start a class"]
+    button.click().run()
+    key = at.session_state[K.CAMP_KEY]
+    assert key in html_text(at)  # the Campaigns page writes the teacher's lessons to the cookie ...
+    for _ in range(browser_memory.WRITE_RUNS):
+        at.run()
+    assert key not in html_text(at)  # ... in a few runs, not on every page of the session
+    at.switch_page("pages/projector.py")
+    at.run()
+    assert at.session_state[K.PROJ_KEY] == key  # the teacher's projector, with the controls
+    assert key not in html_text(at) and key not in page_text(at)

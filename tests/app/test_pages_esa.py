@@ -213,6 +213,7 @@ def test_class_mode_offers_esa(db, ted_four_systems):
     assert choice.options == [
         "ESA: error spans + 0-100 score (WMT24+)",
         "Adequacy + fluency (1-5, the BLEU paper)",
+        "Contrastive ESA: 2-3 translations side by side, spans + 0-100 (WMT26)",
     ]
     assert choice.value == "adequacy-fluency"  # the paper's lesson stays the default
     choice.set_value("esa").run()

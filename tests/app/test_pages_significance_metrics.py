@@ -122,18 +122,24 @@ def test_an_attached_metric_is_resampled_as_the_mean_of_its_segment_scores(score
     # paired bootstrap p-values: sacrebleu's recipe on the resampled means, written out with numpy
     draws = np.random.default_rng(SEED).choice(N_SEGMENTS, size=(RESAMPLES, N_SEGMENTS))
     means = np.array([np.nanmean(row[draws], axis=1) for row in matrix])
-    assert len(frame_with(at, "baseline", "CI low")) == 6  # the table of every pair
+    table = frame_with(at, "baseline", "CI low")
+    assert len(table) == 6  # the table of every pair
+    for system, baseline, shown in zip(table["system"], table["baseline"], table["sacrebleu p"]):
+        i, j = names.index(system), names.index(baseline)
+        observed = np.nanmean(matrix[i]) - np.nanmean(matrix[j])
+        magnitude = np.abs(means[i] - means[j])
+        p = (np.sum(magnitude - magnitude.mean() > abs(observed)) + 1) / (RESAMPLES + 1)
+        assert shown == pytest.approx(p, abs=1e-12)  # sacrebleu's, beside the verdict's own p
     paired = chart_data(at, f"Paired bootstrap ({METRIC})")
     assert len(paired) == 12  # every ordered pair
     for row in paired.itertuples():
         i, j = names.index(row.row), names.index(row.column)
         observed = np.nanmean(matrix[i]) - np.nanmean(matrix[j])
-        magnitude = np.abs(means[i] - means[j])
-        p = (np.sum(magnitude - magnitude.mean() > abs(observed)) + 1) / (RESAMPLES + 1)
+        low, high = np.quantile(means[i] - means[j], [0.025, 0.975])
         assert row.difference == pytest.approx(observed, abs=1e-12)
-        assert row.p == pytest.approx(p, abs=1e-12)
-        # the verdict is read from that p-value at the page's alpha (0.05), never from an interval
-        assert row.verdict == ("~" if p >= 0.05 else ">" if observed > 0 else "<")
+        # the verdict is the 95 % interval's, and its own p says the same (issue 39)
+        assert row.verdict == (">" if low > 0 else "<" if high < 0 else "~")
+        assert (row.p < 0.05) == (row.verdict != "~")
 
     # approximate randomisation: every segment's two scores swapped with probability 1/2
     swaps = np.random.default_rng(SEED).integers(2, size=(TRIALS, N_SEGMENTS), dtype=bool)

@@ -95,13 +95,13 @@ def test_significance_page_shows_blocks_intervals_and_matrices(ted_slice):
 
 
 def test_judges_page_pairs_adjacent_systems_per_group():
-    at = run_page("judges.py", judged_study(), "test:judged")
+    at = run_page("judges.py", judged_study(), "test:judged", **{K.INCLUDE_HUMANS: True})
     assert not at.exception, at.exception
     frame = at.dataframe[0].value
     assert set(frame["group"]) == {"monolingual", "bilingual"}
     assert (frame["n"] == 90).all()  # 3 judges × 30 segments per adjacent pair
     assert frame.iloc[-1]["pair"].endswith("→ H1")
-    at.toggle(key=K.INCLUDE_HUMANS).set_value(False).run()
+    at.toggle(key=K.INCLUDE_HUMANS).set_value(False).run()  # the default, as meta (issue 39)
     assert not at.exception
     assert not at.dataframe[0].value["pair"].str.contains("H1").any()
 
@@ -122,7 +122,7 @@ def test_correlation_page_system_segment_and_references():
         "correlation.py",
         judged_study(),
         "test:judged",
-        **{K.CORR_DRAWS: 5, K.CORR_OTHER_METRIC: "chrF"},
+        **{K.CORR_DRAWS: 5, K.CORR_OTHER_METRIC: "chrF", K.INCLUDE_HUMANS: True},
     )
     assert not at.exception, at.exception
     frame = at.dataframe[0].value

@@ -162,10 +162,15 @@ def test_p_values_and_verdicts_are_one_number(surfaces: Surfaces) -> None:
     for c in test["comparisons"]:
         row = page.loc[(c["system"], c["baseline"])]
         assert row["difference"] == pytest.approx(c["statistic"], abs=1e-12)
-        assert row["p"] == format_p(c["pvalue"])
+        # a p of 0 (no resample crossed 0) reads "< 1/M", as the command line prints it
+        shown = f"< {1 / RESAMPLES:.2g}" if c["pvalue"] == 0 else format_p(c["pvalue"])
+        assert row["p"] == shown
         assert (row["CI low"], row["CI high"]) == pytest.approx(c["confidence_interval"], abs=1e-12)
         assert row["verdict"] == c["verdict"]
-        # and the verdict is that p-value read at alpha = 0.05
+        assert row["sacrebleu p"] == format_p(c["sacrebleu_pvalue"])
+        # the verdict is its interval's (excludes 0 or not), and p < 0.05 exactly then (issue 39)
+        low, high = c["confidence_interval"]
+        assert c["verdict"] == (">" if low > 0 else "<" if high < 0 else "~")
         assert c["verdict"] == ("~" if c["pvalue"] >= 0.05 else ">" if c["statistic"] > 0 else "<")
 
 

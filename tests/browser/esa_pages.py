@@ -1,5 +1,5 @@
-"""What the ESA browser tests share: a three-item ESA campaign in a fresh database, joining it as a judge, and
-the toggle of one word on the marking screen."""
+"""What the ESA browser tests share: a three-item ESA campaign in a fresh database, joining it as a judge, the
+toggle of one word on the marking screen, and giving a score (no score is saved until the judge gives one)."""
 
 from __future__ import annotations
 
@@ -44,3 +44,12 @@ def word(page, text: str):
     """The toggle of the word *text* (exactly that word)."""
     pills = page.locator('[data-testid="stButtonGroup"] button')
     return pills.filter(has_text=re.compile(f"^\\s*{re.escape(text)}\\s*$")).first
+
+
+def give_score(page, tens: int = 2) -> None:
+    """Give a score with the slider's keys (phones have them too): 0, then up *tens* pages (about 10 each)."""
+    page.get_by_role("slider").first.focus()
+    page.keyboard.press("Home")
+    for _ in range(tens):
+        page.keyboard.press("PageUp")
+    wait_app_idle(page)

@@ -57,6 +57,9 @@ PAGES = [
     "rate",
     "campaigns",
     "projector",
+    "learn?present=1",  # presentation mode (large type); the contrastive rating screen and the
+    # projector of a contrastive lesson are checked with their lessons in test_class_cesa.py and
+    # test_presentation_mode.py
 ]
 PHONE_PAGES = ["", "rate", "explore", "learn", "projector"]
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}

@@ -218,7 +218,11 @@ def test_the_teacher_reloads_campaigns_and_is_back_in_the_lesson(tmp_path):
                 heading.wait_for(timeout=60_000)
                 server.wait_app_idle(page)
                 lesson = heading.inner_text()
-                key = page.locator('[data-testid="stCode"]').first.inner_text().strip()
+                assert page.locator('[data-testid="stCode"]').count() == 0  # no key until asked
+                page.get_by_text("Show my organiser key").click()  # "for your eyes only"
+                key = (
+                    page.locator('[data-testid="stCode"]').first.inner_text(timeout=30_000).strip()
+                )
                 link = page.get_by_role("link", name="Open the projector dashboard")
                 href = link.get_attribute("href")
                 assert "view=" in href and key not in href  # the projector's link is view-only

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
 
 from app_server import streamlit_server, wait_app_idle  # noqa: E402
-from esa_pages import PHONE, join, make_campaign, word  # noqa: E402
+from esa_pages import PHONE, give_score, join, make_campaign, word  # noqa: E402
 from tcp_proxy import TcpProxy  # noqa: E402
 
 from bleu_core.campaigns import CampaignStore, MarkedSpan  # noqa: E402
@@ -78,11 +78,13 @@ def test_a_judge_on_a_phone_goes_offline_and_comes_back_with_nothing_lost(
         join(phone, proxy.url, code, "Phone")
         assert not phone.locator("#bs-esa-keys-help").is_visible()  # no keyboard help on a phone
         mark(phone, first.split()[:2], "major")
+        give_score(phone)  # no score is saved until the student gives one
         phone.get_by_role("button", name="Save and next").tap()
         phone.locator("h3#bs-item").filter(has_text="Item 2 of").wait_for(timeout=30_000)
         wait_app_idle(phone)
         target = second.split()[0]
         mark(phone, [target], "minor")  # marked, not saved yet
+        give_score(phone)
 
         proxy.go_offline()
         phone.wait_for_function(NOT_CONNECTED, timeout=30_000)

@@ -64,7 +64,7 @@ def test_each_protocol_has_its_criteria_and_class_mode_offers_two():
     # the anchors of the ESA guidelines (Kocmi et al. 2024, Figure 1)
     assert {s: esa.label(s) for s in SLIDER_ANCHORS} == SLIDER_ANCHORS
     assert esa.label(50) == "50"
-    assert CLASS_PROTOCOLS == ("esa", "adequacy-fluency")
+    assert CLASS_PROTOCOLS == ("esa", "adequacy-fluency", "cesa")
     with pytest.raises(
         CampaignError, match=r"protocol 'mqm' is unknown; use one of adequacy-fluency, esa, da"
     ):

@@ -1,5 +1,5 @@
 """The JSONL export in Pearmut's annotation-log shape (``bleu_core/campaigns/exports.py``): a round trip that keeps
-every score and span, Pearmut's own span offsets (UTF-16 units, line breaks not counted, ``end_i``
+every score and span, Pearmut's own span offsets (UTF-16 units, line breaks counted, ``end_i``
 inclusive, ``[missing]`` after the text), lines as Pearmut itself writes them, and a clear message for each
 kind of bad line.
 
@@ -44,19 +44,20 @@ def span(judge: str, position: int, marked: MarkedSpan) -> StoredSpan:
     )
 
 
-def test_pearmut_offsets_count_utf16_units_and_skip_line_breaks():
-    # worked out by hand from contentToCharSpans (web/src/utils.ts): the emoji (character 7) takes two units,
-    # 7 and 8, so "da" (characters 9-10) is 10-11 (end_i inclusive); the line break (character 11) takes
-    # none, so "ist" (characters 12-14) is 12-14 again; the emoji alone is 7-8
+def test_pearmut_offsets_count_utf16_units_and_line_breaks():
+    # worked out by hand from contentToCharSpans (Pearmut 1.1.6 web/src/utils.ts: data-i is the JavaScript
+    # offset in the raw text): the emoji (character 7) takes two units, 7 and 8, so "da" (characters 9-10) is
+    # 10-11 (end_i inclusive); the line break (character 11) keeps its unit 12, so "ist" (characters 12-14)
+    # is 13-15; the emoji alone is 7-8
     assert pearmut_span(MarkedSpan(9, 11, "minor"), TRICKY) == {
         "start_i": 10, "end_i": 11, "category": None, "severity": "minor",
     }  # fmt: skip
     assert [
         pearmut_span(MarkedSpan(a, b, "major"), TRICKY)["end_i"] for a, b in ((12, 15), (7, 8))
-    ] == [14, 8]
-    # [missing] stands after the last unit: 19 characters + 1 for the emoji - 1 for the line break = 19
+    ] == [15, 8]
+    # [missing] stands after the last unit: 19 characters + 1 for the emoji = 20
     missing = pearmut_span(MarkedSpan(None, None, "minor", True), TRICKY)
-    assert (missing["start_i"], missing["end_i"]) == (19, 19)
+    assert (missing["start_i"], missing["end_i"]) == (20, 20)
 
 
 def test_a_campaign_round_trips_through_pearmuts_shape():

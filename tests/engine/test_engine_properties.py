@@ -127,3 +127,23 @@ def test_rows_equal_reference_implementation(corpus):
     stats = compute_statistics(hyps, refs)
     for i, h in enumerate(hyps):
         assert stats.array[i].tolist() == segment_row(tok(h), [tok(r[i]) for r in refs], 4)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 10_000), st.floats(0, 10_000, allow_nan=False)),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_brevity_penalty_of_one_pair_equals_the_vectorised_form(pairs):
+    """BP has one definition in two forms (plain Python for ``score``'s numpy-free path and the Learn
+    page, numpy for the engine): they agree on every pair of lengths, the empty candidate included."""
+    from bleu_core.brevity_penalty import brevity_penalty, brevity_penalty_of
+
+    hyp, ref = zip(*pairs, strict=True)
+    vectorised = brevity_penalty(np.array(hyp), np.array(ref))
+    assert [brevity_penalty_of(c, r) for c, r in pairs] == pytest.approx(
+        vectorised.tolist(), rel=1e-15, abs=0
+    )

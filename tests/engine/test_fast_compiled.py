@@ -1,4 +1,4 @@
-"""The compiled kernels (C, built at install) equal their pure twins and the oracles, on generated and real text.
+"""The compiled kernels (C, built at install) equal their pure paths and the oracles, on generated and real text.
 
 * :func:`bleu_core.fast.word_index.number_words` = ``str.split`` + first-occurrence numbering, including every
   kind of Unicode whitespace, lone surrogates and words that only differ after their first bytes;

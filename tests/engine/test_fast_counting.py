@@ -1,4 +1,4 @@
-"""Vectorised n-gram counting equals the reference implementation (bleu_core.fast.counting / fast.corpus).
+"""Vectorised n-gram counting equals the oracle (bleu_core.fast.counting / fast.corpus).
 
 The oracle is :func:`bleu_core.statistics.segment_row` (Counter-based, one segment at a time) on tokens from
 the line-by-line tokenizer. Checked on Hypothesis-generated corpora (small alphabets so n-grams repeat, 0-4

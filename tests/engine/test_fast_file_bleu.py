@@ -1,5 +1,5 @@
 """``score``'s fast path (bleu_core/fast/file_bleu.py, the C kernel ``bleu13a_totals``): the compiled kernel, its
-pure twin and sacrebleu give the same corpus statistics on the real data and on Hypothesis text, and they decline
+pure path and sacrebleu give the same corpus statistics on the real data and on Hypothesis text, and they decline
 the same inputs for the same reason (the general path then words the error or the warning).
 
 The real data is ../shared/data (WMT21 and WMT24 system outputs and references, as files) and the TED MQM
@@ -51,8 +51,8 @@ def comparable(totals: tuple[int, list[int]], max_order: int = 4) -> tuple[int, 
 
 def assert_three_agree(hyp: bytes, refs: list[bytes], max_order: int = 4) -> None:
     compiled = file_totals(hyp, refs, max_order, compiled=True)
-    twin = python_file_totals(hyp, refs, max_order)
-    assert compiled == twin
+    pure = python_file_totals(hyp, refs, max_order)
+    assert compiled == pure
     assert not isinstance(compiled, str), compiled
     assert comparable(compiled, max_order) == sacrebleu_totals(hyp, refs, max_order)
 
@@ -106,7 +106,7 @@ def test_every_shared_system_equals_sacrebleu() -> None:
 
 
 @needs_kernels
-def test_twin_equals_kernel_on_shared_systems() -> None:
+def test_pure_path_equals_kernel_on_shared_systems() -> None:
     pairs = wmt_pairs()
     if not pairs:
         pytest.skip(f"no WMT text files under {SHARED}")
@@ -204,7 +204,7 @@ FILE_BYTES = st.binary(max_size=40) | st.lists(
 @given(hyp=FILE_BYTES, refs=st.lists(FILE_BYTES, min_size=1, max_size=2), threads=st.integers(1, 2))
 def test_bytes_declined_alike(hyp: bytes, refs: list[bytes], threads: int) -> None:
     """Arbitrary bytes (not UTF-8, NUL, surrogates in UTF-8 form, overlong forms, a BOM, blank or missing
-    lines), in any of the files and either half: the kernel and the twin decline for the same reason (the
+    lines), in any of the files and either half: the kernel and the pure path decline for the same reason (the
     first problem in file order, as one pass finds it), or agree on the totals."""
     compiled = file_totals(hyp, refs, 4, compiled=True, threads=threads)
     assert compiled == python_file_totals(hyp, refs, 4)

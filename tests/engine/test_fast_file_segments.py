@@ -1,7 +1,7 @@
 """Per-segment statistics straight from the files' bytes (``file_segments``, ``segment_rows``): the rows that
 ``significance`` resamples, counted by the compiled kernel ``bleu13a_segments``.
 
-Three ways agree on every row: the kernel, its pure twin (``compute_statistics`` on the decoded lines) and
+Three ways agree on every row: the kernel, its pure path (``compute_statistics`` on the decoded lines) and
 sacrebleu's own per-segment statistics (``BLEU._extract_corpus_statistics``, sacrebleu 2.x: hypothesis length,
 closest reference length, matches and totals per order). ``file_totals`` is their sum.
 """
@@ -58,10 +58,10 @@ def comparable(rows: np.ndarray, max_order: int) -> list[list[int]]:
 
 def assert_three_agree(hyp: bytes, refs: list[bytes], max_order: int = 4) -> np.ndarray:
     kernel = file_segments(hyp, refs, max_order, compiled=True)
-    twin = python_file_segments(hyp, refs, max_order)
+    pure = python_file_segments(hyp, refs, max_order)
     assert not isinstance(kernel, str), kernel
     assert kernel.dtype == np.int64
-    assert kernel.tolist() == twin.tolist()
+    assert kernel.tolist() == pure.tolist()
     assert comparable(kernel, max_order) == sacrebleu_rows(hyp, refs, max_order)
     totals = file_totals(hyp, refs, max_order, compiled=True)
     assert totals == (len(kernel), kernel.sum(axis=0).tolist())

@@ -171,8 +171,8 @@ def test_lone_surrogates_are_kept(engine_path: str, name: str, lowercase: bool) 
 
 @pytest.mark.parametrize("name", sorted(line_tokenizers.COMPILED_LINE_TOKENIZERS))
 def test_the_kernels_run_exactly_when_they_are_on(engine_path: str, name: str) -> None:
-    """On the compiled path a new line goes through the compiled twin (its cache grows); on the pure path
-    it goes to sacrebleu's class and the compiled twin is never called."""
+    """On the compiled path a new line goes through the compiled version (its cache grows); on the pure path
+    it goes to sacrebleu's class and the compiled version is never called."""
     compiled = line_tokenizers.COMPILED_LINE_TOKENIZERS[name]
     before = compiled.cache_info().misses  # type: ignore[attr-defined]
     line = f"A line seen once on the {engine_path} path, {name}: 3.5-4."

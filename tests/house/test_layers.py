@@ -90,7 +90,7 @@ def test_session_state_keys_are_spelled_only_in_ui_state():
 #   engine         the other top-level modules (bleu, statistics, score, matches, options, smoothing,
 #                  brevity_penalty, signature, tokenizers, io, errors, limits...): engine and fast only
 #   fast           bleu_core.fast.*: itself and the engine's base modules FAST_MAY_IMPORT only (tokenizers and
-#                  line_tokenizers - whose batched twins live in fast - segment_counts, errors, options,
+#                  line_tokenizers - whose batched versions live in fast - segment_counts, errors, options,
 #                  limits); never statistics, score, bleu...
 # Which way round fast and tokenizers go is left to test_import_cycles.py (no cycle either way).
 

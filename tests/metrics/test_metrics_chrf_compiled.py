@@ -1,5 +1,5 @@
 """chrF / chrF++ matches in compiled code (``chrf_matches`` in bleu_core/fast/_kernels.c): the same statistics as
-the numpy twin (``_match_counts``) float for float, the same as sacrebleu on real data, and the switch that picks
+the numpy path (``_match_counts``) float for float, the same as sacrebleu on real data, and the switch that picks
 a path."""
 
 from __future__ import annotations
@@ -139,9 +139,9 @@ def test_compiled_equals_sacrebleu_on_wmt21(options: ChrfOptions, wmt21_study) -
 
 
 def _spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    """Count the calls of the compiled kernel and of the numpy twin."""
+    """Count the calls of the compiled kernel and of the numpy path."""
     calls = {"compiled": 0, "pure": 0}
-    kernel, twin = native.chrf_matches, chrf_module._match_counts
+    kernel, numpy_path = native.chrf_matches, chrf_module._match_counts
 
     def compiled(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         calls["compiled"] += 1
@@ -149,7 +149,7 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
 
     def pure(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
         calls["pure"] += 1
-        return twin(*args, **kwargs)
+        return numpy_path(*args, **kwargs)
 
     monkeypatch.setattr(native, "chrf_matches", compiled)
     monkeypatch.setattr(chrf_module, "_match_counts", pure)

@@ -1,4 +1,4 @@
-"""Vectorised NIST statistics against the reference implementation (a Counter per segment)."""
+"""Vectorised NIST statistics against the oracle (a Counter per segment)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ SEGMENT_REFS = st.lists(TOKENS, min_size=1, max_size=3)  # 1-3 references, some 
 def counter_matches(
     hyp: list[list[str]], refs: list[list[list[str]]], max_order: int
 ) -> np.ndarray:
-    """Clipped matches per segment and order, with Counters (as the reference implementation clips)."""
+    """Clipped matches per segment and order, with Counters (as the oracle clips)."""
     out = np.zeros((len(hyp), max_order), np.int64)
     for i, (h, rs) in enumerate(zip(hyp, refs, strict=True)):
         ref_max: Counter[tuple[str, ...]] = Counter()
@@ -42,7 +42,7 @@ def counter_matches(
     return out
 
 
-def assert_same_as_reference(
+def assert_same_as_oracle(
     got: NistStatistics, hyp: list[list[str]], refs: list[list[list[str]]], max_order: int
 ) -> None:
     expected = corpus_nist_from_tokens(hyp, refs, max_order=max_order).stats
@@ -73,7 +73,7 @@ def test_vectorised_statistics_equal_the_counter_implementation(
     for k in range(n_systems):
         hyp = [h[k] for _, h in segments]
         got = hypothesis_statistics_from_tokens(reference, hyp)
-        assert_same_as_reference(got, hyp, refs, max_order)
+        assert_same_as_oracle(got, hyp, refs, max_order)
 
 
 @settings(max_examples=60, deadline=None)
@@ -132,7 +132,7 @@ def test_missing_references_are_skipped_and_the_average_length_uses_the_present_
         [["x", "y"]],
         [["a", "b", "c"], ["a", "b", "c", "d", "e"]],
     ]
-    assert_same_as_reference(got, [h.split() for h in hyps], refs, 4)
+    assert_same_as_oracle(got, [h.split() for h in hyps], refs, 4)
     assert got.ref_len.tolist() == [4.0, 2.0, 4.0]  # (3 + 5) / 2 for the last segment
 
 

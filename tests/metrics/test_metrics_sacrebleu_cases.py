@@ -1,6 +1,6 @@
 """sacrebleu's own chrF and TER test cases (tests/engine/data/sacrebleu_cases.json, copied from
 mjpost/sacrebleu's test/test_chrf.py and test/test_ter.py: see the README there): our chrF statistics table
-gives sacrebleu's expected scores, on the compiled kernel and on the numpy twin; our TER table likewise."""
+gives sacrebleu's expected scores, on the compiled kernel and on the numpy path; our TER table likewise."""
 
 from __future__ import annotations
 

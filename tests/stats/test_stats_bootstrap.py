@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
@@ -44,7 +44,8 @@ def test_same_seed_gives_sacrebleus_resamples_and_pvalues(corpus, monkeypatch):
         s = np.sort(ours.samples[k])
         assert theirs[k].ci == pytest.approx(0.5 * (s[974] - s[25]), abs=1e-5)
         if k:
-            assert paired.get(name, "sys0").pvalue == pytest.approx(theirs[k].p_value, abs=1e-12)
+            c = paired.get(name, "sys0")
+            assert c.sacrebleu_pvalue == pytest.approx(theirs[k].p_value, abs=1e-12)
 
 
 def test_pvalues_agree_with_sacrebleu_in_distribution(corpus, monkeypatch):
@@ -57,7 +58,7 @@ def test_pvalues_agree_with_sacrebleu_in_distribution(corpus, monkeypatch):
     ours = (
         paired_bootstrap({k: stats[k] for k in pair}, n_resamples=m, seed=4242)
         .get("sys1", "sys0")
-        .pvalue
+        .sacrebleu_pvalue
     )
     p = (ours + theirs) / 2
     assert 0.005 < p < 0.995, "pick a pair whose p-value is not at the boundary"
@@ -89,13 +90,15 @@ def test_intervals_contain_the_score_and_are_ordered(corpus):
     assert res.seed == 1 and res.n_resamples == 500
 
 
-def test_verdicts_follow_the_p_value_of_the_same_test(corpus):
+def test_verdicts_follow_the_interval_and_its_own_p_value(corpus):
     _, _, stats = corpus
     test = bootstrap(stats, n_resamples=500, seed=3).paired()
     assert len(test.comparisons) == 3
     for c in test.comparisons:
-        expected = "~" if c.pvalue >= 0.05 else ">" if c.statistic > 0 else "<"
+        low, high = c.confidence_interval
+        expected = ">" if low > 0 else "<" if high < 0 else "~"
         assert c.verdict == expected
+        assert (c.pvalue < 0.05) == (expected != "~")  # the interval's own p-value
     # sys2 (50 % noise) is clearly worse than sys0 (30 %)
     assert test.get("sys2", "sys0").verdict == "<"
     assert test.get("sys0", "sys2").verdict == ">"
@@ -172,7 +175,7 @@ def test_permuting_segments_leaves_block_free_statistics_unchanged(corpus, rando
 
 
 # ------------------------------------------------------------------ the vectorised paths
-def loop_paired(result, alpha: float, baseline: str | None = None) -> list[tuple]:
+def paired_oracle(result, alpha: float, baseline: str | None = None) -> list[tuple]:
     """The paired test as it was computed before it was vectorised: one pair at a time (kept here as
     the reference the vectorised :meth:`BootstrapResult.paired` must equal bit for bit)."""
     from bleu_core.stats.resampling import percentile_interval
@@ -184,13 +187,15 @@ def loop_paired(result, alpha: float, baseline: str | None = None) -> list[tuple
         diffs = result.samples[i] - result.samples[j]
         low, high = percentile_interval(diffs, 1.0 - alpha)
         magnitude = np.abs(diffs)
-        pvalue = exceedance_pvalue(magnitude - magnitude.mean(), abs(observed))
-        verdict = "~" if pvalue >= alpha or observed == 0 else ">" if observed > 0 else "<"
-        out.append((result.systems[i], result.systems[j], observed, pvalue, (low, high), verdict))
+        sacrebleu_p = exceedance_pvalue(magnitude - magnitude.mean(), abs(observed))
+        verdict = ">" if observed > 0 and low > 0 else "<" if observed < 0 and high < 0 else "~"
+        out.append(
+            (result.systems[i], result.systems[j], observed, sacrebleu_p, (low, high), verdict)
+        )
     return out
 
 
-def loop_intervals(result, confidence: float) -> list[tuple]:
+def intervals_oracle(result, confidence: float) -> list[tuple]:
     """Per-system summaries as computed before (one :func:`summarise` call per system)."""
     from bleu_core.stats.bootstrap import summarise
 
@@ -202,9 +207,30 @@ def loop_intervals(result, confidence: float) -> list[tuple]:
 
 def as_tuples(test) -> list[tuple]:
     return [
-        (c.system, c.baseline, c.statistic, c.pvalue, c.confidence_interval, c.verdict)
+        (c.system, c.baseline, c.statistic, c.sacrebleu_pvalue, c.confidence_interval, c.verdict)
         for c in test.comparisons
     ]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n_resamples=st.integers(2, 200),
+    shift=st.floats(-3.0, 3.0),
+    seed=st.integers(0, 2**31 - 1),
+    alpha=st.sampled_from([0.01, 0.05, 0.1, 0.3]),
+)
+def test_the_p_value_is_the_percentile_intervals_own(n_resamples, shift, seed, alpha):
+    # Property: p < alpha exactly when numpy's (1 - alpha) percentile interval of the same resampled
+    # differences excludes 0 on the observed difference's side (away from the float boundary p == alpha).
+    from bleu_core.stats.bootstrap import percentile_pvalues
+
+    diffs = np.round(shift + np.random.default_rng(seed).normal(size=(1, n_resamples)), 3)
+    observed = np.array([shift if shift else 0.5])
+    [p] = percentile_pvalues(diffs, observed)
+    assume(abs(p - alpha) > 1e-9)
+    low, high = np.quantile(diffs[0], [alpha / 2, 1 - alpha / 2])
+    excludes = low > 0 if observed[0] > 0 else high < 0
+    assert (p < alpha) == excludes, (p, low, high)
 
 
 @settings(max_examples=25, deadline=None)
@@ -216,7 +242,7 @@ def as_tuples(test) -> list[tuple]:
     alpha=st.sampled_from([0.01, 0.05, 0.1, 0.3]),
     ties=st.booleans(),
 )
-def test_vectorised_paired_test_equals_the_pair_by_pair_loop(
+def test_vectorised_paired_test_equals_the_pair_by_pair_oracle(
     n_systems, n_segments, n_resamples, seed, alpha, ties
 ):
     # Property: the P × M array path (paired_statistics, summarise_systems) gives exactly, bit for bit,
@@ -234,11 +260,13 @@ def test_vectorised_paired_test_equals_the_pair_by_pair_loop(
     if ties:
         systems["copy"] = systems["s0"].copy()
     result = bootstrap(systems, n_resamples=n_resamples, confidence=1 - alpha, seed=seed % 1000)
-    assert as_tuples(result.paired(alpha=alpha)) == loop_paired(result, alpha)
-    assert as_tuples(result.paired(alpha=alpha, baseline="s1")) == loop_paired(result, alpha, "s1")
+    assert as_tuples(result.paired(alpha=alpha)) == paired_oracle(result, alpha)
+    assert as_tuples(result.paired(alpha=alpha, baseline="s1")) == paired_oracle(
+        result, alpha, "s1"
+    )
     got = [(iv.system, iv.statistic, iv.mean, iv.std, iv.rsd, iv.confidence_interval)
            for iv in result.intervals]  # fmt: skip
-    want = loop_intervals(result, 1 - alpha)
+    want = intervals_oracle(result, 1 - alpha)
     assert [g[:3] for g in got] == [w[:3] for w in want]
     assert [g[5] for g in got] == [w[5] for w in want]
     np.testing.assert_array_equal([g[3:5] for g in got], [w[3:5] for w in want])  # NaN == NaN
@@ -271,15 +299,16 @@ def test_a_score_function_replaces_bleu(corpus):
     np.testing.assert_allclose(halved.samples, default.samples / 2, rtol=0, atol=1e-12)
 
 
-def test_a_p_value_below_alpha_is_never_marked_not_significant():
-    # Two systems whose paired-bootstrap p-value falls below alpha while the percentile interval of the
-    # difference still touches 0 (the disagreement users saw); the verdict follows the p-value.
+def test_a_verdict_never_contradicts_its_interval():
+    # Two systems whose sacrebleu --paired-bs p-value falls below alpha while the percentile interval of
+    # the difference still holds 0 (the disagreement users saw, issue 39): the verdict follows the
+    # interval, the p-value is the interval's own, and sacrebleu's is kept beside them.
     from bleu_core.stats.bootstrap import BootstrapResult
     from bleu_core.stats.results import with_alpha
 
     rng = np.random.default_rng(5)
     # B − A ~ N(1.8, 1): the 95 % interval (about -0.16 to 3.76) holds 0; sacrebleu's p-value is
-    # P(|d| − mean|d| > 1.8), about P(Z > 1.83) = 0.034
+    # P(|d| − mean|d| > 1.8), about P(Z > 1.83) = 0.034; the interval's p about 2 P(Z < -1.8) = 0.072
     samples = np.stack([np.zeros(2000), 1.8 + rng.normal(0, 1.0, 2000)])
     result = BootstrapResult(
         systems=("A", "B"),
@@ -293,7 +322,12 @@ def test_a_p_value_below_alpha_is_never_marked_not_significant():
     test = result.paired(alpha=0.05)
     [c] = test.comparisons
     low, high = c.confidence_interval
-    assert low < 0 < high and c.pvalue < 0.05  # the interval says "~", the p-value says significant
-    assert c.verdict == ">"
-    reread = with_alpha(test, c.pvalue / 2)  # the same p-value at a stricter alpha
-    assert reread.comparisons[0].verdict == "~" and reread.alpha == c.pvalue / 2
+    assert low < 0 < high and c.sacrebleu_pvalue < 0.05 <= c.pvalue
+    assert c.verdict == "~"
+    assert c.pvalue == pytest.approx(2 * np.mean(samples[1] - samples[0] <= 0), abs=2e-3)
+    reread = with_alpha(test, 0.1)  # at 0.1 the 90 % interval excludes 0: both say so
+    assert (
+        reread.comparisons[0].verdict == ">"
+        and result.paired(alpha=0.1).comparisons[0].verdict == ">"
+    )
+    assert result.paired(alpha=0.1).comparisons[0].confidence_interval[0] > 0

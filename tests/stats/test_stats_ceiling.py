@@ -177,7 +177,8 @@ def test_wmt24_en_ja_rater_split_rests_on_the_incomplete_documents_second_raters
     argv = ["meta", str(WMT24), "--pair", "en-ja", "--statistics", "pairwise-accuracy"]
     assert main([*argv, "--n-resamples", "20"]) == 0
     out = capsys.readouterr().out
-    assert f"human ceiling: {c.statistic:.3f} (one rater against another" in out
+    assert f"human ceiling: {c.statistic:.3f} [" in out  # with its interval and n (issue 39)
+    assert "(n = 363 items, " in out and "one rater against another" in out
     assert "on 363 items of 12 systems" in out
 
 

@@ -43,7 +43,7 @@ def loop(metric: np.ndarray, human: np.ndarray, method: str) -> np.ndarray:
     )
 
 
-def mtme_loop(metric: np.ndarray, human: np.ndarray, method: str) -> np.ndarray:
+def mtme_oracle(metric: np.ndarray, human: np.ndarray, method: str) -> np.ndarray:
     """MTME's ``AverageCorrelation`` per item: scipy on each segment's kept pairs when there are 2 or more
     (two systems give ±1), NaN for a constant side (google-research/mt-metrics-eval stats.py, 38882cc)."""
     fn = {"pearson": sps.pearsonr, "kendall": sps.kendalltau}[method]
@@ -97,11 +97,11 @@ def test_masked_kendall_equals_the_scipy_loop_exactly(data):
 
 @settings(max_examples=30, deadline=None)
 @given(sparse_scores(), st.sampled_from(["pearson", "kendall"]))
-def test_item_correlations_equal_the_loop(data, method):
+def test_item_correlations_equal_the_oracle(data, method):
     metric, human = data
     np.testing.assert_allclose(
         item_correlations(metric, human, method),
-        mtme_loop(metric, human, method),
+        mtme_oracle(metric, human, method),
         rtol=1e-12,
         atol=1e-12,
     )
@@ -119,7 +119,7 @@ def test_kendall_blocks_give_the_same_result(monkeypatch):
     np.testing.assert_array_equal(masked_kendall_columns(metric, human), whole)
 
 
-def test_a_sparse_campaign_gives_the_loops_segment_level_results():
+def test_a_sparse_campaign_gives_the_oracles_segment_level_results():
     """WMT-like DA: 12 systems, each segment rated for 2-6 of them; bootstrap rows unchanged too."""
     rng = np.random.default_rng(11)
     k, s = 12, 300
@@ -132,7 +132,7 @@ def test_a_sparse_campaign_gives_the_loops_segment_level_results():
     human[~rated] = np.nan
     for method in ("pearson", "kendall"):
         got = item_correlations(metric, human, method)
-        expected = mtme_loop(metric, human, method)
+        expected = mtme_oracle(metric, human, method)
         assert np.isnan(got).sum() == np.isnan(expected).sum()  # a constant side: undefined
         two = got[rated.sum(axis=0) == 2]  # 2 raters: ±1 (MTME), NaN only for a tie
         unit = np.isclose(np.abs(two), 1.0)
@@ -142,7 +142,7 @@ def test_a_sparse_campaign_gives_the_loops_segment_level_results():
         metric, human, methods=(("pearson", "item"), ("kendall", "item")), n_resamples=50, seed=3
     )
     for res, method in zip(results, ("pearson", "kendall"), strict=True):
-        per_item = mtme_loop(metric, human, method)
+        per_item = mtme_oracle(metric, human, method)
         assert res.statistic == pytest.approx(np.nanmean(per_item), rel=1e-12)
         assert res.n == int((~np.isnan(per_item)).sum())
         assert res.confidence_interval is not None

@@ -55,7 +55,7 @@ def test_a_criterion_without_scale_takes_a_quarter_of_its_observed_range():
     assert flat.threshold == 25.0 and "WMT's 25 kept" in flat.describe()
 
 
-def brute_force_counts(metric, gold, select, threshold):
+def tau_like_counts_oracle(metric, gold, select, threshold):
     """Every pair of systems of every segment, counted one at a time (the definition)."""
     c = d = left_out = 0
     k, s = metric.shape
@@ -83,7 +83,7 @@ def test_pairs_chosen_by_raw_da_and_ordered_by_z_match_the_definition(seed):
     raw[rng.random(raw.shape) < 0.2] = np.nan
     z[np.isnan(raw)] = np.nan
     c, d, left_out = tau_like_counts(metric, z, 25.0, raw)
-    assert (int(c.sum()), int(d.sum()), left_out) == brute_force_counts(metric, z, raw, 25.0)
+    assert (int(c.sum()), int(d.sum()), left_out) == tau_like_counts_oracle(metric, z, raw, 25.0)
     # without a selecting criterion: WMT's own counts on the gold's differences
     c0, d0, none = tau_like_counts(metric, raw, 25.0)
     assert none == 0 and np.array_equal(c0, wmt_pair_counts(metric, raw, 25.0)[0])

@@ -48,8 +48,12 @@ def test_mean_of_segments_bootstrap_is_the_resampled_mean(segment_scores):
         diff = want[i] - want[j]
         centred = np.abs(diff) - np.abs(diff).mean()
         p = (np.sum(centred > abs(observed[i] - observed[j])) + 1) / 301
-        assert c.pvalue == pytest.approx(p, abs=1e-12)
-        assert c.confidence_interval == pytest.approx(np.quantile(diff, [0.025, 0.975]))
+        assert c.sacrebleu_pvalue == pytest.approx(p, abs=1e-12)
+        low, high = np.quantile(diff, [0.025, 0.975])
+        assert c.confidence_interval == pytest.approx((low, high))
+        # the verdict is the interval's, and the interval's own p says the same (issue 39)
+        assert c.verdict == (">" if low > 0 else "<" if high < 0 else "~")
+        assert (c.pvalue < 0.05) == (c.verdict != "~")
 
 
 def test_mean_of_segments_randomisation_swaps_segment_scores(segment_scores):

@@ -24,7 +24,7 @@ def test_systems_any_metric_lacks_are_left_out_for_every_metric():
     found = common_systems(scores, ["A", "B", "C", "HUMAN-B"], human={"HUMAN-B"})
     assert found.systems == ("A", "B")
     assert found.left_out == (("C", "no COMET score"), ("HUMAN-B", "no COMET, bleu-A score"))
-    assert found.human_included is True
+    assert found.human_included is False  # asked for, but left out: the words say "out" as humans:out
     out = common_systems(scores, ["A", "B", "C", "HUMAN-B"], human={"HUMAN-B"}, include_human=False)
     assert out.left_out[-1] == ("HUMAN-B", "human translation") and out.human_included is False
     assert out.describe(lambda s: f"<{s}>").startswith(
@@ -87,5 +87,5 @@ def test_meta_ranks_every_metric_on_the_systems_all_of_them_score(
         assert ranking["systems"] == names[:4], ranking["statistic"]
     assert main([*argv, "--format", "text"]) == 0
     text = capsys.readouterr().out
-    assert "every metric ranked on 4 systems (human translations in)" in text
+    assert "every metric scores 4 systems (human translations out)" in text  # ref: left out
     assert "left out: HUMAN (ref) (no M score)" in text  # the human translation by both names

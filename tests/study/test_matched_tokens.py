@@ -1,7 +1,7 @@
 """BLEU vs error spans counted as arrays (the fast path) give what the one-translation-at-a-time code
 gives: :func:`bleu_core.study.matched_tokens.matched_tokens` against
 :func:`bleu_core.study.token_masks.matched_mask`, and the study-wide tables and span scores with
-``method="arrays"`` against ``method="loop"``, on generated texts and spans and on the WMT24 en-ja release
+``method="arrays"`` against ``method="oracle"``, on generated texts and spans and on the WMT24 en-ja release
 (read in place from ``shared/data``, skipped when absent)."""
 
 from __future__ import annotations
@@ -123,21 +123,23 @@ def _same_agreement(one: dict, other: dict) -> None:
 @settings(max_examples=120, deadline=None)
 @given(study=studies(), tokenize=st.sampled_from(["13a", "char", "intl"]),
        severities=st.sampled_from([None, ["Major"], ["Minor", "Critical"]]))  # fmt: skip
-def test_agreement_arrays_equal_the_loop(study: Study, tokenize: str, severities) -> None:
+def test_agreement_arrays_equal_the_oracle(study: Study, tokenize: str, severities) -> None:
     kwargs = {"tokenize": tokenize, "severities": severities}
     arrays = error_agreement_by_order(study, (1, 2, 3, 4), method="arrays", **kwargs)
-    _same_agreement(arrays, error_agreement_by_order(study, (1, 2, 3, 4), method="loop", **kwargs))
+    _same_agreement(
+        arrays, error_agreement_by_order(study, (1, 2, 3, 4), method="oracle", **kwargs)
+    )
 
 
 @settings(max_examples=120, deadline=None)
 @given(study=studies(), order=st.integers(1, 4), raters=st.sampled_from([None, ["r1"]]))
-def test_span_scores_arrays_equal_the_loop(study: Study, order: int, raters) -> None:
+def test_span_scores_arrays_equal_the_oracle(study: Study, order: int, raters) -> None:
     if not study.error_spans:
         return
     arrays = span_scores(study, max_order=order, raters=raters, method="arrays")
     assert (
         arrays.to_dict()
-        == span_scores(study, max_order=order, raters=raters, method="loop").to_dict()
+        == span_scores(study, max_order=order, raters=raters, method="oracle").to_dict()
     )
 
 
@@ -206,17 +208,21 @@ def test_ted_demo_agrees_for_every_order_and_tokenizer() -> None:
     study = load_demo("ted-en-de")
     for tokenize in ("13a", "char"):
         arrays = error_agreement_by_order(study, tokenize=tokenize, method="arrays")
-        _same_agreement(arrays, error_agreement_by_order(study, tokenize=tokenize, method="loop"))
+        _same_agreement(arrays, error_agreement_by_order(study, tokenize=tokenize, method="oracle"))
     for order in (1, 4):
         arrays = span_scores(study, max_order=order, method="arrays").to_dict()
-        assert arrays == span_scores(study, max_order=order, method="loop").to_dict()
+        assert arrays == span_scores(study, max_order=order, method="oracle").to_dict()
 
 
 def test_unknown_method_is_named() -> None:
     study = load_demo("ted-en-de").subset(["Nemo"], 3)
-    with pytest.raises(BleuOptionError, match=r"unknown method 'fast'; choose 'arrays' or 'loop'"):
+    with pytest.raises(
+        BleuOptionError, match=r"unknown method 'fast'; choose 'arrays' or 'oracle'"
+    ):
         error_agreement_by_order(study, (1,), method="fast")
-    with pytest.raises(BleuOptionError, match=r"unknown method 'fast'; choose 'arrays' or 'loop'"):
+    with pytest.raises(
+        BleuOptionError, match=r"unknown method 'fast'; choose 'arrays' or 'oracle'"
+    ):
         span_scores(study, method="fast")
 
 
@@ -226,7 +232,7 @@ def test_unknown_method_is_named() -> None:
 def test_wmt24_en_ja_agrees(tokenize: str) -> None:
     study = load_study(WMT24, pair="en-ja").study
     arrays = error_agreement_by_order(study, tokenize=tokenize, method="arrays")
-    _same_agreement(arrays, error_agreement_by_order(study, tokenize=tokenize, method="loop"))
+    _same_agreement(arrays, error_agreement_by_order(study, tokenize=tokenize, method="oracle"))
     assert arrays[1].counts.tokens > 10_000  # the release's annotated paragraphs were counted
     scores = span_scores(study, tokenize=tokenize, max_order=2, method="arrays").to_dict()
-    assert scores == span_scores(study, tokenize=tokenize, max_order=2, method="loop").to_dict()
+    assert scores == span_scores(study, tokenize=tokenize, max_order=2, method="oracle").to_dict()

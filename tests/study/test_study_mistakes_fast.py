@@ -1,6 +1,6 @@
 """The fast usual-mistake detectors and ``Study._segment_scores`` agree exactly with straightforward ones.
 
-The ``_reference_*`` functions below are the implementations of bleu_core/study/mistakes.py and
+The ``_*_oracle`` functions below are the implementations of bleu_core/study/mistakes.py and
 ``Study._segment_scores`` before they were sped up for 50 systems x 10,000 segments, copied
 unchanged except for names. Hypothesis draws small studies (cased, uncased, CJK and odd Unicode texts,
 ``None`` and blank texts, systems that copy a reference, repeated raters, system-level ratings, unknown
@@ -36,7 +36,7 @@ from bleu_core.study.mistakes import (
 )
 from bleu_core.study.model import Criterion, LoadWarning, Rating, Segment, Study
 
-# ------------------------------------------------------------------ reference implementations
+# ------------------------------------------------------------------ oracles
 _TOKENIZED = re.compile(
     r"\w \.$|\w ,( |$)|\w [?!;:]( |$)| n't\b| '(s|re|ve|ll|d|m)\b|@@ |&apos;|&quot;|&amp;|&lt;|&gt;|"
     r" -LRB- | -RRB- |▁"
@@ -48,7 +48,7 @@ def _words(text: str | None) -> Counter[str]:
     return Counter(text.lower().split()) if text else Counter()
 
 
-def _reference_overlap(a: str | None, b: str | None) -> float:
+def _overlap_oracle(a: str | None, b: str | None) -> float:
     if a and _CJK.search(a):
         ca, cb = Counter(a.replace(" ", "")), Counter((b or "").replace(" ", ""))
     else:
@@ -59,7 +59,7 @@ def _reference_overlap(a: str | None, b: str | None) -> float:
     return 2.0 * sum((ca & cb).values()) / total
 
 
-def _reference_tokenized(
+def _tokenized_oracle(
     study: Study, *, threshold: float = 0.3, sample: Any = 300
 ) -> list[LoadWarning]:
     found = []
@@ -83,24 +83,24 @@ def _reference_tokenized(
     return found
 
 
-def _reference_case_profile(texts: Sequence[str | None]) -> tuple[bool, int]:
+def _case_profile_oracle(texts: Sequence[str | None]) -> tuple[bool, int]:
     joined = " ".join(text for text in texts if text)
     if joined.upper() == joined.lower():  # no cased letters at all (e.g. Chinese)
         return False, 0
     return joined != joined.lower(), len(joined)
 
 
-def _reference_case_mismatch(study: Study, *, min_letters: int = 200) -> list[LoadWarning]:
+def _case_mismatch_oracle(study: Study, *, min_letters: int = 200) -> list[LoadWarning]:
     ref_upper, ref_cased = False, 0
     for texts in study.references.values():
-        upper, size = _reference_case_profile(texts)
+        upper, size = _case_profile_oracle(texts)
         ref_upper, ref_cased = ref_upper or upper, ref_cased + size
     if ref_cased < min_letters:
         return []
     cased_systems = []
     lower_systems = []
     for name, texts in study.systems.items():
-        upper, size = _reference_case_profile(texts)
+        upper, size = _case_profile_oracle(texts)
         if size >= min_letters:
             (cased_systems if upper else lower_systems).append(name)
     found = []
@@ -132,7 +132,7 @@ def _reference_case_mismatch(study: Study, *, min_letters: int = 200) -> list[Lo
     return found
 
 
-def _reference_identical(study: Study, *, share: float = 0.9) -> list[LoadWarning]:
+def _identical_oracle(study: Study, *, share: float = 0.9) -> list[LoadWarning]:
     found = []
     for name, texts in study.systems.items():
         for ref_name, ref in study.references.items():
@@ -151,7 +151,7 @@ def _reference_identical(study: Study, *, share: float = 0.9) -> list[LoadWarnin
     return found
 
 
-def _reference_unrated(study: Study) -> list[LoadWarning]:
+def _unrated_oracle(study: Study) -> list[LoadWarning]:
     found = []
     for criterion in study.criteria:
         rated = {r.segment_id for r in study.ratings if r.criterion == criterion and r.segment_id}
@@ -170,7 +170,7 @@ def _reference_unrated(study: Study) -> list[LoadWarning]:
     return found
 
 
-def _reference_segment_scores(study: Study, criterion: str) -> np.ndarray:
+def _segment_scores_oracle(study: Study, criterion: str) -> np.ndarray:
     systems = {name: i for i, name in enumerate(study.systems)}
     rows: list[int] = []
     cols: list[int] = []
@@ -196,7 +196,7 @@ def _pearson(x: np.ndarray, y: np.ndarray) -> float:
     return float(np.corrcoef(x, y)[0, 1])
 
 
-def _reference_off_by_one(
+def _off_by_one_oracle(
     study: Study, *, min_items: int = 50, margin: float = 0.1, sample: int = 600
 ) -> list[LoadWarning]:
     if not study.references or study.n_segments < 3:
@@ -206,7 +206,7 @@ def _reference_off_by_one(
     cache: dict[tuple[str, int], float] = {}
     system_rows = {name: i for i, name in enumerate(study.systems)}
     for criterion_name, criterion in study.criteria.items():
-        scores = _reference_segment_scores(study, criterion_name)
+        scores = _segment_scores_oracle(study, criterion_name)
         rated = np.argwhere(~np.isnan(scores))
         if len(rated) < min_items:
             continue
@@ -224,7 +224,7 @@ def _reference_off_by_one(
                 name = names[row]
                 key = (name, int(j))
                 if key not in cache:
-                    cache[key] = _reference_overlap(study.systems[name][j], reference[j])
+                    cache[key] = _overlap_oracle(study.systems[name][j], reference[j])
                 xs.append(cache[key])
                 ys.append(sign * scores[row, col])
             correlations[shift] = _pearson(np.asarray(xs), np.asarray(ys))
@@ -247,13 +247,13 @@ def _reference_off_by_one(
     return found
 
 
-def _reference_mistakes(study: Study) -> list[LoadWarning]:
+def _mistakes_oracle(study: Study) -> list[LoadWarning]:
     return (
-        _reference_tokenized(study)
-        + _reference_case_mismatch(study)
-        + _reference_identical(study)
-        + _reference_off_by_one(study)
-        + _reference_unrated(study)
+        _tokenized_oracle(study)
+        + _case_mismatch_oracle(study)
+        + _identical_oracle(study)
+        + _off_by_one_oracle(study)
+        + _unrated_oracle(study)
     )
 
 
@@ -386,7 +386,7 @@ def test_case_mappings_behave_per_character_on_all_of_unicode() -> None:
 def test_case_profile_matches_joining_everything(
     stream: list[str | None], limit: int | None
 ) -> None:
-    upper, size = _reference_case_profile(stream)
+    upper, size = _case_profile_oracle(stream)
     if limit is None:
         assert mistakes._case_profile(stream) == (upper, size)
     elif limit >= 0:
@@ -407,22 +407,20 @@ def test_detectors_and_segment_scores_are_unchanged(
     # one drawn study for every detector (drawing studies is most of the time of these tests)
     for letters in (min_letters, 0, 1, 3, 20):
         assert _outcome(lambda m=letters: detect_case_mismatch(study, min_letters=m)) == _outcome(
-            lambda m=letters: _reference_case_mismatch(study, min_letters=m)
+            lambda m=letters: _case_mismatch_oracle(study, min_letters=m)
         )
     for limit, threshold_ in ((sample, threshold), (300, 0.3)):
         assert _outcome(
             lambda n=limit, t=threshold_: detect_tokenized(study, threshold=t, sample=n)
-        ) == _outcome(
-            lambda n=limit, t=threshold_: _reference_tokenized(study, threshold=t, sample=n)
-        )
+        ) == _outcome(lambda n=limit, t=threshold_: _tokenized_oracle(study, threshold=t, sample=n))
     for share_ in (share, 0.9):
         assert _outcome(lambda s=share_: detect_identical_to_reference(study, share=s)) == _outcome(
-            lambda s=share_: _reference_identical(study, share=s)
+            lambda s=share_: _identical_oracle(study, share=s)
         )
-    assert _outcome(lambda: detect_unrated(study)) == _outcome(lambda: _reference_unrated(study))
+    assert _outcome(lambda: detect_unrated(study)) == _outcome(lambda: _unrated_oracle(study))
     for criterion in study.criteria:
         got = _outcome(lambda c=criterion: replace(study)._segment_scores(c))
-        want = _outcome(lambda c=criterion: _reference_segment_scores(replace(study), c))
+        want = _outcome(lambda c=criterion: _segment_scores_oracle(replace(study), c))
         if got[0] == want[0] == "ok":
             assert _same_array(got[1], want[1])
         else:
@@ -466,7 +464,7 @@ def test_identical_to_reference_near_the_share_over_many_blocks(
         {"ref": list(reference)},
         {"sys": system, "other": list(reversed(system))},
     )
-    assert detect_identical_to_reference(study, share=share) == _reference_identical(
+    assert detect_identical_to_reference(study, share=share) == _identical_oracle(
         study, share=share
     )
 
@@ -476,7 +474,7 @@ def test_identical_to_reference_length_mismatch_raises_like_zip() -> None:
     with pytest.raises(ValueError, match=r"zip\(\) argument 2 is shorter than argument 1"):
         detect_identical_to_reference(study)
     with pytest.raises(ValueError, match=r"zip\(\) argument 2 is shorter than argument 1"):
-        _reference_identical(study)
+        _identical_oracle(study)
 
 
 @FAST
@@ -491,15 +489,15 @@ def test_off_by_one_is_unchanged(study: Study, min_items: int, margin: float, sa
         fresh = replace(study)  # no cached segment scores
         return _outcome(lambda: detector(fresh, min_items=min_items, margin=margin, sample=sample))
 
-    assert run(detect_off_by_one) == run(_reference_off_by_one)
+    assert run(detect_off_by_one) == run(_off_by_one_oracle)
 
 
 @FAST
 @given(st.lists(texts, min_size=2, max_size=2))
 def test_overlap_is_unchanged(pair: list[str | None]) -> None:
     a, b = pair
-    assert mistakes._overlap(a, b) == _reference_overlap(a, b)
-    assert mistakes._overlap(b, a) == _reference_overlap(b, a)
+    assert mistakes._overlap(a, b) == _overlap_oracle(a, b)
+    assert mistakes._overlap(b, a) == _overlap_oracle(b, a)
 
 
 @pytest.mark.parametrize("demo", ["ted-en-de", "ted-zh-en", "paper-examples"])
@@ -515,10 +513,10 @@ def test_demo_studies_give_the_same_warnings_and_scores(demo: str) -> None:
         ),
     )
     for variant in (study, shifted):
-        assert detect_mistakes(replace(variant)) == _reference_mistakes(replace(variant))
+        assert detect_mistakes(replace(variant)) == _mistakes_oracle(replace(variant))
         for criterion in variant.criteria:
             assert _same_array(
-                variant._segment_scores(criterion), _reference_segment_scores(variant, criterion)
+                variant._segment_scores(criterion), _segment_scores_oracle(variant, criterion)
             )
     if demo == "ted-en-de":  # the comparison above covered a warning that fires
         assert "ratings-off-by-one" in [w.code for w in detect_off_by_one(replace(shifted))]

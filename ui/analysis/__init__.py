@@ -7,6 +7,8 @@
 ``ranking``                          Metric ranking: cached rankings with clusters, findings table, LaTeX.
 ``ranking_extras``                   Metric ranking: chance lines, human ceiling, explainers, a release.
 ``release_ceiling``                  Metric ranking, release view: each column's human ceiling.
+``error_free_view``                  Metric ranking: every metric as an error-free detector (WMT26), PR chart.
+``human_passes``                     Correlation, Export: two raters of an item: ceiling of every statistic, disagreements.
 ``metric_pairs``                     two metrics' correlations compared (Williams, permutation).
 ``correlation_cache``                Correlation: cached system- and segment-level correlations.
 ``correlation_table``                Correlation: the table of BLEU against a criterion, its chart, its notes.

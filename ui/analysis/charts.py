@@ -5,9 +5,11 @@ Each chart carries its own title so that the PNG/SVG export stands on its own.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
+import numpy as np
 
 from ui.app import chart_layout as layout
 
@@ -29,6 +31,56 @@ HUMAN_LEGEND = alt.Legend(labelExpr="datum.label == 'true' ? 'human' : 'machine'
 
 
 HUMAN_COLORS = alt.Scale(domain=[False, True], range=["#2f6fdd", "#d0006f"])
+
+
+#: Where a point's label goes, tried in this order: (name, align, dx, dy) in pixels; ``hidden`` labels are
+#: drawn only under the pointer (and are in the tooltip and the table).
+LABEL_PLACES = (
+    ("right-above", "left", 7, -6),
+    ("right-below", "left", 7, 12),
+    ("left-above", "right", -7, -6),
+    ("left-below", "right", -7, 12),
+)
+HIDDEN = "hidden"
+
+
+def label_places(
+    xs: Sequence[float],
+    ys: Sequence[float],
+    labels: Sequence[str],
+    *,
+    width_px: float = 600.0,
+    height_px: float = 380.0,
+) -> list[str]:
+    """A place from :data:`LABEL_PLACES` for each point's label such that no two labels overlap (nor a
+    label another point), greedily from the top of the chart; a label with no free place is
+    :data:`HIDDEN` (shown on hover). Positions are the points' scaled to a ``width_px`` × ``height_px``
+    plot (the axes span the data, ``zero=False``); a label is 11 px high and ``len × 6.6`` px wide.
+
+    >>> label_places([10.0, 10.01, 30.0], [80.0, 80.0, 50.0], ["Aya23", "Llama3-70B", "X"])
+    ['right-above', 'right-below', 'right-above']
+    """
+    x, y = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+    if not x.size:
+        return []
+    px = (x - np.nanmin(x)) / (float(np.nanmax(x) - np.nanmin(x)) or 1.0) * width_px
+    py = (np.nanmax(y) - y) / (float(np.nanmax(y) - np.nanmin(y)) or 1.0) * height_px  # 0: top
+    points = [(a - 4, b - 4, a + 4, b + 4) for a, b in zip(px, py, strict=True)]
+    placed: list[tuple[float, float, float, float]] = []
+    places = [HIDDEN] * len(labels)
+    for i in sorted(range(len(labels)), key=lambda k: (py[k], px[k])):
+        width = len(str(labels[i])) * layout.CHAR_PX
+        others = [b for k, b in enumerate(points) if k != i] + placed
+        for name, align, dx, dy in LABEL_PLACES:
+            left = px[i] + dx if align == "left" else px[i] + dx - width
+            box = (left, py[i] + dy - 10, left + width, py[i] + dy + 1)
+            if not any(
+                box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in others
+            ):
+                places[i] = name
+                placed.append(box)
+                break
+    return places
 
 
 def regression_scatter(
@@ -80,20 +132,33 @@ def regression_scatter(
             ],
         ),
     )
-    label_mark = alt.MarkDef(type="text", align="left", dx=7, dy=-6, fontSize=11)
-    if all_labels:
-        label_encoding = alt.FacetedEncoding(x=enc_x, y=enc_y, text=alt.Text(f"{label}:N"))
-    else:
-        label_encoding = alt.FacetedEncoding(
-            x=enc_x,
-            y=enc_y,
-            text=alt.Text(f"{label}:N"),
-            opacity=alt.condition(hover, alt.value(1.0), alt.value(0.0), empty=False),
+    on_hover = alt.condition(hover, alt.value(1.0), alt.value(0.0), empty=False)
+    shown: dict[str, Any] = {"opacity": on_hover}
+    if all_labels:  # every label in a free place (label_places); one without stays on hover
+        frame = frame.assign(
+            label_place=label_places(frame[x].tolist(), frame[y].tolist(), frame[label].tolist())
         )
-    labels = alt.Chart(mark=label_mark, encoding=label_encoding)
+        shown = {}
+    else:
+        frame = frame.assign(label_place=LABEL_PLACES[0][0])
+    labels = [
+        alt.Chart(
+            mark=alt.MarkDef(type="text", align=align, dx=dx, dy=dy, fontSize=11),
+            encoding=alt.FacetedEncoding(x=enc_x, y=enc_y, text=alt.Text(f"{label}:N"), **shown),
+            transform=[alt.FilterTransform(f"datum.label_place == '{name}'")],
+        )
+        for name, align, dx, dy in LABEL_PLACES
+    ]
+    hidden = alt.Chart(  # labels without a free place: under the pointer only
+        mark=alt.MarkDef(type="text", align="left", dx=7, dy=-6, fontSize=11),
+        encoding=alt.FacetedEncoding(
+            x=enc_x, y=enc_y, text=alt.Text(f"{label}:N"), opacity=on_hover
+        ),
+        transform=[alt.FilterTransform(f"datum.label_place == '{HIDDEN}'")],
+    )
     return alt.LayerChart(
         data=frame,
-        layer=[line, points, labels],
+        layer=[line, points, *labels, hidden],
         title=layout.chart_title(title, subtitle),
         height=max(380, layout.band_length(len(frame), per=10)),
     )

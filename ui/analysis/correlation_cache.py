@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import streamlit as st
@@ -30,9 +30,13 @@ from bleu_core.stats.systems import stack_systems
 from ui.app import cache
 from ui.app.background import BackgroundJobs
 
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
+    from bleu_core.study.model import Study
+
 
 @st.cache_data(max_entries=64, show_spinner=False)
-def has_system_level_ratings(study_key: str, _study: Any, criterion: str) -> bool:
+def has_system_level_ratings(study_key: str, _study: Study, criterion: str) -> bool:
     """Whether ``criterion`` has system-level ratings (then the human system scores are fixed: no
     interval). Once per study and criterion: a loop over every rating (500,000 at 50 × 10,000)."""
     return any(r.criterion == criterion and r.segment_id is None for r in _study.ratings)
@@ -100,7 +104,7 @@ def system_level(
     n_resamples: int,
     seed: int,
     _stats: dict[str, Any],
-    _options: Any,
+    _options: BleuOptions,
     _human_seg: np.ndarray | None,
     _human_sys: np.ndarray,
     _counts: np.ndarray | None = None,
@@ -153,7 +157,7 @@ def system_chance(
     seed: int,
     _results: tuple[Any, ...],
     _stats: dict[str, Any],
-    _options: Any,
+    _options: BleuOptions,
     _human_seg: np.ndarray,
     _human_sys: np.ndarray,
 ) -> tuple[Any, ...]:
@@ -205,9 +209,9 @@ def segment_chance_job(
 
 
 def reference_analysis(
-    study: Any,
+    study: Study,
     names: tuple[str, ...],
-    options: Any,
+    options: BleuOptions,
     draws: int,
     seed: int,
     progress: Any = None,
@@ -325,10 +329,10 @@ def segment_level_job(
 
 def metric_sides(
     study_key: str,
-    study: Any,
+    study: Study,
     metrics: tuple[str, ...],
     names: tuple[str, ...],
-    options: Any,
+    options: BleuOptions,
     bleu: tuple[np.ndarray, np.ndarray],
     pending: list | None,
 ) -> dict[str, tuple[np.ndarray, np.ndarray]] | None:

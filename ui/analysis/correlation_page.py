@@ -5,6 +5,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 from ui.analysis import correlation_cache
 from ui.analysis.correlation_lines import chance_said
 from ui.analysis.correlation_table import correlation_chart, correlation_frame, correlation_notes
+from ui.analysis.human_passes import show_human_passes
 from ui.analysis.stats_charts import subset_chart
 from ui.analysis.stats_frames import subset_frames
 
@@ -14,6 +15,7 @@ __all__ = [
     "correlation_chart",
     "correlation_frame",
     "correlation_notes",
+    "show_human_passes",
     "subset_chart",
     "subset_frames",
 ]

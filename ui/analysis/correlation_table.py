@@ -9,7 +9,7 @@ correlation. The chart draws each interval with the random metric's mean as a ti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
@@ -17,6 +17,9 @@ from ui.analysis.correlation_lines import tick_subtitle, with_chance, with_rando
 from ui.analysis.stats_charts import interval_chart
 from ui.analysis.stats_frames import correlation_rows
 from ui.app.segment_bleu import segment_note
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 
 def correlation_frame(
@@ -47,7 +50,7 @@ def correlation_chart(frame: pd.DataFrame, *, criterion: str, run_note: str, see
     return with_random_ticks(chart, rows)
 
 
-def correlation_notes(options: Any, rule: str, fixed: bool) -> str:
+def correlation_notes(options: BleuOptions, rule: str, fixed: bool) -> str:
     """What the segment-level rows mean (``rule``: the tau-like's threshold in words), and where the
     human system scores come from (``fixed``: the study's official ones)."""
     return (

@@ -20,11 +20,13 @@ from bleu_core.study.output_rows import missing_note
 from ui.analysis.charts import corpus_bars, normalised_chart, regression_scatter
 from ui.analysis.domains import domain_tables
 from ui.analysis.frames import corpus_frame, normalised_frame
+from ui.analysis.human_passes import human_passes_frames
 from ui.analysis.relate import describe_fit, linear_fit
 from ui.app import state as K
 from ui.app.context import Scores
 from ui.app.export import app_settings, export_stem, reproducible_zip, settings_record
 from ui.app.frames import records_frame, system_human_scores
+from ui.app.limits import resampling_settings
 
 #: The session-state keys the zip reads (besides the persistent widget keys of its page settings).
 STATE_KEYS = (K.SEED, K.N_RESAMPLES, K.CRITERION, K.INCLUDE_HUMANS, K.STUDY_INPUTS, K.STUDY_LABEL)
@@ -115,6 +117,7 @@ def core_artefacts(scores: Scores) -> tuple[dict, dict]:
             norm, title=f"BLEU and {criterion} normalised by their range"
         )
     tables.update(domain_tables(scores))  # a study with domains: BLEU and humans per domain
+    tables.update(human_passes_frames(study))  # two raters of an item: ceiling, disagreements
     if fits:
         tables["system-level-fits"] = (
             records_frame(fits),
@@ -147,6 +150,7 @@ def export_contents(
                 all_tables[name] = value
             elif kind == "chart" and name not in all_charts:
                 all_charts[name] = value
+    seed, n_resamples = resampling_settings(state)
     settings = settings_record(
         options=scores.options,
         signature=scores.signature,
@@ -154,8 +158,8 @@ def export_contents(
         study=study,
         study_label=state.get(K.STUDY_LABEL, "") if study_label is None else study_label,
         inputs=state.get(K.STUDY_INPUTS) or [],
-        seed=int(state.get(K.SEED, K.DEFAULTS[K.SEED])),
-        n_resamples=int(state.get(K.N_RESAMPLES, K.DEFAULTS[K.N_RESAMPLES])),
+        seed=seed,
+        n_resamples=n_resamples,
         extra={
             "criterion": state.get(K.CRITERION) or headline_criterion(study.criteria),
             "include_human_translations": bool(state.get(K.INCLUDE_HUMANS)),

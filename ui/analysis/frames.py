@@ -47,6 +47,21 @@ def corpus_frame(
     return frame.sort_values("BLEU", ascending=False, kind="stable").reset_index(drop=True)
 
 
+#: The Corpus page's column of WMT24's ESA figure, beside the plain mean (the ``esa`` column).
+WMT_ESA_COLUMN = "esa (WMT: mean of domain means)"
+
+
+def wmt_esa_column(study: Any) -> dict[str, dict[str, float]]:
+    """``{WMT_ESA_COLUMN: {system: figure}}``: WMT24's ESA figure (the mean over domains of the per-domain
+    means, :func:`bleu_core.study.formats.esa_scores.esa_system_scores`, as ``study`` prints it) for a
+    study with ESA ratings; ``{}`` without. The ``esa`` column beside it is the plain mean."""
+    if "esa" not in study.criteria:
+        return {}
+    from bleu_core.study.formats.esa_scores import esa_system_scores
+
+    return {WMT_ESA_COLUMN: {s.system: s.wmt for s in esa_system_scores(study)}}
+
+
 def normalised_frame(
     series: Mapping[str, Mapping[str, float]], order: Sequence[str]
 ) -> pd.DataFrame:

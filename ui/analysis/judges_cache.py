@@ -4,15 +4,18 @@ ratings). Hashable inputs, the study with a leading underscore next to its key, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from bleu_core.stats import judge_comparisons
 
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
+
 
 @st.cache_data(max_entries=16, show_spinner=False)
-def criterion_raters(study_key: str, _study: Any, criterion: str) -> frozenset[str | None]:
+def criterion_raters(study_key: str, _study: Study, criterion: str) -> frozenset[str | None]:
     """The raters of the segment-level ``criterion`` ratings (None: ratings without a rater id)."""
     return frozenset(
         r.rater for r in _study.ratings if r.criterion == criterion and r.segment_id is not None
@@ -22,7 +25,7 @@ def criterion_raters(study_key: str, _study: Any, criterion: str) -> frozenset[s
 @st.cache_data(max_entries=16, show_spinner=False)
 def comparisons(
     study_key: str,
-    _study: Any,
+    _study: Study,
     criterion: str,
     groups: tuple[str, ...],
     systems: tuple[str, ...],

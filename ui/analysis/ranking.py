@@ -21,20 +21,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
 
+from bleu_core.stats.ceiling_flags import ceiling_line, chance_of
 from bleu_core.stats.clusters import MetricRanking, study_rankings
 from bleu_core.stats.ranking_command import value_with_interval
-from bleu_core.stats.ranking_latex import STATISTIC_LABELS, findings_latex
+from bleu_core.stats.ranking_latex import findings_latex
+from bleu_core.stats.statistic_names import STATISTIC_NAMES, statistic_name
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
 def cached_ranking(
     study_key: str,
-    _study: Any,
+    _study: Study,
     _tables: dict[str, Any],
     tables_key: tuple,
     criterion: str,
@@ -59,7 +64,7 @@ def cached_ranking(
 
 def column_name(ranking: MetricRanking) -> str:
     """The findings column of a ranking: ``"mqm · system · pairwise accuracy"``."""
-    label = STATISTIC_LABELS.get(ranking.statistic, ranking.statistic)
+    label = statistic_name(ranking.statistic)
     return f"{ranking.criterion} · {ranking.level} · {label}"
 
 
@@ -72,7 +77,7 @@ def ranking_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
                 {
                     "criterion": r.criterion,
                     "level": r.level,
-                    "statistic": STATISTIC_LABELS.get(r.statistic, r.statistic),
+                    "statistic": statistic_name(r.statistic),
                     "rank": row.rank,
                     "metric": row.metric,
                     "value": row.statistic,
@@ -146,12 +151,47 @@ def findings_frame(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
                 row.metric: chance_numbers(r, row.metric)[part] for row in r.rows
             }
         kinds.update({row.metric: row.kind for row in r.rows})
+    notes = _with_ceilings(rankings, columns, order, kinds)
     frame = pd.DataFrame({"metric": order, "kind": [kinds.get(m, "") for m in order]})
     for name, values in columns.items():
         frame[name] = [values.get(m) for m in order]
         if name.endswith(" · rank"):
             frame[name] = frame[name].astype("Int64")
+    if notes:
+        frame["ceiling note"] = [notes if m == CEILING_ROW else "" for m in order]
     return frame
+
+
+#: The findings row of each ranking's human ceiling (one rater against another, or two criteria).
+CEILING_ROW = "human ceiling"
+
+
+def _with_ceilings(
+    rankings: Sequence[MetricRanking],
+    columns: dict[str, dict[str, Any]],
+    order: list[str],
+    kinds: dict[str, str],
+) -> str:
+    """Add the :data:`CEILING_ROW` to the findings' ``columns`` (its value and interval in each ranking's
+    columns, no rank, no chance line) and return its note: per ranking the ceiling with its n and flags
+    (:func:`bleu_core.stats.ceiling_flags.ceiling_line`); ``""`` when no ranking has a ceiling."""
+    said = []
+    for r in rankings:
+        ceiling = r.extra.get("ceiling")
+        if not ceiling:
+            continue
+        name = column_name(r)
+        ci = ceiling.get("confidence_interval") or (None, None)
+        columns[name][CEILING_ROW] = (
+            math.nan if ceiling["statistic"] is None else ceiling["statistic"]
+        )
+        columns[f"{name} · CI low"][CEILING_ROW] = ci[0]
+        columns[f"{name} · CI high"][CEILING_ROW] = ci[1]
+        said.append(f"{name}: {ceiling_line(ceiling, chance_of(r.extra.get('chance')))}")
+    if said:
+        order.append(CEILING_ROW)
+        kinds[CEILING_ROW] = "human"
+    return " | ".join(said)
 
 
 def findings_display(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
@@ -164,6 +204,12 @@ def findings_display(rankings: Sequence[MetricRanking]) -> pd.DataFrame:
             row.metric: value_with_interval(row.statistic, row.confidence_interval)
             for row in r.rows
         }
+        ceiling = r.extra.get("ceiling")
+        if ceiling and ceiling["statistic"] is not None:  # the ceiling's row, with its interval
+            ci = ceiling.get("confidence_interval")
+            cells[CEILING_ROW] = value_with_interval(
+                ceiling["statistic"], tuple(ci) if ci else None
+            )
         label = f"{name} [{r.confidence:.0%} CI]" if r.interval else name
         frame[name] = [cells.get(m, "—") for m in frame["metric"]]
         frame.insert(  # beside the value: what a random and a constant metric get
@@ -192,7 +238,7 @@ def highlight_bleu(frame: pd.DataFrame) -> Any:
 
 
 __all__ = [
-    "STATISTIC_LABELS",
+    "STATISTIC_NAMES",
     "cached_ranking",
     "chance_numbers",
     "chance_short",

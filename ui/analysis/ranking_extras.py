@@ -15,23 +15,28 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
 
+from bleu_core.stats.ceiling_flags import FLAG_RULE, ceiling_flags, ceiling_line, chance_of
 from bleu_core.stats.chance import ranking_data
 from bleu_core.stats.clusters import MetricRanking
 from bleu_core.stats.multi_pair import MultiPairResult, multi_pair_meta, task_from_study
 from bleu_core.stats.multi_pair_tables import format_latex
+from bleu_core.stats.statistic_names import TIE_VARIANTS, statistic_name
 from bleu_core.stats.ties import pair_outcomes, tie_calibrated
 from ui.analysis.ranking import chance_numbers, highlight_bleu
 from ui.analysis.release_ceiling import show_release_ceilings
 from ui.app import chart_layout as layout
 from ui.app import state as K
 from ui.app.markup import md_escape
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 LINE_COLOURS = {
     "random metric": "#b22222",
@@ -125,13 +130,21 @@ def show_chance_lines(ranking: MetricRanking, show_chart: Any) -> None:
     if ranking.extra.get("tau_like"):  # kendall-wmt: the pairs counted and why that threshold
         st.caption(f"WMT tau-like: {md_escape(ranking.extra['tau_like']['said'])}.")
     ceiling = ranking.extra.get("ceiling")
-    if ceiling:
-        value = "n/a" if ceiling["statistic"] is None else f"{ceiling['statistic']:.3f}"
-        st.caption(f"Human ceiling: {value} — {md_escape(ceiling['note'])}.")
+    if ceiling:  # with its interval and n, as meta prints it; a flag as a warning
+        chance = chance_of(ranking.extra.get("chance"))
+        st.caption(f"Human ceiling: {md_escape(ceiling_line(ceiling, chance))}.")
+        flags = ceiling_flags(ceiling, chance)
+        if flags:
+            st.warning(
+                f"Read this human ceiling with care: {md_escape('; '.join(flags))}. "
+                f"({md_escape(FLAG_RULE)}.)"
+            )
 
 
 # ------------------------------------------------------------------------------------------ explainers
-def _oriented(study: Any, criterion: str, systems: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+def _oriented(
+    study: Study, criterion: str, systems: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
     sign = 1.0 if study.criteria[criterion].higher_is_better else -1.0
     index = [list(study.systems).index(s) for s in systems]
     scores = study.system_scores(criterion)
@@ -174,7 +187,7 @@ def _explain_epsilon(tables: Mapping[str, Any], h_sys: np.ndarray, h_seg: np.nda
     human, scores = ranking_data(list(tables.values()), "acc-eq", h_sys, h_seg)
     if "BLEU" not in scores:
         return
-    res = tie_calibrated(scores["BLEU"], human, "acc23", average_by="item")
+    res = tie_calibrated(scores["BLEU"], human, TIE_VARIANTS["acc-eq"], average_by="item")
     steps = np.unique(np.quantile(res.thresholds, np.linspace(0, 1, 41)))
     st.markdown(
         "**acc\\*_eq** counts pairs of translations of one segment ordered *or tied* as the humans do; "
@@ -221,7 +234,7 @@ def _explain_spa(tables: Mapping[str, Any], h_sys: np.ndarray, h_seg: np.ndarray
 
 
 def show_explainers(
-    study: Any, tables: Mapping[str, Any], rankings: Sequence[MetricRanking], criterion: str
+    study: Study, tables: Mapping[str, Any], rankings: Sequence[MetricRanking], criterion: str
 ) -> None:
     """What each statistic means on this study's data (see the module docstring)."""
     st.subheader("What the numbers mean on this study")
@@ -258,7 +271,7 @@ DEMO_RELEASE = "demo:ted-en-de,ted-zh-en"
 """The release view's default: the two TED demos (en-de, zh-en; MQM) as one release."""
 
 
-def release_of(study: Any) -> tuple[str, list[str]] | None:
+def release_of(study: Study) -> tuple[str, list[str]] | None:
     """The release folder or zip the open study was read from and its pairs, when it is on disk and
     has two or more pairs (a study the server opened from a WMT release); else ``None``."""
     import os
@@ -309,13 +322,14 @@ def release_frame(result: MultiPairResult) -> pd.DataFrame:
         }
         for i, (task, stat) in enumerate(result.columns):
             value, rank = result.value(i, m)
-            row[f"{task} {stat}"] = f"{value:.3f} ({rank})" if rank is not None else f"{value:.3f}"
+            column = f"{task} {statistic_name(stat)}"
+            row[column] = f"{value:.3f} ({rank})" if rank is not None else f"{value:.3f}"
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def show_release_view(
-    study: Any, n_resamples: int, seed: int, alpha: float, highlight: Any
+    study: Study, n_resamples: int, seed: int, alpha: float, highlight: Any
 ) -> None:
     """Several language pairs at once, as the WMT24 findings report them: every pair of the release
     the open study came from, or the two TED demos."""
@@ -370,15 +384,19 @@ def warn_degenerate(rankings: Sequence[MetricRanking]) -> None:
 
 @st.cache_data(max_entries=32, show_spinner="Computing the human ceiling…")
 def cached_ceiling(
-    study_key: str, _study: Any, criterion: str, statistic: str, systems: tuple, other: str
+    study_key: str, _study: Study, criterion: str, statistic: str, systems: tuple, other: str
 ) -> dict[str, Any]:
-    """:func:`bleu_core.stats.ceiling.human_ceiling` of ``other`` against ``criterion`` (as a dict)."""
-    from bleu_core.stats.ceiling import human_ceiling
+    """:func:`bleu_core.stats.ceiling.human_ceiling` of ``other`` against ``criterion`` (as a dict), with
+    its interval (:data:`bleu_core.stats.ceiling.CEILING_RESAMPLES` resamples of its segments)."""
+    from bleu_core.stats.ceiling import CEILING_RESAMPLES, human_ceiling
 
-    return human_ceiling(_study, criterion, statistic, systems=systems, other=other).to_dict()
+    found = human_ceiling(
+        _study, criterion, statistic, systems=systems, other=other, n_resamples=CEILING_RESAMPLES
+    )
+    return found.to_dict()
 
 
-def show_ceiling_choice(study_key: str, study: Any, rankings: Sequence[MetricRanking]) -> None:
+def show_ceiling_choice(study_key: str, study: Study, rankings: Sequence[MetricRanking]) -> None:
     """The human ceiling from a second criterion (another campaign of the same outputs, MQM next to
     DA...), chosen here, for every ranking; the rankings' own ceilings split the raters of one criterion."""
     others = list(study.criteria)
@@ -402,9 +420,15 @@ def show_ceiling_choice(study_key: str, study: Any, rankings: Sequence[MetricRan
             continue
         c = cached_ceiling(study_key, study, r.criterion, r.statistic, tuple(r.systems), other)
         best = max((row.statistic for row in r.rows if not math.isnan(row.statistic)), default=None)
+        ci = c.get("confidence_interval") or (math.nan, math.nan)
+        flags = ceiling_flags(c, chance_of(r.extra.get("chance")))
         rows.append(
-            {"ranking": f"{r.criterion} · {r.statistic}", "best metric": best,
-             "human ceiling": c["statistic"], "note": c["note"]}
+            {"ranking": f"{r.criterion} · {statistic_name(r.statistic)}", "best metric": best,
+             "human ceiling": math.nan if c["statistic"] is None else c["statistic"],
+             "CI low": ci[0], "CI high": ci[1],
+             "items": c["n_items"], "segments": c["n_segments"], "systems": c["n_systems"],
+             "flagged": "; ".join(flags) or "—", "note": c["note"]}
         )  # fmt: skip
     if rows:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        st.caption(f"95% interval: the ceiling's segments resampled. {md_escape(FLAG_RULE)}.")

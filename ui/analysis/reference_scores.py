@@ -8,6 +8,10 @@ the level a human translation reaches, the ceiling the systems are compared with
 
 from __future__ import annotations
 
+import math
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
 import streamlit as st
 
 from bleu_core.study import Study
@@ -34,6 +38,43 @@ def reference_score_lines(study: Study) -> list[str]:
             f"**{md_escape(ref)}** (the reference: no BLEU of its own): " + ", ".join(parts)
         )
     return lines
+
+
+def reference_rows(
+    study: Study, columns: Sequence[str], extra: Mapping[str, Mapping[str, float]]
+) -> pd.DataFrame:
+    """The Corpus table's rows of the reference streams rated like systems (WMT24's refA): a human
+    translation with its human scores (``extra``: more columns by system, WMT24's ESA figure) and no
+    BLEU of its own (NaN: it is the reference), the other ``columns`` empty; no row for a study without
+    such ratings.
+
+    >>> from bleu_core.study.model import Segment
+    >>> study = Study("toy", (Segment("1"),), {"ref-A": ["a"]}, {"S": ["a"]},
+    ...               metadata={"reference_ratings": [["ref-A", "1", "r1", None, "esa", 90.0]]})
+    >>> reference_rows(study, ["system", "human", "BLEU", "esa"], {}).to_dict("records")
+    [{'system': 'ref-A', 'human': True, 'BLEU': nan, 'esa': 90.0}]
+    """
+    rows = []
+    for ref, by_criterion in reference_human_scores(study).items():
+        row: dict[str, object] = {c: math.nan for c in columns}
+        row.update({"system": ref, "human": True})
+        row.update({c: mean for c, (mean, _) in by_criterion.items() if c in row})
+        row.update({c: by[ref] for c, by in extra.items() if c in row and ref in by})
+        rows.append(row)
+    return pd.DataFrame(rows, columns=list(columns))
+
+
+def with_reference_rows(frame: pd.DataFrame, refs: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` (:func:`ui.analysis.frames.corpus_frame`) with the :func:`reference_rows` below it;
+    the whole-number length columns stay whole numbers (an empty cell in the reference's row)."""
+    if refs.empty:
+        return frame
+    out = pd.concat([frame, refs], ignore_index=True)
+    out["human"] = out["human"].astype(bool)
+    for column in ("hyp_len", "ref_len"):
+        if column in frame and frame[column].dtype.kind == "i":
+            out[column] = out[column].astype("Int64")
+    return out
 
 
 def render_reference_scores(study: Study) -> None:

@@ -15,24 +15,33 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from bleu_core.stats.ceiling_flags import FLAG_RULE, ceiling_flags
 from bleu_core.stats.multi_pair import MultiPairResult
+from bleu_core.stats.statistic_names import statistic_name
 from ui.app.markup import md_escape
 
 
 def release_ceiling_frame(result: MultiPairResult) -> pd.DataFrame:
-    """One row per column with a ceiling: the column, the ceiling (None: not available), its items,
-    systems and what it compares."""
+    """One row per column with a ceiling: the column, the ceiling (NaN: not available) with its 95 %
+    interval, its items, segments and systems, its flags (below chance, few items:
+    :func:`bleu_core.stats.ceiling_flags.ceiling_flags`, ``—`` for none) and what it compares."""
     rows: list[dict[str, Any]] = []
     for i, (task, statistic) in enumerate(result.columns):
         ceiling = result.ceiling(i)
         if ceiling is None:
             continue
+        ci = ceiling.get("confidence_interval") or (math.nan, math.nan)
+        flags = ceiling.get("flags")
         rows.append(
             {
-                "column": f"{task} {statistic}",
-                "human ceiling": ceiling["statistic"],
+                "column": f"{task} {statistic_name(statistic)}",
+                "human ceiling": math.nan if ceiling["statistic"] is None else ceiling["statistic"],
+                "CI low": ci[0],
+                "CI high": ci[1],
                 "items": ceiling["n_items"],
+                "segments": ceiling.get("n_segments", 0),
                 "systems": ceiling.get("n_systems", 0),
+                "flagged": "; ".join(flags if flags is not None else ceiling_flags(ceiling)) or "—",
                 "rests on": ceiling["note"],
             }
         )
@@ -50,5 +59,5 @@ def show_release_ceilings(result: MultiPairResult) -> None:
     st.caption(
         "Human ceiling of each column: the same statistic, one rater against another (seed "
         f"{md_escape(str(result.seed))}); its weighted average over the columns: {said}. It rests on "
-        "its own items, often few: a reading aid, not an upper bound."
+        f"its own items, often few: a reading aid, not an upper bound. {md_escape(FLAG_RULE)}."
     )

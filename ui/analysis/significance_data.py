@@ -21,7 +21,7 @@ Nothing here calls ``st.*`` except the cache decorators.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -33,6 +33,9 @@ from bleu_core.stats.results import PairedTestResult
 from ui.app.analysis_cache import attached_scores, inputs_key, metric_scores
 from ui.app.metric_tables import attached_labels, metric_choices
 
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
+
 COMPUTED: tuple[str, ...] = ("BLEU", "chrF", "chrF++", "TER", "NIST", "PER")
 """The metrics computed here that the page offers (BLEU from the sidebar's statistics)."""
 
@@ -40,7 +43,7 @@ SYSTEM_ONLY = "system-level scores only: the tests resample segments, and it has
 """Why an attached metric without segment scores is not testable."""
 
 
-def metric_menu(study: Any) -> tuple[list[str], dict[str, str]]:
+def metric_menu(study: Study) -> tuple[list[str], dict[str, str]]:
     """(the metrics that can be tested, ``{metric: why not}`` for those that cannot)."""
     labels = attached_labels(study)
     testable, untestable = [], {}

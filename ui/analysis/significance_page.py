@@ -4,7 +4,13 @@ room, re-exported from the modules that define it (a page imports one module of 
 
 from ui.analysis import significance_data
 from ui.analysis.stats_charts import block_chart, histogram, interval_chart, verdict_matrix
-from ui.analysis.stats_frames import block_frames, comparisons_frame, intervals_frame, matrix_frame
+from ui.analysis.stats_frames import (
+    block_frames,
+    comparisons_frame,
+    intervals_frame,
+    matrix_frame,
+    pairs_display,
+)
 from ui.app.context import analysis_caption
 
 __all__ = [
@@ -16,6 +22,7 @@ __all__ = [
     "interval_chart",
     "intervals_frame",
     "matrix_frame",
+    "pairs_display",
     "significance_data",
     "verdict_matrix",
 ]

@@ -119,10 +119,26 @@ def comparisons_frame(test: Any) -> pd.DataFrame:
                 "CI low": math.nan if c.confidence_interval is None else c.confidence_interval[0],
                 "CI high": math.nan if c.confidence_interval is None else c.confidence_interval[1],
                 "verdict": c.verdict,
+                # the paired bootstrap's p as sacrebleu --paired-bs computes it (not the verdict's)
+                "sacrebleu p": math.nan if c.sacrebleu_pvalue is None else c.sacrebleu_pvalue,
             }
             for c in test.comparisons
         ]
     )
+
+
+def pairs_display(frame: pd.DataFrame, n_resamples: int) -> pd.DataFrame:
+    """:func:`comparisons_frame` of a paired bootstrap for the screen (:func:`ui.app.numbers.tidy_frame`):
+    a p of 0 (no resampled difference crossed 0) reads ``< 1/M``, what ``M`` resamples can resolve.
+
+    >>> pairs_display(pd.DataFrame({"p": [0.0, 0.2], "sacrebleu p": [0.01, 0.3]}), 200)["p"].tolist()
+    ['< 0.005', '0.2']
+    """
+    from ui.app.numbers import tidy_frame
+
+    shown = tidy_frame(frame)
+    shown.loc[frame["p"] == 0, "p"] = f"< {1 / n_resamples:.2g}"
+    return shown
 
 
 def correlation_rows(results: Iterable[Any], level: str) -> list[dict[str, Any]]:

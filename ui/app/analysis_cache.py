@@ -17,7 +17,6 @@ Sections that take seconds on a study of the TED demo's size are computed when t
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import streamlit as st
@@ -95,7 +94,7 @@ def _under_app_test() -> bool:
     return bool(config.get_option("global.appTest"))
 
 
-def score_keys(study: Study, metrics: Sequence[str], options: Any) -> dict[str, object]:
+def score_keys(study: Study, metrics: Sequence[str], options: BleuOptions) -> dict[str, object]:
     """Per metric, what its scores depend on: BLEU every option (the sidebar's sentence BLEU), a registry
     metric its :func:`inputs_key`, an attached metric nothing (the study key carries its digest)."""
     out: dict[str, object] = {}

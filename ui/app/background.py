@@ -24,12 +24,15 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from ui.app.markup import md_escape
 from ui.app.statistics_store import ACTIVITY
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 Progress = Callable[[int, int, str], None]
 _log = logging.getLogger(__name__)
@@ -121,7 +124,7 @@ def ter_cache_dir() -> Path:
     return default_data_dir() / "ter-cache"
 
 
-def ter_job(study_key: str, study: Any, inputs_key: tuple[object, ...], lowercase: bool) -> Job:
+def ter_job(study_key: str, study: Study, inputs_key: tuple[object, ...], lowercase: bool) -> Job:
     """The shared background job scoring every system of ``study`` with TER (``inputs_key``: the settings
     TER depends on, :func:`bleu_core.metrics.registry.metric_inputs_key`)."""
     from bleu_core.metrics.registry import score_study
@@ -140,7 +143,7 @@ def ter_job(study_key: str, study: Any, inputs_key: tuple[object, ...], lowercas
 
 def metric_job(
     study_key: str,
-    study: Any,
+    study: Study,
     metric: str,
     inputs_key: tuple[object, ...],
     tokenize: str,

@@ -327,16 +327,35 @@ def analysis_caption(
     human = scores.study.human_systems
     if ci is not None and not isinstance(ci, (tuple, str)):
         ci = (ci.interval_method, ci.n_resamples, ci.seed)
+    entering = entering_systems(scores.study, systems, criterion)
     signature = analysis_signature(
         scores.signature if metric == "BLEU" else f"metric:{reference_field([metric])}",
-        systems=len(systems),
-        human_included=bool(set(systems) & set(human)) if human else None,
+        systems=len(entering),
+        human_included=bool(set(entering) & set(human)) if human else None,
         criterion=criterion,
         interval=interval_field(*ci) if isinstance(ci, tuple) else ci,
         domain=analysis_view().domain,
     )
     signature_caption(signature, prefix=prefix)
+    aside = [s for s in systems if s not in set(entering)]
+    if aside:
+        st.caption(
+            f"systems:{len(entering)} counts the systems rated on {criterion} (they enter the numbers); "
+            f"set aside (no {criterion} rating): {md_escape(', '.join(aside))}"
+        )
     return signature
+
+
+def entering_systems(study: Study, systems: Sequence[str], criterion: str | None) -> list[str]:
+    """The systems of ``systems`` that enter a number computed against ``criterion`` (``a+b``: every one
+    of them): those rated on it (:func:`bleu_core.stats.study_meta.rated_systems`, as ``meta`` counts)."""
+    from bleu_core.stats.study_meta import rated_systems  # on use: the stats package is not light
+
+    names = list(systems)
+    for c in (criterion or "").split("+"):
+        if c in study.criteria:
+            names = list(rated_systems(names, study.system_scores(c)))
+    return names
 
 
 def file_stem(name: str) -> str:

@@ -18,12 +18,15 @@ on the first of :func:`bleu_core.study.criterion_order.criteria_order`: DA z whe
 from __future__ import annotations
 
 from collections.abc import MutableMapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
 from bleu_core.study.criterion_order import criteria_order
 from ui.app import state as K
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 
 def sync_criterion(state: MutableMapping[str, Any], key: str, options: list[str]) -> None:
@@ -46,7 +49,7 @@ def criterion_widget(key: str, options: list[str]) -> dict[str, Any]:
     return {"key": key, "on_change": _remember, "args": (key,)}
 
 
-def criterion_box(where: Any, label: str, study: Any, key: str) -> str | None:
+def criterion_box(where: Any, label: str, study: Study, key: str) -> str | None:
     """Draw a page's criterion select box in ``where`` (``st`` or a column): the study's criteria in
     :func:`~bleu_core.study.criterion_order.criteria_order`, started as :func:`criterion_widget` says
     (nothing drawn, ``None``, for a study without human criteria)."""

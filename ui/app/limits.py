@@ -4,8 +4,9 @@ The limits themselves live in :mod:`bleu_core.limits` (shared with the command l
 widgets and into the help texts, so a reader of the app knows them before hitting one:
 
 * every "Resamples" / "Trials" box has ``max_value = MAX_RESAMPLES`` and its value goes through
-  :func:`bleu_core.limits.check_resamples` (:func:`resamples_input`); pages that only read the shared resample
-  count use :func:`session_resamples`;
+  :func:`bleu_core.limits.check_resamples` (:func:`resamples_input`); every page that reads the session's
+  seed and resample count (set on the Significance or Export page) reads both through
+  :func:`session_resampling`, the cap checked there;
 * uploads: at most :data:`UPLOAD_MAX_MB` per file (the browser refuses larger files, the loader checks again)
   and lines of at most :data:`bleu_core.limits.MAX_LINE_CHARS` characters (:data:`UPLOAD_LIMITS`).
 
@@ -15,6 +16,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
@@ -65,11 +67,24 @@ def resamples_input(
     return check_resamples(box, name=label)
 
 
-def session_resamples(key: str = K.N_RESAMPLES) -> int:
-    """The shared resample count of the session (set on the Significance or Export page), checked: a value
-    out of range stops the page with the limit stated."""
+def resampling_settings(state: Mapping[str, Any]) -> tuple[int, int]:
+    """``(seed, resamples)`` as ``state`` holds them (the session's defaults where it holds none), the
+    resample count checked by :func:`~bleu_core.limits.check_resamples` (an
+    :class:`~bleu_core.errors.OptionError` above :data:`~bleu_core.limits.MAX_RESAMPLES`).
+
+    >>> resampling_settings({}), resampling_settings({K.SEED: 7, K.N_RESAMPLES: 200.0})
+    ((12345, 1000), (7, 200))
+    """
+    seed = int(state.get(K.SEED, K.DEFAULTS[K.SEED]))
+    n_resamples = state.get(K.N_RESAMPLES, K.DEFAULTS[K.N_RESAMPLES])
+    return seed, check_resamples(n_resamples, name="Resamples")
+
+
+def session_resampling() -> tuple[int, int]:
+    """The session's seed and resample count (set on the Significance or Export page), the one way a page
+    reads them: a resample count out of range stops the page with the limit stated."""
     try:
-        return check_resamples(st.session_state.get(key, 1000), name="Resamples")
+        return resampling_settings(st.session_state)
     except OptionError as err:
         st.error(f"{md_escape(str(err))}. Change it on the Export page.")
         st.stop()

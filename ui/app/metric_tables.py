@@ -33,18 +33,21 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from bleu_core.metrics.registry import METRICS, MetricScores
 from bleu_core.metrics.study_scores import MetricTable
 
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
+
 METRIC_SCORES_KEY_MARK = "|metric-scores:"
 """What separates a study's key from the digest of its attached metric scores."""
 
 
-def metric_scores_digest(study: Any) -> str:
+def metric_scores_digest(study: Study) -> str:
     """A short sha256 of the study's attached metric scores ('' when it has none): part of the key of
     every cache that depends on them."""
     items = getattr(study, "metric_scores", None) or {}
@@ -66,23 +69,23 @@ def study_key_with_metric_scores(study_key: str, digest: str) -> str:
     return f"{base}{METRIC_SCORES_KEY_MARK}{digest}" if digest else base
 
 
-def attached_labels(study: Any) -> dict[str, str]:
+def attached_labels(study: Study) -> dict[str, str]:
     """``{label: attached metric name}``: the name, or ``"NAME (attached)"`` when it is a registry name."""
     items = getattr(study, "metric_scores", None) or {}
     return {(f"{n} (attached)" if n in METRICS else n): n for n in items}
 
 
-def metric_choices(study: Any, computed: Sequence[str] = tuple(METRICS)) -> list[str]:
+def metric_choices(study: Study, computed: Sequence[str] = tuple(METRICS)) -> list[str]:
     """The metrics a picker offers: ``computed`` (registry names), then the study's attached metrics."""
     return [*computed, *attached_labels(study)]
 
 
-def is_attached(study: Any, label: str) -> bool:
+def is_attached(study: Study, label: str) -> bool:
     """Whether ``label`` names an attached metric of ``study``."""
     return label in attached_labels(study)
 
 
-def has_segment_scores(study: Any, label: str) -> bool:
+def has_segment_scores(study: Study, label: str) -> bool:
     """Whether a metric has segment scores (every registry metric does; an attached one when given)."""
     labels = attached_labels(study)
     if label not in labels:
@@ -90,7 +93,7 @@ def has_segment_scores(study: Any, label: str) -> bool:
     return study.metric_scores[labels[label]].segment is not None
 
 
-def attached_metric_scores(study: Any, label: str) -> MetricScores:
+def attached_metric_scores(study: Study, label: str) -> MetricScores:
     """An attached metric as :class:`MetricScores` over all of ``study``'s systems (see the module)."""
     item = study.metric_scores[attached_labels(study)[label]]
     names = tuple(study.systems)

@@ -15,11 +15,14 @@ system's output for the segment) is NaN here: not scored, not paired with a huma
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from bleu_core.segment_level import SEGMENT_RULE
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 NOT_IN_RELEASE = "not in the release"
 """How a missing translation is shown (the release has no output of that system for that segment)."""
@@ -46,7 +49,7 @@ def segment_bleu(scores: Any, systems: Sequence[str] | None = None) -> np.ndarra
     return out
 
 
-def segment_note(options: Any) -> str:
+def segment_note(options: BleuOptions) -> str:
     """A caption saying which sentence BLEU the segment level uses (the same on every page).
 
     >>> from bleu_core.options import BleuOptions

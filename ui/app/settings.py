@@ -28,7 +28,7 @@ from bleu_core.options import (
 )
 from bleu_core.segment_level import segment_signature
 from bleu_core.signature import make_signature
-from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language
+from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language, tokenizer_warning
 from ui.app import state as K
 
 try:  # descriptions are a nicety: the contract only promises TOKENIZER_NAMES
@@ -178,6 +178,9 @@ def render_settings(
         format_func=lambda name: f"{name}",
         help="\n\n".join(f"**{n}**: {TOKENIZER_DESCRIPTIONS.get(n, '')}" for n in TOKENIZER_NAMES),
     )
+    unsuitable = tokenizer_warning(st.session_state[K.OPT_TOKENIZE], target_lang)
+    if unsuitable:  # a space-based tokenizer on a zh/ja/ko target
+        sb.warning(unsuitable, icon=":material/warning:")
     col1, col2 = sb.columns(2)
     col1.number_input(
         "Max order N", min_value=1, max_value=MAX_ORDER_LIMIT, step=1, key=K.OPT_MAX_ORDER

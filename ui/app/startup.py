@@ -22,9 +22,12 @@ import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.errors import BleuStudyError, InputError
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 DEMO_PREFIX = "demo:"
 
@@ -84,7 +87,7 @@ def parse_startup(argv: list[str]) -> StartupStudy | None:
 
 @dataclass(frozen=True)
 class LoadedStartup:
-    study: Any
+    study: Study
     key: str
     label: str
     warnings: tuple[Any, ...]

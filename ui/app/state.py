@@ -63,6 +63,9 @@ READY: Final = "app_ready"
 """Set by ``app.py`` on every run: pages use it to notice they were started without the entry point."""
 BOUNDARY_RETRY: Final = "app_boundary_retry"
 """Widget: the "Try again" button of the error boundary (ui/app/boundary.py)."""
+PRESENT: Final = "app_present"
+"""Widget: presentation mode of Learn BLEU and the projector (large type for a lecture hall; bool), kept in
+the address as ``?present=1`` so a reload keeps it (ui/app/presentation.py)."""
 DEFAULTS.update({READY: True})
 
 # --- the open study (opened on the Study page or by app.py, read by every page) ------------------
@@ -150,8 +153,9 @@ PERSISTENT_WIDGET_KEYS += [SEED, N_RESAMPLES]
 
 # --- system-level analyses (Corpus, BLEU vs human, Significance, Judges, Correlation, Metrics…) ---
 INCLUDE_HUMANS: Final = "include_humans"
-"""Whether human translations (``study.human_systems``) are included in system-level analyses."""
-DEFAULTS.update({INCLUDE_HUMANS: True})
+"""Whether human translations (``study.human_systems``) are included in system-level analyses: out by
+default, as the command line (``--include-human``) and WMT's meta-evaluation leave them out."""
+DEFAULTS.update({INCLUDE_HUMANS: False})
 PERSISTENT_WIDGET_KEYS += [INCLUDE_HUMANS]
 CRITERION: Final = "criterion"
 """The human criterion chosen last on any page (Explore, BLEU vs human, Judges, Correlation, Metrics):
@@ -280,6 +284,11 @@ LEARN_REVEALED: Final = "learn_revealed"
 """The example (a digest of candidate and references) whose numbers the quiz has revealed, or None."""
 LEARN_GUESS: Final = "learn_guess"
 """Widget: the class's prediction of BLEU (0-1) during the quiz, or None."""
+LEARN_GUESS_PN_PREFIX: Final = "learn_guess_p"
+"""Widget: the class's prediction of the modified precision p_n (0-1) during the quiz,
+``f"{LEARN_GUESS_PN_PREFIX}{n}"``, or None."""
+LEARN_GUESS_BP: Final = "learn_guess_bp"
+"""Widget: the class's prediction of the brevity penalty (0-1) during the quiz, or None."""
 DEFAULTS.update({LEARN_EXAMPLE: 0, LEARN_USE_SIDEBAR: False, LEARN_QUIZ: False})
 PERSISTENT_WIDGET_KEYS += [LEARN_EXAMPLE, LEARN_CANDIDATE, LEARN_REFERENCES, LEARN_USE_SIDEBAR]
 
@@ -298,6 +307,12 @@ SPANS_WEIGHTED: Final = "spans_weighted"
 """Widget: span-level scores of BLEU's unmatched words weighted by severity (True) or not."""
 DEFAULTS.update({SPANS_SEVERITY: "", SPANS_ORDER: 1, SPANS_SYSTEM: "", SPANS_WEIGHTED: False})
 PERSISTENT_WIDGET_KEYS += [SPANS_SEVERITY, SPANS_ORDER, SPANS_SYSTEM, SPANS_WEIGHTED]
+SPANS_WMT25_SEVERITY: Final = "spans_wmt25_severity"
+"""Widget: the severity BLEU's unmatched words claim in WMT25's span scores (minor, major, by-order)."""
+SPANS_WMT25_UPLOAD: Final = "spans_wmt25_upload"
+"""Widget: a WMT25 span TSV of predictions uploaded on that page, scored against the study's spans."""
+DEFAULTS.update({SPANS_WMT25_SEVERITY: "minor"})
+PERSISTENT_WIDGET_KEYS += [SPANS_WMT25_SEVERITY]
 
 # --- Corpus page (pages/corpus.py): INCLUDE_HUMANS only (shared, above) ---------------------------
 
@@ -419,6 +434,8 @@ RANK_CEILING_OTHER: Final = "rank_ceiling_other"
 """Widget: the second criterion the Metric ranking page's human ceiling compares with ("" = none)."""
 RANK_RELEASE: Final = "rank_release"
 """Widget: compute the two-pair (TED demos) release view on the Metric ranking page."""
+RANK_ERROR_FREE_GROUP: Final = "rank_error_free_group"
+"""Widget: the translations of the error-free detection section ("all" or "domain NAME")."""
 DEFAULTS.update({RANK_ALPHA: 0.05, RANK_RELEASE: False})
 PERSISTENT_WIDGET_KEYS += [RANK_METRICS, RANK_STATISTICS, RANK_CRITERIA, RANK_ALPHA, RANK_RELEASE]
 
@@ -458,9 +475,19 @@ CLASS_READS: Final = "class_reads"
 """Widget: what the class reads ("target", "source" or "both"; bleu_core.campaigns.lesson.READS)."""
 CLASS_STUDENTS: Final = "class_students"
 """Widget: how many students the class has (sizes the lesson so that r settles)."""
+COOKIE_WRITES: Final = "cookie_writes"
+"""Cookie name → (value being written, runs left) of class mode's memory (ui/campaigns/browser_memory.py):
+a changed cookie is written in a few runs, not in every run of the session."""
+CAMP_KEY_SHOWN: Final = "camp_key_shown"
+"""Widget: the teacher's "for your eyes only" switch that shows a lesson's organiser key (class mode); off on
+every new session, so the key is never on a page until the teacher asks for it."""
 CAMP_LESSONS: Final = "camp_lessons"
 """The lessons this browser remembers (``"CODE:key"`` entries, latest first; ui/campaigns/browser_memory.py),
 read from its cookie on first use, or None before that."""
+CAMP_PEARMUT_FILES: Final = "camp_pearmut_files"
+"""Widget: Pearmut files uploaded to import as a campaign (ui/campaigns/pearmut_import.py)."""
+CAMP_PEARMUT_IMPORT: Final = "camp_pearmut_import"
+"""Widget: the button that imports the uploaded Pearmut files."""
 DEFAULTS.update(
     {
         CAMP_CODE: None,
@@ -516,6 +543,18 @@ RATE_SLIDER_PREFIX: Final = "rate_slider_"
 """ESA / DA: widget, the 0-100 slider of an item, ``f"{RATE_SLIDER_PREFIX}{position}"``."""
 RATE_FEEDBACK: Final = "rate_feedback"
 """What the judge missed on the tutorial item just saved (a ``CheckOutcome``), shown once, or None."""
+RATE_TOUCHED_PREFIX: Final = "rate_touched_"
+"""ESA / DA: the judge gave a score on item *position* (moved the slider or chose "No errors: score 100"),
+``f"{RATE_TOUCHED_PREFIX}{position}"`` (bool; ui/campaigns/esa_marking.py). No score is saved without it."""
+RATE_SAVE_FOR: Final = "rate_save_for"
+"""ESA / DA: the position of the item whose "Save and next" was tapped (set by the button's callback), or
+absent: a late second tap names the item it was meant for."""
+RATE_DRAFT: Final = "rate_draft"
+"""ESA: this browser's unsaved marks (and score) of the item on screen, as its cookie holds them
+(ui/campaigns/browser_memory.py), ``""`` for none, or None before the cookie is read."""
+RATE_CESA_SCORE_PREFIX: Final = "rate_cesa_score_"
+"""Contrastive ESA: widget, the 0-100 score of one translation of the screen (``"?"`` until chosen),
+``f"{RATE_CESA_SCORE_PREFIX}{position}"`` (ui/campaigns/contrastive_rating.py)."""
 DEFAULTS.update({RATE_CODE: None, RATE_TOKEN: None, RATE_NOTICE: None, RATE_FEEDBACK: None})
 
 # --- Projector page (class mode; pages/projector.py) --------------------------------------------
@@ -533,8 +572,13 @@ PROJ_VIEW: Final = "proj_view"
 """View-only token of the campaign the projector shows (str) or None: its link keeps it in the address."""
 PROJ_RESULTS: Final = "proj_results"
 """Widget: the projector shows the results view (r and the line in large type, no QR code) (bool)."""
+LESSON_STUDY_FOLLOWED: Final = "lesson_study_followed"
+"""The lesson codes whose study this session has reopened (a set; ui/campaigns/lesson_study.py): once per
+lesson, so a study the teacher opens afterwards is left alone."""
 PROJ_ESA_ITEM: Final = "proj_esa_item"
 """Widget: in an ESA lesson, the position of the segment whose marks the projector shows (int)."""
 PROJ_TIMER_MINUTES: Final = "proj_timer_minutes"
 """Widget: minutes of the rating timer the teacher sets on the projector."""
+PROJ_CESA_SEGMENT: Final = "proj_cesa_segment"
+"""Widget: in a contrastive ESA lesson, the sentence whose pairwise preferences the projector shows."""
 DEFAULTS.update({PROJ_CODE: None, PROJ_KEY: None, PROJ_FROZEN: False})

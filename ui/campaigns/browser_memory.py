@@ -5,6 +5,8 @@ loses nothing:
   The Campaigns and Projector pages reopen the latest one without a key being typed.
 * :data:`JUDGE_COOKIE` — the student's resume codes (``CODE-<judge id>-<secret>``), the latest first. The Rate page
   signs the student back in, on the item they were on, with no code to type (anonymous students too).
+* :data:`DRAFT_COOKIE` — the ESA marks (and the score) of the item on screen that are not saved yet
+  (:func:`draft_value`): a reload mid-item shows them again. Saving or skipping the item empties it.
 
 The cookies are read from the request that opened the session (``st.context.cookies``) and written by a small
 script in the page (``document.cookie``, ``SameSite=Strict``): they never appear in an address. A session
@@ -18,13 +20,22 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import streamlit as st
 
+from bleu_core.campaigns import MarkedSpan
 from ui.app import state as K
 
 LESSONS_COOKIE = "bs_lessons"
 JUDGE_COOKIE = "bs_judge"
+DRAFT_COOKIE = "bs_esa_draft"
+#: The longest draft kept (a cookie holds ~4 kB): about 90 marks.
+MAX_DRAFT_LENGTH = 1200
+_DRAFT = re.compile(
+    r"([A-Z0-9]{1,16}):(\d{1,6}):((?:\d{1,7}-\d{1,7}-[mM]|x-x-[mM])(?:_(?:\d{1,7}-\d{1,7}-[mM]|x-x-[mM]))*)?:(\d{0,3})"
+)
 #: How long a browser remembers: a term.
 MAX_AGE_SECONDS = 120 * 24 * 3600
 #: At most this many entries per cookie (the oldest are dropped).
@@ -121,16 +132,39 @@ def _store(state_key: str, cookie: str, entries: list[str]) -> None:
     st.session_state[state_key] = entries
 
 
-def sync_browser_memory() -> None:
+#: Runs in which a changed cookie is written (a write lost to an ``st.rerun()`` is made on the next run); after
+#: them the script, which holds the value (organiser keys too), is no longer on the page.
+WRITE_RUNS = 3
+
+
+def sync_browser_memory(*, lessons: bool = True) -> None:
     """Write to the cookies what this session remembers differently from them (each page calls it first).
 
-    Written on every run until the cookies agree, so that a write lost to an ``st.rerun()`` is made on the next
-    run; the same script twice does nothing.
+    A changed value is written in the next :data:`WRITE_RUNS` runs, so that a write lost to an ``st.rerun()``
+    is made again, and then no more: the cookie script would otherwise stay on every page of the session, the
+    organiser keys of the lessons cookie in it. The projector passes ``lessons=False``: a page meant for the
+    room never carries a key, not even in a script (the Campaigns page writes the teacher's lessons).
     """
-    for state_key, cookie in ((K.CAMP_LESSONS, LESSONS_COOKIE), (K.RATE_REMEMBERED, JUDGE_COOKIE)):
-        entries = st.session_state.get(state_key)
-        if entries is not None and entries != parse_entries(read_cookie(cookie)):
+    state = st.session_state
+    pending: dict[str, tuple[str | None, int]] = state.setdefault(K.COOKIE_WRITES, {})
+    pairs = [(K.RATE_REMEMBERED, JUDGE_COOKIE)] + (
+        [(K.CAMP_LESSONS, LESSONS_COOKIE)] if lessons else []
+    )
+    for state_key, cookie in pairs:
+        entries = state.get(state_key)
+        if entries is None or entries == parse_entries(read_cookie(cookie)):
+            pending.pop(cookie, None)
+            continue
+        value = "|".join(entries)
+        last, left = pending.get(cookie, (None, 0))
+        if last != value:
+            left = WRITE_RUNS
+        if left > 0:
             write_cookie(cookie, entries)
+            pending[cookie] = (value, left - 1)
+    draft = st.session_state.get(K.RATE_DRAFT)
+    if draft is not None and draft != read_cookie(DRAFT_COOKIE):
+        write_cookie(DRAFT_COOKIE, [draft] if draft else [])
 
 
 def my_lessons() -> list[tuple[str, str]]:
@@ -184,3 +218,80 @@ def judge_for(campaign_code: str | None) -> str | None:
         if campaign_code is None or entry.partition("-")[0] == campaign_code.strip().upper():
             return entry
     return None
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An item's unsaved ESA marks and score (None: not given yet), as this browser keeps them."""
+
+    code: str
+    position: int
+    marks: tuple[MarkedSpan, ...]
+    score: int | None
+
+
+def draft_value(code: str, position: int, marks: Sequence[MarkedSpan], score: int | None) -> str:
+    """The draft cookie's value: ``CODE:POSITION:MARKS:SCORE``, a mark ``start-end-s`` (``m`` minor, ``M``
+    major; ``x-x-s`` for ``[missing]``), marks joined by ``_``, the score empty when not given.
+
+    >>> draft_value("K7P2QX", 3, [MarkedSpan(0, 8, "major"), MarkedSpan(None, None, "minor", True)], 70)
+    'K7P2QX:3:0-8-M_x-x-m:70'
+    >>> parse_draft(draft_value("K7P2QX", 0, [], None))
+    Draft(code='K7P2QX', position=0, marks=(), score=None)
+    """
+    parts = [
+        ("x-x" if m.missing else f"{m.start}-{m.end}") + ("-M" if m.severity == "major" else "-m")
+        for m in marks
+    ]
+    value = f"{code}:{position}:{'_'.join(parts)}:{'' if score is None else int(score)}"
+    return value if len(value) <= MAX_DRAFT_LENGTH else f"{code}:{position}::"
+
+
+def parse_draft(value: str | None) -> Draft | None:
+    """The draft a cookie value holds, or None when it holds none (or is malformed).
+
+    >>> parse_draft("K7P2QX:3:0-8-M_x-x-m:70").marks[1]
+    MarkedSpan(start=None, end=None, severity='minor', missing=True)
+    >>> parse_draft("K7:1:<script>:") is None
+    True
+    """
+    match = _DRAFT.fullmatch(value or "")
+    if match is None:
+        return None
+    code, position, marks, score = match.groups()
+    spans = []
+    for part in (marks or "").split("_") if marks else []:
+        start, end, sev = part.split("-")
+        severity = "major" if sev == "M" else "minor"
+        if start == "x":
+            spans.append(MarkedSpan(None, None, severity, True))
+        else:
+            spans.append(MarkedSpan(int(start), int(end), severity))
+    return Draft(code, int(position), tuple(spans), int(score) if score else None)
+
+
+def remembered_draft() -> Draft | None:
+    """This browser's unsaved ESA draft (read from its cookie on first use)."""
+    state = st.session_state
+    if state.get(K.RATE_DRAFT) is None:
+        state[K.RATE_DRAFT] = (
+            read_cookie(DRAFT_COOKIE) if parse_draft(read_cookie(DRAFT_COOKIE)) else ""
+        )
+    return parse_draft(state[K.RATE_DRAFT])
+
+
+def remember_draft(
+    code: str, position: int, marks: Sequence[MarkedSpan], score: int | None
+) -> None:
+    """Keep item *position*'s unsaved marks and score in this browser, written to the cookie in this run (a
+    reload right after a mark keeps it); no marks and no score: nothing to keep."""
+    remembered_draft()
+    value = draft_value(code, position, marks, score) if marks or score is not None else ""
+    st.session_state[K.RATE_DRAFT] = value
+    if value != read_cookie(DRAFT_COOKIE):
+        write_cookie(DRAFT_COOKIE, [value] if value else [])
+
+
+def forget_draft() -> None:
+    """The item was saved or skipped: its draft goes."""
+    st.session_state[K.RATE_DRAFT] = ""

@@ -5,6 +5,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 from ui.campaigns import forms, lesson_panel
 from ui.campaigns.db import open_store
 from ui.campaigns.esa_manage import AnalysisInput, field_downloads, quality_section
+from ui.campaigns.lesson_study import study_mismatch
 from ui.campaigns.session import (
     forget_campaign,
     remember_campaign,
@@ -32,5 +33,6 @@ __all__ = [
     "show_created_notice",
     "show_progress",
     "show_summary",
+    "study_mismatch",
     "use_ratings_in_study",
 ]

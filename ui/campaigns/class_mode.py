@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import math
+from datetime import datetime
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pandas as pd
@@ -21,11 +22,14 @@ from bleu_core.campaigns.lesson import (
     lesson_plan,
 )
 from bleu_core.campaigns.model import Campaign
+from bleu_core.campaigns.protocols import PROTOCOL_TITLES
 from ui.analysis.charts import normalised_chart, regression_scatter
 from ui.analysis.frames import normalised_frame
 from ui.app import state as K
 from ui.app.context import Scores
+from ui.app.limits import session_resampling
 from ui.campaigns.class_results import scale_text
+from ui.campaigns.contrastive_projector import MAX_PER_SCREEN, cesa_lesson
 from ui.campaigns.esa_manage import lesson_protocol_choice
 from ui.campaigns.lesson_form import (
     audience_inputs,
@@ -33,6 +37,7 @@ from ui.campaigns.lesson_form import (
     size_caption,
     systems_preview,
 )
+from ui.campaigns.lesson_study import open_study_source
 from ui.campaigns.network import network_address, reachable_join_base
 from ui.campaigns.rating_widgets import connection_notice  # noqa: F401 (the projector's, re-exported)
 
@@ -92,24 +97,36 @@ def qr_png(text: str, *, scale: int = 10) -> bytes:
     return buffer.getvalue()
 
 
-def join_panel(code: str, base: str, *, qr_width: int = 360) -> None:
+def join_panel(code: str, base: str, *, qr_width: int = 360, warn: bool = True) -> None:
     """The join QR code, the code in large letters and the short link (for the projector). An app opened at
-    localhost gets this machine's network address in the link instead, and a word on what phones can reach
+    localhost gets this machine's network address in the link instead, and (with *warn*: the teacher's
+    Campaigns page, not the projector the class reads) a word on what phones can reach
     (:func:`ui.campaigns.network.reachable_join_base`)."""
     reach = reachable_join_base(
         base, listen_address=st.get_option("server.address"), detected=network_address()
     )
-    if reach.warning:
-        st.warning(reach.warning, icon=":material/wifi_off:")
+    if warn:
+        network_warning(base)
     link = join_url(reach.base, code)
     left, right = st.columns([1, 1])
-    left.image(qr_png(link), width=qr_width, caption="Scan to join")
+    left.image(
+        qr_png(link), width=qr_width, caption="Scan to join", alt=f"QR code of the join link {link}"
+    )
     right.markdown(
         f'<div>Join with your phone: scan, or open</div><div class="bs-proj-link">{html.escape(link)}'
         f'</div><div style="margin-top:1rem">Campaign code</div><div class="bs-proj-code">'
         f"{html.escape(code)}</div>",
         unsafe_allow_html=True,
     )
+
+
+def network_warning(base: str) -> None:
+    """What phones cannot reach when the app was opened at localhost (the teacher's eyes only)."""
+    reach = reachable_join_base(
+        base, listen_address=st.get_option("server.address"), detected=network_address()
+    )
+    if reach.warning:
+        st.warning(reach.warning, icon=":material/wifi_off:")
 
 
 def system_bleu_of(scores: Scores) -> dict[str, float]:
@@ -140,18 +157,32 @@ def class_mode_form(scores: Scores) -> tuple[int, int, bool, int, str] | None:
         help="The paper's two groups of judges (§4); off: one group called 'class'.",
     )
     systems_preview(study, system_bleu_of(scores), int(n_systems))
-    lesson_protocol_choice()  # ESA or adequacy + fluency; create_lesson reads it
+    protocol = lesson_protocol_choice()  # ESA or adequacy + fluency; create_lesson reads it
     students = int(st.session_state.get(K.CLASS_STUDENTS) or 1)
-    st.caption(size_caption(students, int(n_systems), int(n_segments)))
+    st.caption(size_caption(students, int(n_systems), int(n_segments), protocol))
     if not st.button("Start a class", type="primary", icon=":material/school:"):
         return None
-    seed = int(st.session_state.get(K.SEED, 12345))
+    seed, _ = session_resampling()
     return int(n_systems), int(n_segments), bool(groups), seed, reads
+
+
+def lesson_name(study_name: str, protocol: str, when: datetime | None = None) -> str:
+    """The lesson's name on the phones: the study, what the class does and the time it started, so that two
+    lessons of one class have two names.
+
+    >>> lesson_name("TED zh-en", "esa", datetime(2026, 11, 29, 9, 14))
+    'Lesson: TED zh-en · ESA · 09:14'
+    """
+    what = PROTOCOL_TITLES.get(protocol, protocol).split(":")[0].split(" (")[0]
+    return f"Lesson: {study_name} · {what} · {(when or datetime.now()).strftime('%H:%M')}"
 
 
 def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int, bool, int, str]):
     """Create the lesson campaign of the open study (BLEU under the sidebar's settings travels along)."""
     n_systems, n_segments, groups, seed, reads = choices
+    protocol = st.session_state.get(K.CAMP_CLASS_PROTOCOL)
+    if protocol == "cesa":  # a phone shows 2-3 translations of a sentence together
+        n_systems = min(n_systems, MAX_PER_SCREEN)
     system_bleu = system_bleu_of(scores)
     plan = lesson_plan(
         scores.study,
@@ -162,9 +193,13 @@ def create_lesson(store: CampaignStore, scores: Scores, choices: tuple[int, int,
         groups=("monolingual", "bilingual") if groups else ("class",),
         bleu_signature=scores.signature,
         reads=reads,
+        name=lesson_name(scores.study.name, str(protocol or "adequacy-fluency")),
+        study_source=open_study_source(),  # a reload opens this study again (lesson_study)
     )
-    if st.session_state.get(K.CAMP_CLASS_PROTOCOL) == "esa":  # the class marks spans, scores 0-100
+    if protocol == "esa":  # the class marks spans, scores 0-100
         plan = esa_lesson(plan, scores.study)  # with the experts' spans, for the projector
+    elif protocol == "cesa":  # contrastive ESA: the sentence's translations side by side
+        plan = cesa_lesson(plan, scores)  # with each item's sentence BLEU, for the projector
     return store.create_campaign(plan)
 
 

@@ -13,25 +13,31 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import altair as alt
 import pandas as pd
 
 from bleu_core.campaigns import (
     Campaign,
+    Item,
     StoredRating,
+    StoredSpan,
     apply_to_study,
     ratings_to_csv,
     to_study_ratings,
 )
+from bleu_core.campaigns.exports import campaign_jsonl
 from bleu_core.campaigns.lesson import ClassSnapshot
 from ui.analysis.export_zip import study_export_zip
 from ui.app import state as K
 from ui.app.context import Scores
 from ui.app.export import build_zip, frame_to_csv, software_versions
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 #: Okabe & Ito's colour-blind-safe palette.
 OKABE_ITO = ["#0072B2", "#D55E00", "#009E73", "#E69F00", "#56B4E9", "#CC79A7", "#F0E442", "#000000"]
@@ -145,33 +151,69 @@ def lesson_record(campaign: Campaign) -> dict:
     }
 
 
+def spans_frame(items: Sequence[Item], spans: Sequence[StoredSpan]) -> pd.DataFrame:
+    """One row per error span a student marked: who, which item, where (characters) and the words.
+
+    >>> from bleu_core.campaigns import MarkedSpan
+    >>> it = Item(0, "s1", "A", "the cat sat")
+    >>> row = spans_frame([it], [StoredSpan("K7", "ana", "class", 0, "s1", "A", MarkedSpan(4, 7, "major"))]).iloc[0]
+    >>> row["judge"], int(row["start"]), int(row["end"]), row["severity"], row["text"]
+    ('ana', 4, 7, 'major', 'cat')
+    """
+    text = {it.position: it.translation for it in items}
+    columns = ["judge", "group", "position", "segment_id", "system", "kind", "start", "end"]
+    rows = [
+        [s.judge, s.group, s.position, s.segment_id, s.system, s.kind, s.span.start, s.span.end,
+         s.span.severity, s.span.missing,
+         "[missing]" if s.span.missing else text.get(s.position, "")[s.span.start : s.span.end]]
+        for s in spans
+    ]  # fmt: skip
+    return pd.DataFrame(rows, columns=[*columns, "severity", "missing", "text"])
+
+
 def class_zip(
-    campaign: Campaign, snap: ClassSnapshot, ratings: list[StoredRating], render_png, render_svg
+    campaign: Campaign,
+    snap: ClassSnapshot,
+    ratings: list[StoredRating],
+    render_png,
+    render_svg,
+    *,
+    items: Sequence[Item] = (),
+    spans: Sequence[StoredSpan] = (),
 ) -> bytes:
     """The end-of-class zip (see the module docstring); *render_png* / *render_svg* turn a Vega-Lite spec
-    into an image."""
+    into an image. An ESA lesson's error spans (with the *items* they mark) go in too: a table and the
+    Pearmut-shaped log of every judge and item."""
     spec = summary_chart(campaign, snap).to_json()
-    return build_zip(
-        {
-            "README.txt": (
-                f"{campaign.name} (campaign {campaign.code}): the class's ratings against BLEU.\n"
-                "tables/ratings.csv: every rating; tables/systems.csv: BLEU and the class's means;\n"
-                "charts/summary.*: the projector's result; lesson.json: study, systems, segments, seed and\n"
-                "BLEU signature. On the app's Campaigns page, 'Use these ratings in the analyses' adds\n"
-                "the ratings to the study, whose Export page gives its full reproducible zip.\n"
-            ),
-            "lesson.json": json.dumps(lesson_record(campaign), indent=2, ensure_ascii=False) + "\n",
-            "tables/ratings.csv": ratings_to_csv(ratings),
-            "tables/systems.csv": frame_to_csv(systems_frame(campaign, snap)),
-            "charts/summary.vl.json": spec,
-            "charts/summary.png": render_png(spec),
-            "charts/summary.svg": render_svg(spec),
-        }
-    )
+    files = {
+        "README.txt": (
+            f"{campaign.name} (campaign {campaign.code}): the class's ratings against BLEU.\n"
+            "tables/ratings.csv: every rating; tables/systems.csv: BLEU and the class's means;\n"
+            + (
+                "tables/spans.csv: every error span a student marked (characters and words);\n"
+                "ratings.jsonl: each student's item with its score and spans (Pearmut's log shape);\n"
+                if campaign.protocol != "adequacy-fluency"
+                else ""
+            )
+            + "charts/summary.*: the projector's result; lesson.json: study, systems, segments, seed and\n"
+            "BLEU signature. On the app's Campaigns page, 'Use these ratings in the analyses' adds\n"
+            "the ratings to the study, whose Export page gives its full reproducible zip.\n"
+        ),
+        "lesson.json": json.dumps(lesson_record(campaign), indent=2, ensure_ascii=False) + "\n",
+        "tables/ratings.csv": ratings_to_csv(ratings),
+        "tables/systems.csv": frame_to_csv(systems_frame(campaign, snap)),
+        "charts/summary.vl.json": spec,
+        "charts/summary.png": render_png(spec),
+        "charts/summary.svg": render_svg(spec),
+    }
+    if campaign.protocol != "adequacy-fluency":  # the spans the class marked
+        files["tables/spans.csv"] = frame_to_csv(spans_frame(items, spans))
+        files["ratings.jsonl"] = campaign_jsonl(items, ratings, spans)
+    return build_zip(files)
 
 
 def class_ratings_frame(
-    campaign: Campaign, ratings: list[StoredRating], study: Any = None
+    campaign: Campaign, ratings: list[StoredRating], study: Study | None = None
 ) -> pd.DataFrame:
     """The class's ratings as ``study`` holds them once joined (criterion names as
     :func:`bleu_core.campaigns.integration.to_study_ratings` gives them for that study): system,

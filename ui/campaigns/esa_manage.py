@@ -1,5 +1,5 @@
 """The organiser's side of ESA and quality control on the Campaigns page: each judge's pass rate (flagged
-judges, "keep" switches), the exports in the field's formats (Appraise's ESA CSV, JSONL), and what the
+judges, "keep" switches), the exports in the field's formats (Appraise's ESA CSV, JSONL, Pearmut), and what the
 analyses receive (the spans, the judges left out and kept).
 
 Numbers come from :meth:`bleu_core.campaigns.CampaignStore.quality` and :mod:`bleu_core.campaigns.exports`;
@@ -13,22 +13,26 @@ from dataclasses import dataclass
 
 import pandas as pd
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bleu_core.campaigns import (
     CLASS_PROTOCOLS,
     Campaign,
     CampaignStore,
+    Item,
     JudgeQuality,
     StoredRating,
     StoredSpan,
 )
 from bleu_core.campaigns.exports import campaign_jsonl, esa_csv
-from bleu_core.campaigns.protocols import PROTOCOL_TITLES
+from bleu_core.campaigns.pearmut_export import pearmut_bundle
+from bleu_core.campaigns.protocols import PROTOCOL_TITLES, SPAN_PROTOCOLS
 from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
 from ui.app.context import file_stem
 from ui.app.markup import md_escape
+from ui.campaigns.lesson_study import study_mismatch
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,7 @@ def quality_section(store: CampaignStore, campaign: Campaign, key: str) -> Analy
         if keep != q.kept:
             store.keep_judge(campaign.code, key, q.judge, keep)
             st.rerun()
-    spans = tuple(store.spans(campaign.code, key)) if campaign.protocol == "esa" else ()
+    spans = tuple(store.spans(campaign.code, key)) if campaign.protocol in SPAN_PROTOCOLS else ()
     return AnalysisInput(
         spans,
         tuple(q.judge for q in quality if q.excluded),
@@ -113,7 +117,7 @@ def field_downloads(
     items = store.items(campaign.code, key)
     spans = store.spans(campaign.code, key)
     stem = f"{file_stem(campaign.name)}-{campaign.code}"
-    c1, c2, _ = st.columns([1, 1, 2])
+    c1, c2, c3 = st.columns([1, 1, 2])
     c2.download_button(
         "Ratings as JSONL",
         data=campaign_jsonl(items, ratings, spans),
@@ -124,7 +128,13 @@ def field_downloads(
         disabled=not ratings,
         help="One line per judge and item in Pearmut's annotation-log shape: texts, scores, error spans.",
     )
+    if campaign.protocol == "esa":
+        pearmut_download(c3, (items, ratings, spans), stem)
     if campaign.protocol != "esa":
+        return
+    mismatch = study_mismatch(campaign, study)
+    if mismatch:
+        c1.caption(f"Appraise ESA CSV: {md_escape(mismatch)}")
         return
     pair = None
     if study is not None:
@@ -150,6 +160,29 @@ def field_downloads(
     )
 
 
+def pearmut_download(
+    column: DeltaGenerator,
+    campaign: tuple[Sequence[Item], Sequence[StoredRating], Sequence[StoredSpan]],
+    stem: str,
+) -> None:
+    """ "Pearmut campaign + annotations (zip)" (:func:`bleu_core.campaigns.pearmut_export.pearmut_bundle`)."""
+    try:
+        bundle = pearmut_bundle(*campaign, campaign_id=stem)
+    except BleuStudyError as err:
+        column.caption(f"Pearmut: {md_escape(str(err))}")
+        return
+    column.download_button(
+        "Pearmut campaign + annotations (zip)",
+        data=bundle,
+        file_name=f"{stem}-pearmut.zip",
+        mime="application/zip",
+        icon=":material/download:",
+        on_click="ignore",
+        help="campaign.json for `pearmut add`; with ratings, the three files `pearmut add-existing` "
+        "loads (offsets as Pearmut counts them). See docs/formats.md.",
+    )
+
+
 def lesson_protocol_choice() -> str:
     """Class mode's protocol: ESA (students mark the errors, then score 0-100) or the paper's adequacy +
     fluency; the widget keeps it in :data:`ui.app.state.CAMP_CLASS_PROTOCOL`."""
@@ -162,6 +195,8 @@ def lesson_protocol_choice() -> str:
             horizontal=True,
             key=K.CAMP_CLASS_PROTOCOL,
             help="ESA: students mark the errors in each translation (the projector then compares them "
-            "with BLEU's unmatched words) and score it 0-100, as WMT since 2024.",
+            "with BLEU's unmatched words) and score it 0-100, as WMT since 2024. Contrastive ESA: 2-3 "
+            "translations of a sentence side by side, each marked and scored (WMT26); the projector shows "
+            "which one the class preferred against BLEU's order.",
         )
     )

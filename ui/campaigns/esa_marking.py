@@ -7,12 +7,17 @@ words of a span already marked and marking them again changes that span; each ma
 "Remove" and "Make minor / major" buttons. ``[missing]`` (the last toggle) marks an omission. The translation
 is shown with the marks highlighted, each mark labelled for screen readers ("major error: …").
 
-The slider shows its number; the ESA anchors (0 / 33 / 66 / 100) are written under it. When the score and the
+The slider shows its number; the ESA anchors (0 / 33 / 66 / 100) are written under it. A score exists only once
+the judge gives it: by moving the slider or, in ESA with no error marked, by choosing "No errors: score 100";
+until then "Save and next" is refused with a word (an untouched slider is no rating). When the score and the
 spans disagree (a high score with a major error, a low score with no error) a gentle question appears above
-"Save and next"; the judge may save anyway. The segments before and after the item in its document are one
-tap away (:func:`show_context`). Marks not yet saved live in the session
-(``ui.app.state.RATE_MARKS_PREFIX``) and are saved with the score in one transaction. At a desk the whole
-screen works from the keyboard (:mod:`ui.campaigns.esa_keys`).
+"Save and next"; the judge may save anyway. A save names the item it was tapped on, and the store takes it
+only for the item the judge is on (a late second tap is ignored and says so; ``CampaignStore.rate(...,
+at_cursor=True)``). The segments before and after the item in its document are one tap away
+(:func:`show_context`). Marks not yet saved live in the session (``ui.app.state.RATE_MARKS_PREFIX``) and in a
+cookie of this browser (:func:`ui.campaigns.browser_memory.remember_draft`: a reload shows them again), and
+are saved with the score in one transaction. At a desk the whole screen works from the keyboard
+(:mod:`ui.campaigns.esa_keys`).
 
 >>> words_of("the  cat sat")
 [(0, 3), (5, 8), (9, 12)]
@@ -31,16 +36,21 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-from bleu_core.campaigns import Campaign, Item, JudgeSession, MarkedSpan
+from bleu_core.campaigns import AlreadySaved, Campaign, Item, JudgeSession, MarkedSpan
 from bleu_core.campaigns.protocols import SLIDER_ANCHORS, score_span_check
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.markup import html_text, md_escape
+from ui.campaigns import browser_memory
 from ui.campaigns.esa_keys import esa_keyboard
 from ui.campaigns.rating_widgets import SAVE_LABEL, SKIP_LABEL, text_box
 
 _WORD = re.compile(r"\S+")
 MISSING = "missing"
+NO_ERRORS_LABEL = "No errors: score 100"
+NOT_GIVEN = "**No score yet.** Move the slider to your score"
+NO_ERRORS_HINT = " (or, with no error marked, choose “No errors: score 100”)"
+SCORE_FIRST = "Nothing was saved: give your score first. Move the slider"
 ESA_STYLE = """
 <style>
 .bs-esa mark { padding: 0.05rem 0.15rem; border-radius: 0.25rem; }
@@ -131,11 +141,27 @@ def marks_key(position: int) -> str:
     return f"{K.RATE_MARKS_PREFIX}{position}"
 
 
-def current_marks(position: int, stored: Sequence[MarkedSpan]) -> list[MarkedSpan]:
-    """The marks of item *position* in this session (first the stored ones)."""
+def slider_key(position: int) -> str:
+    return f"{K.RATE_SLIDER_PREFIX}{position}"
+
+
+def touched_key(position: int) -> str:
+    return f"{K.RATE_TOUCHED_PREFIX}{position}"
+
+
+def current_marks(code: str, position: int, stored: Sequence[MarkedSpan]) -> list[MarkedSpan]:
+    """The marks of item *position* in this session: on the session's first look, this browser's unsaved
+    draft of the item (a reload), else the stored ones. A draft's score goes back on the slider."""
     state = st.session_state
     if marks_key(position) not in state:
-        state[marks_key(position)] = [s.to_dict() for s in stored]
+        draft = browser_memory.remembered_draft()
+        if draft is not None and draft.code == code and draft.position == position:
+            state[marks_key(position)] = [s.to_dict() for s in draft.marks]
+            if draft.score is not None:
+                state[slider_key(position)] = draft.score
+                state[touched_key(position)] = True
+        else:
+            state[marks_key(position)] = [s.to_dict() for s in stored]
     return [MarkedSpan.from_dict(d) for d in state[marks_key(position)]]
 
 
@@ -143,14 +169,38 @@ def set_marks(position: int, marks: Sequence[MarkedSpan]) -> None:
     st.session_state[marks_key(position)] = [s.to_dict() for s in marks]
 
 
+def keep_draft(code: str, position: int, marks: Sequence[MarkedSpan]) -> None:
+    """Keep the item's unsaved marks and score (once given) in this browser, for a reload."""
+    state = st.session_state
+    score = state.get(slider_key(position)) if state.get(touched_key(position)) else None
+    browser_memory.remember_draft(code, position, marks, score)
+
+
 def forget_marks(position: int) -> None:
-    """Drop the unsaved marks of *position* (after saving: the stored ones are read again)."""
-    st.session_state.pop(marks_key(position), None)
+    """Drop the unsaved marks and score of *position* (after saving: the stored ones are read again)."""
+    for key in (marks_key(position), touched_key(position)):
+        st.session_state.pop(key, None)
+    browser_memory.forget_draft()
+
+
+def _touched(position: int) -> None:
+    st.session_state[touched_key(position)] = True
+
+
+def _no_errors(position: int) -> None:
+    """ "No errors: score 100": the judge's explicit choice, the slider goes to 100."""
+    st.session_state[slider_key(position)] = 100
+    st.session_state[touched_key(position)] = True
+
+
+def _save_for(position: int) -> None:
+    st.session_state[K.RATE_SAVE_FOR] = position
 
 
 @dataclass(frozen=True)
 class SliderAnswer:
-    """What the judge did: ``save`` with the ``score`` and ``spans``, ``skip``, or neither."""
+    """What the judge did: ``save`` with the ``score`` (None: not given yet) and ``spans``, ``skip``, or
+    neither."""
 
     save: bool = False
     skip: bool = False
@@ -213,32 +263,51 @@ def slider_form(
     save_label: str,
     skip_label: str,
 ) -> SliderAnswer:
-    """The ESA screen (marks, then the slider) or, for DA, the slider alone; "Save and next" and "Skip"."""
+    """The ESA screen (marks, then the slider) or, for DA, the slider alone; "Save and next" (full width, a
+    thumb's size on a phone) and "Skip". The score is None until the judge gives it (module docstring)."""
     st.html(ESA_STYLE)
     esa = campaign.protocol == "esa"
-    marks = current_marks(position, stored_spans) if esa else []
+    marks = current_marks(campaign.code, position, stored_spans) if esa else []
     st.markdown("**Translation to rate**")
     st.markdown(marked_html(item.translation, marks), unsafe_allow_html=True)
     if esa:
         word_picker(item, position, marks)
     crit = campaign.criteria[0]
+    state = st.session_state
+    if slider_key(position) not in state:  # a fresh slider (the item anew): no score given on it yet
+        state[slider_key(position)] = stored_score if stored_score is not None else 50
+        state.pop(touched_key(position), None)
     score = st.slider(
         f"{md_escape(crit.name)} — {md_escape(crit.question)}",
         min_value=0,
         max_value=100,
-        value=stored_score if stored_score is not None else 50,
-        key=f"{K.RATE_SLIDER_PREFIX}{position}",
+        key=slider_key(position),
+        on_change=_touched,
+        args=(position,),
     )
+    given = stored_score is not None or bool(state.get(touched_key(position)))
     st.caption(anchors_caption())
-    question = score_span_check(score, marks) if esa else None
+    if not given:
+        st.markdown(NOT_GIVEN + (NO_ERRORS_HINT if esa else "") + ".")
+    if esa and not marks and not given:
+        st.button(
+            NO_ERRORS_LABEL, key=f"rate_no_errors_{position}", on_click=_no_errors, args=(position,)
+        )
+    question = score_span_check(score, marks) if esa and given else None
     if question:
         st.info(question + " You can save anyway.")
-    c1, c2, _ = st.columns([1, 1, 3])
-    save = c1.button(save_label, type="primary", key=f"rate_save_{position}")
-    skip = c2.button(skip_label, key=f"rate_skip_{position}")
+    if esa:
+        keep_draft(campaign.code, position, marks)
+    save = st.button(
+        save_label, type="primary", key=f"rate_save_{position}", width="stretch",
+        on_click=_save_for, args=(position,),
+    )  # fmt: skip
+    skip = st.button(skip_label, key=f"rate_skip_{position}")
     if esa:
         esa_keyboard(position, words_of(item.translation), marks)
-    return SliderAnswer(save=save, skip=skip, score=int(score), spans=list(marks))
+    return SliderAnswer(
+        save=save, skip=skip, score=int(score) if given else None, spans=list(marks)
+    )
 
 
 def tutorial_feedback(outcome: object) -> None:
@@ -288,6 +357,7 @@ def rate_slider_item(session: JudgeSession, position: int, item: Item) -> bool:
         text_box("Source", item.source)
     if item.reference is not None:
         text_box("Reference translation", item.reference)
+    meant_for = st.session_state.pop(K.RATE_SAVE_FOR, None)  # the item whose Save was tapped
     answer = slider_form(
         session.campaign,
         item,
@@ -297,17 +367,35 @@ def rate_slider_item(session: JudgeSession, position: int, item: Item) -> bool:
         save_label=SAVE_LABEL,
         skip_label=SKIP_LABEL,
     )
+    if meant_for is not None and meant_for != position and session.scores(meant_for):
+        st.info(f"Item {meant_for + 1} is already saved: the second tap changed nothing.")
     try:
         if answer.save:
-            spans = answer.spans if session.campaign.protocol == "esa" else None
-            session.submit(position, {session.campaign.criteria[0].name: answer.score}, spans)
-            forget_marks(position)
-            if item.kind == "tutorial":
-                st.session_state[K.RATE_FEEDBACK] = session.feedback(position)
-            return True
+            return save_slider_item(session, position, item, answer)
         if answer.skip:
             session.skip(position)
+            forget_marks(position)
             return True
+    except AlreadySaved as err:
+        st.info(md_escape(str(err).capitalize()) + ".")
     except BleuStudyError as err:
         st.error(md_escape(str(err)))
     return False
+
+
+def save_slider_item(
+    session: JudgeSession, position: int, item: Item, answer: SliderAnswer
+) -> bool:
+    """Save the item the judge saw (*position*, the one the store has them on) with its score and spans;
+    refused, with a word, while no score is given. True when saved."""
+    if answer.score is None:
+        esa = session.campaign.protocol == "esa"
+        st.warning(SCORE_FIRST + (NO_ERRORS_HINT if esa else "") + ".")
+        return False
+    spans = answer.spans if session.campaign.protocol == "esa" else None
+    name = session.campaign.criteria[0].name
+    session.submit(position, {name: answer.score}, spans, at_cursor=True)
+    forget_marks(position)
+    if item.kind == "tutorial":
+        st.session_state[K.RATE_FEEDBACK] = session.feedback(position)
+    return True

@@ -35,8 +35,23 @@ ESA_PROJECTOR_STYLE = """
 .bs-class-words span.bs-matched { border-bottom: 3px solid #1f4e8c; }
 .bs-class-words span.bs-unmatched { border-bottom: 3px dotted #888; }
 .bs-class-words sup { font-size: 0.9rem; color: #7a0000; font-weight: 700; }
+.bs-class-legend { font-size: 1.1rem; line-height: 2.2rem; }
+.bs-class-legend span.bs-tok { padding: 0.1rem 0.3rem; border-radius: 0.3rem; }
+.bs-class-legend span.bs-matched { border-bottom: 3px solid #1f4e8c; }
+.bs-class-legend span.bs-unmatched { border-bottom: 3px dotted #888; }
+.bs-class-legend sup { font-size: 0.8rem; color: #7a0000; font-weight: 700; }
 </style>
 """
+
+#: The key to the words above, in words and in the same shapes (shade, number, solid and dotted lines).
+LEGEND_HTML = (
+    '<div class="bs-class-legend" role="note"><b>How to read it:</b> '
+    '<span class="bs-tok" style="background: rgba(220, 40, 40, 0.45)">pink</span><sup>3</sup> '
+    "= marked as an error by the class (the deeper the pink, the more students), the small number = how many "
+    'students marked the word · <span class="bs-tok bs-matched">solid underline</span> = BLEU found the word '
+    'in the reference (matched) · <span class="bs-tok bs-unmatched">dotted underline</span> = BLEU did not '
+    "(unmatched)</div>"
+)
 
 
 def tokenizer_of(campaign: Campaign) -> str:
@@ -147,6 +162,7 @@ def esa_class_panel(
     every = {it.position: _item_marks(it, by_item, raters[it.position], tok) for it in rated}
     marks = every[position]
     st.markdown(words_html(marks), unsafe_allow_html=True)
+    st.markdown(LEGEND_HTML, unsafe_allow_html=True)
     if marks.n_missing:
         st.caption(f"{marks.n_missing} student(s) marked something [missing].")
     total = AgreementCounts(0, 0, 0, 0)

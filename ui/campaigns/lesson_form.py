@@ -90,18 +90,39 @@ def audience_inputs(study: Study) -> str:
     return str(reads)
 
 
-def size_caption(n_students: int, n_systems: int, n_segments: int) -> str:
-    """How many ratings each system will get, against what r needs, and the time per student.
+#: Seconds a student takes per item, by protocol, for the lesson's estimate. Adequacy + fluency: two taps on
+#: the paper's 1-5 scale, ~6 s each (as the app has always assumed). ESA: an assumption, not a measurement
+#: (reading the translation, tapping the words of each error, marking it, then the slider): 30 s an item;
+#: a contrastive screen counts that per translation. Once a lesson runs, its own ratings' times
+#: (created_at) are the measure.
+SECONDS_PER_ITEM = {"adequacy-fluency": 12, "esa": 30, "da": 10, "cesa": 30}
+#: How each protocol's time is worded in the estimate.
+PACE = {
+    "adequacy-fluency": "adequacy and fluency, ~6 s a rating",
+    "esa": "ESA: marking errors, then a score, ~30 s an item (an assumption)",
+    "da": "a 0-100 score, ~10 s an item (an assumption)",
+    "cesa": "contrastive ESA: ~30 s a translation (an assumption)",
+}
+
+
+def size_caption(
+    n_students: int, n_systems: int, n_segments: int, protocol: str = "adequacy-fluency"
+) -> str:
+    """How many ratings each system will get, against what r needs, and the time per student, at the
+    *protocol*'s pace (:data:`SECONDS_PER_ITEM`).
 
     >>> size_caption(20, 5, 10)
     '50 items per student, about 10 minutes (adequacy and fluency, ~6 s a rating). Each system gets 200 ratings of each criterion from 20 students; r settles at about 40.'
+    >>> size_caption(20, 5, 10, "esa").split(". ")[0]
+    '50 items per student, about 25 minutes (ESA: marking errors, then a score, ~30 s an item (an assumption))'
     """
     per_system = n_students * n_segments
-    minutes = math.ceil(n_systems * n_segments * 2 * 6 / 60)
+    seconds = SECONDS_PER_ITEM.get(protocol, SECONDS_PER_ITEM["esa"])
+    minutes = math.ceil(n_systems * n_segments * seconds / 60)
     text = (
-        f"{n_systems * n_segments} items per student, about {minutes} minutes (adequacy and fluency, ~6 s a "
-        f"rating). Each system gets {per_system} ratings of each criterion from {n_students} students; "
-        f"r settles at about {RATINGS_PER_SYSTEM}."
+        f"{n_systems * n_segments} items per student, about {minutes} minutes "
+        f"({PACE.get(protocol, PACE['esa'])}). Each system gets {per_system} ratings of each criterion from "
+        f"{n_students} students; r settles at about {RATINGS_PER_SYSTEM}."
     )
     if per_system < RATINGS_PER_SYSTEM:
         text += " Too few: add segments, or r will swing until the end."

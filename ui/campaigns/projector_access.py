@@ -6,7 +6,8 @@
   watch;
 * the **teacher's browser** (the lesson is in "my lessons", :mod:`ui.campaigns.browser_memory`): the same, plus
   the teacher's controls (the timer, closing rating). With no link, the latest lesson of this browser opens;
-* an older link with ``&key=``: the key is taken out of the address at once and remembered by this browser.
+* an older link with ``&key=``: the key is taken out of the address at once and remembered by this session
+  (this browser's cookie is written by the Campaigns page: the projector's page never carries a key).
 """
 
 from __future__ import annotations

@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import altair as alt
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from bleu_core.campaigns import Campaign, CampaignStore, apply_to_study, study_criterion_name
 from bleu_core.campaigns.integration import name_clash_note
@@ -21,9 +22,11 @@ from ui.app import chart_images
 from ui.app import state as K
 from ui.app.context import current_scores, current_study, open_study
 from ui.app.markup import md_escape
+from ui.app.presentation import show_altair
 from ui.campaigns import class_mode as cm
 from ui.campaigns import class_results as results
 from ui.campaigns import lesson_timer
+from ui.campaigns.lesson_study import study_mismatch
 from ui.campaigns.projector_access import ClassData, class_data
 
 #: Bootstrap draws of alpha's interval on the projector (re-computed when the ratings change).
@@ -69,8 +72,10 @@ def timer_controls(store: CampaignStore, code: str, key: str) -> None:
         "Minutes", min_value=1, max_value=120, value=10, key=K.PROJ_TIMER_MINUTES
     )
     if st.button("Start the timer", type="primary", icon=":material/timer:"):
-        lesson_timer.start_timer(code, float(minutes))
         store.set_open(code, key, True)
+        lesson_timer.start_timer(  # at zero the server closes rating, projector open or not
+            code, float(minutes), on_zero=lambda: store.set_open(code, key, False)
+        )
         st.rerun()
     if st.button("Stop the timer", disabled=lesson_timer.seconds_left(code) is None):
         lesson_timer.stop_timer(code)
@@ -97,9 +102,11 @@ def end_of_class(store: CampaignStore, campaign: Campaign) -> None:
 
     def zipped() -> bytes:
         data = teacher_data(store, code, key)
+        items, spans = store.class_spans(code, key=key)  # an ESA lesson's spans go in too
         return results.class_zip(
-            campaign, snapshot(data), data.ratings, chart_images.chart_png, chart_images.chart_svg
-        )
+            campaign, snapshot(data), data.ratings, chart_images.chart_png, chart_images.chart_svg,
+            items=items, spans=spans,
+        )  # fmt: skip
 
     st.download_button(
         "Summary picture (PNG)",
@@ -123,15 +130,11 @@ def end_of_class(store: CampaignStore, campaign: Campaign) -> None:
 
 def study_zip_button(read: Callable[[], ClassData], campaign: Campaign) -> None:
     """The open study's reproducible zip (Export's) with the class's ratings (*read* on the click) joined."""
-    if current_study() is None:
-        st.caption("Open the study the lesson was made from for its reproducible zip.")
+    mismatch = study_mismatch(campaign, current_study())  # the lesson's sentences and systems?
+    if mismatch:
+        st.caption(md_escape(mismatch))
         return
     scores, state = current_scores(), export_state(st.session_state)
-    try:  # the lesson's systems and segments in the open study?
-        apply_to_study(scores.study, campaign, [])
-    except BleuStudyError as err:
-        st.caption(md_escape(str(err)))
-        return
 
     def study_zip() -> bytes:
         data = read()
@@ -165,6 +168,10 @@ def keep_results(store: CampaignStore, campaign: Campaign) -> None:
         "Correlation, Export's reproducible zip) then offers them."
     )
     if st.button("Add to the open study", disabled=study is None):
+        mismatch = study_mismatch(campaign, study)
+        if mismatch:
+            st.error(md_escape(mismatch))
+            return
         try:
             new = apply_to_study(study, campaign, class_data(store).ratings)
         except BleuStudyError as err:
@@ -183,6 +190,31 @@ def keep_results(store: CampaignStore, campaign: Campaign) -> None:
                 md_escape(f"Added as criteria: {names}. {note}".strip())
                 + " Open Export for the reproducible zip."
             )
+
+
+#: The address's mark of the results view (``?results=1``), so that a reload stays on it.
+RESULTS_PARAM = "results"
+
+
+def _results_changed() -> None:
+    if st.session_state.get(K.PROJ_RESULTS):
+        st.query_params[RESULTS_PARAM] = "1"
+    elif RESULTS_PARAM in st.query_params:
+        del st.query_params[RESULTS_PARAM]
+
+
+def results_switch(column: DeltaGenerator) -> None:
+    """The "Results view" switch, kept in the address: a reload (or the link copied to another tab) shows
+    the results view again."""
+    state = st.session_state
+    if K.PROJ_RESULTS not in state and st.query_params.get(RESULTS_PARAM) == "1":
+        state[K.PROJ_RESULTS] = True
+    column.toggle(
+        "Results view",
+        key=K.PROJ_RESULTS,
+        on_change=_results_changed,
+        help="Once the class has joined: the join QR code goes, r and the charts fill the screen.",
+    )
 
 
 def show_timer(store: CampaignStore, data: ClassData, key: str | None) -> None:
@@ -214,7 +246,7 @@ def alpha_part(snap: ClassSnapshot) -> None:
             )
             .properties(height=220, title="α as the ratings came in")
         )
-        st.altair_chart(chart, width="stretch")
+        show_altair(chart)  # large labels in presentation mode
     for name, value in snap.experts.items():
         st.markdown(
             f"**The class vs the experts** ({md_escape(name)}, {int(value['n'])} systems): "

@@ -3,6 +3,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 """
 
 from ui.campaigns.browser_memory import sync_browser_memory
+from ui.campaigns.contrastive_rating import rate_screen
 from ui.campaigns.esa_marking import rate_slider_item, show_feedback
 from ui.campaigns.judge_access import (
     current_session,
@@ -18,6 +19,7 @@ from ui.campaigns.rating_widgets import (
     finished_choice,
     judge_header,
     keyboard_controls,
+    live_countdown,
     navigation,
     score_form,
     scroll_to_item,
@@ -32,7 +34,9 @@ __all__ = [
     "join_or_resume",
     "judge_header",
     "keyboard_controls",
+    "live_countdown",
     "navigation",
+    "rate_screen",
     "rate_slider_item",
     "resume_from_address",
     "resume_from_browser",

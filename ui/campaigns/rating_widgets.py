@@ -11,6 +11,7 @@ without a score; Enter saves and goes to the next item; ``s`` skips; ``b`` goes 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -18,6 +19,7 @@ import streamlit as st
 from bleu_core.campaigns import Campaign, Item, JudgeSession
 from ui.app import state as K
 from ui.app.markup import STYLE, html_text, md_escape, plain_html
+from ui.campaigns.lesson_timer import seconds_left, timer_text
 
 SAVE_LABEL = "Save and next"
 SKIP_LABEL = "Skip"
@@ -291,3 +293,27 @@ def keyboard_controls() -> None:
         unsafe_allow_html=True,
     )
     st.html(KEYBOARD_JS, unsafe_allow_javascript=True)
+
+
+#: How often a phone's countdown is redrawn (seconds): at zero the whole page runs again and the form closes.
+COUNTDOWN_SECONDS = 1
+#: How often a lesson's phone without a timer looks whether the teacher started one or closed rating.
+WATCH_SECONDS = 5
+
+
+def live_countdown(code: str, is_open: Callable[[], bool], *, timed: bool) -> None:
+    """A lesson's phone follows the lesson without a tap: with a timer (*timed*) the countdown is redrawn
+    every :data:`COUNTDOWN_SECONDS`, without one the phone looks every :data:`WATCH_SECONDS` whether the
+    teacher started one (a fragment: the form around it is left alone). When time is up, a timer starts or
+    stops, or the teacher closes rating (*is_open* reads the database), the whole page runs again: the form
+    gives way to "rating is closed", or the countdown appears."""
+
+    @st.fragment(run_every=COUNTDOWN_SECONDS if timed else WATCH_SECONDS)
+    def tick() -> None:
+        left = seconds_left(code)
+        if (left is not None) != timed or (left is not None and left <= 0) or not is_open():
+            st.rerun(scope="app")
+        if left is not None:
+            st.caption(timer_text(left))
+
+    tick()

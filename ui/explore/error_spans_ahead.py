@@ -23,7 +23,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Hashable, Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.study.error_agreement import error_agreement_by_order
 from bleu_core.study.span_scores import span_scores
@@ -32,6 +32,9 @@ from bleu_core.tokenizers import tokenizer_for_language
 from ui.app import statistics_store, warmup
 from ui.app.prefetch import Prefetcher, ResultStore
 from ui.app.prefetch import disabled as prefetch_disabled
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 VIEWS_MAX_BYTES = 256 * 2**20
 """What the stored results may take in all, as :func:`view_bytes` counts them."""
@@ -74,7 +77,7 @@ Job = tuple[Hashable, Callable[[], Any]]
 
 def agreement_job(
     study_key: str,
-    study: Any,
+    study: Study,
     references: tuple[str, ...],
     tokenize: str,
     lowercase: bool,
@@ -116,7 +119,7 @@ def agreement_job(
 
 def span_scores_job(
     study_key: str,
-    study: Any,
+    study: Study,
     references: tuple[str, ...],
     tokenize: str,
     lowercase: bool,
@@ -192,7 +195,7 @@ def order_ahead(candidates: Sequence[str], recent: Sequence[str], current: str) 
     return [name for name in dict.fromkeys([*recent, *rest]) if name != current]
 
 
-def _characters(study_key: str, study: Any) -> int:
+def _characters(study_key: str, study: Study) -> int:
     with _LOCK:
         if study_key not in _CHARACTERS:
             if len(_CHARACTERS) > 64:
@@ -213,7 +216,7 @@ def _remember(study_key: str, tokenize: str) -> list[str]:
 
 def count_view_ahead(
     study_key: str,
-    study: Any,
+    study: Study,
     references: tuple[str, ...],
     tokenize: str,
     lowercase: bool,

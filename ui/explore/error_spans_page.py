@@ -7,12 +7,14 @@ from ui.explore.error_spans import rater_label
 from ui.explore.error_spans_ahead import count_view_ahead
 from ui.explore.span_scores_view import cached_span_scores, show_span_scores
 from ui.explore.span_view import open_in_explore
+from ui.explore.wmt25_view import show_wmt25_spans
 
 __all__ = [
     "agreement",
     "cached_span_scores",
     "count_view_ahead",
     "show_span_scores",
+    "show_wmt25_spans",
     "open_in_explore",
     "rater_label",
 ]

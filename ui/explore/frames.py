@@ -110,15 +110,16 @@ def precisions_frame(orders: Sequence[object], weights: Sequence[float]) -> pd.D
 def corpus_vs_sentence_frame(
     systems: Sequence[str], corpus: BleuArrays, sentence: BleuArrays
 ) -> pd.DataFrame:
-    """Corpus BLEU beside the mean of sentence BLEUs per system, best corpus BLEU first."""
+    """Corpus BLEU beside the mean of sentence BLEUs per system, best corpus BLEU first, on the 0-1 scale
+    of Learn BLEU's steps 1-6 (the column names say so)."""
     frame = pd.DataFrame(
         {
             "system": list(systems),
-            "corpus BLEU": np.asarray(corpus.score, dtype=float),
-            "mean sentence BLEU": np.asarray(sentence.score, dtype=float).mean(axis=1),
+            "corpus BLEU (0-1)": np.asarray(corpus.bleu, dtype=float),
+            "mean sentence BLEU (0-1)": np.asarray(sentence.bleu, dtype=float).mean(axis=1),
         }
     )
-    return frame.sort_values("corpus BLEU", ascending=False).reset_index(drop=True)
+    return frame.sort_values("corpus BLEU (0-1)", ascending=False).reset_index(drop=True)
 
 
 NOT_IN_RELEASE_ROW = "— not in the release —"

@@ -3,6 +3,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 """
 
 from ui.explore.charts import precision_bars
+from ui.explore.error_free_card import error_free_card
 from ui.explore.frames import corpus_vs_sentence_frame, ngram_frame, precisions_frame, tokens_frame
 from ui.explore.highlight import legend_html, segment_block
 from ui.explore.learn_quiz import (
@@ -25,6 +26,7 @@ __all__ = [
     "SMOOTHED_ABOVE_ONE",
     "bp_formula",
     "corpus_vs_sentence_frame",
+    "error_free_card",
     "example_label",
     "examples_from_study",
     "learn_options",

@@ -12,6 +12,7 @@ import streamlit as st
 from bleu_core.options import BleuOptions
 from bleu_core.segment_level import sentence_options
 from ui.app import state as K
+from ui.app.presentation import show_altair
 from ui.explore.charts import precision_bars
 from ui.explore.frames import precisions_frame
 from ui.explore.teach import SMOOTHED_ABOVE_ONE, Walkthrough, bp_formula
@@ -58,8 +59,9 @@ def learn_options(use_sidebar: bool, sidebar: BleuOptions) -> BleuOptions:
     return sentence_options(sidebar) if use_sidebar else paper_options()
 
 
-def quiz_controls(candidate: str, references: list[str]) -> bool:
-    """The quiz switch and its Reveal button; True while p_n, BP and BLEU are to be hidden.
+def quiz_controls(candidate: str, references: list[str], max_order: int = 4) -> bool:
+    """The quiz switch, the class's guesses (p_1 .. p_N, BP, BLEU, all on the 0-1 scale) and the Reveal
+    button; True while p_n, BP and BLEU are to be hidden.
 
     A new example (other candidate or references) hides them again."""
     quiz = st.toggle(
@@ -79,18 +81,65 @@ def quiz_controls(candidate: str, references: list[str]) -> bool:
         "modified precision p_n, the brevity penalty and BLEU. Reveal when everyone has a guess.",
         icon=":material/quiz:",
     )
-    st.number_input(
-        "The class predicts BLEU (0 to 1)",
-        min_value=0.0,
-        max_value=1.0,
-        step=0.05,
-        value=None,
-        key=K.LEARN_GUESS,
-    )
+    guess_inputs(max_order)
     if st.button("Reveal", type="primary", icon=":material/visibility:"):
         st.session_state[K.LEARN_REVEALED] = example
         st.rerun()
     return True
+
+
+def guess_inputs(max_order: int) -> None:
+    """One box per number the class predicts (0 to 1, empty until guessed): p_1 .. p_N, BP and BLEU."""
+    columns = st.columns(max_order + 2)
+    for n, column in zip(range(1, max_order + 1), columns, strict=False):
+        column.number_input(
+            f"p_{n}",
+            min_value=0.0,
+            max_value=1.0,
+            step=0.05,
+            value=None,
+            key=f"{K.LEARN_GUESS_PN_PREFIX}{n}",
+        )
+    columns[-2].number_input(
+        "BP", min_value=0.0, max_value=1.0, step=0.05, value=None, key=K.LEARN_GUESS_BP
+    )
+    columns[-1].number_input(
+        "BLEU", min_value=0.0, max_value=1.0, step=0.05, value=None, key=K.LEARN_GUESS
+    )
+
+
+def guess_rows(w: Walkthrough) -> list[dict[str, object]]:
+    """The class's guesses beside the numbers, one row per guessed quantity (0-1 scale): the modified
+    precisions as the paper defines them (clipped matches / candidate n-grams), BP and sentence BLEU."""
+    state = st.session_state
+    actual: list[tuple[str, str, float]] = [
+        (f"p_{s.n}", f"{K.LEARN_GUESS_PN_PREFIX}{s.n}", s.matches / s.total if s.total else 0.0)
+        for s in w.orders
+    ]
+    actual += [("BP", K.LEARN_GUESS_BP, w.bp), ("BLEU", K.LEARN_GUESS, w.bleu)]
+    rows: list[dict[str, object]] = []
+    for name, key, value in actual:
+        guess = state.get(key)
+        if guess is not None:
+            rows.append(
+                {
+                    "number": name,
+                    "class's guess": f"{guess:.2f}",
+                    "value": f"{value:.4f}",
+                    "off by": f"{value - guess:+.4f}",
+                }
+            )
+    return rows
+
+
+def show_guesses(w: Walkthrough) -> None:
+    """After Reveal: every guess the class made next to the number it predicted."""
+    if not st.session_state.get(K.LEARN_QUIZ):
+        return
+    rows = guess_rows(w)
+    if rows:
+        st.subheader("The class's guesses, revealed")
+        st.table(rows)
 
 
 def precision_line(n: int, fraction: str, matches: int, total: int, *, hidden: bool) -> str:
@@ -113,7 +162,7 @@ def precision_step(w: Walkthrough, options: BleuOptions, *, hidden: bool) -> Non
     prec = precisions_frame(w.orders, w.weights)
     st.dataframe(prec, hide_index=True, width="stretch")
     bars = prec.assign(precision=prec["p_n used (after smoothing)"], label=prec["matches/total"])
-    st.altair_chart(precision_bars(bars, title="Modified precision per order"), width="stretch")
+    show_altair(precision_bars(bars, title="Modified precision per order"))
     if (prec["p_n used (after smoothing)"] > 1).any():
         st.caption(SMOOTHED_ABOVE_ONE)
     terms = " + ".join(
@@ -156,3 +205,4 @@ def penalty_and_bleu_steps(w: Walkthrough, options: BleuOptions, *, hidden: bool
         delta_color="off",
         help=f"{100 * w.bleu:.2f} on the 0-100 scale",
     )
+    show_guesses(w)

@@ -7,7 +7,7 @@ overall row, each matching (exact, overlap, character) plain and severity-weight
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -15,6 +15,9 @@ import streamlit as st
 from bleu_core.study.span_scores import SpanScoreResult
 from ui.app import state as K
 from ui.explore.error_spans_ahead import span_scores_job, view_result
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 MATCHINGS = {
     "exact": "exact span",
@@ -26,7 +29,7 @@ MATCHINGS = {
 @st.cache_data(max_entries=16, show_spinner="Scoring BLEU's unmatched words as error spans…")
 def cached_span_scores(
     study_key: str,
-    _study: Any,
+    _study: Study,
     references: tuple[str, ...],
     tokenize: str,
     lowercase: bool,

@@ -10,7 +10,7 @@ sorted by one of its counts.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 import streamlit as st
@@ -39,6 +39,9 @@ from ui.explore.highlight import (
     reference_tokens,
     segment_block,
 )
+
+if TYPE_CHECKING:
+    from bleu_core.options import BleuOptions
 
 __all__ = [
     "BROWSE_COLUMNS",
@@ -108,7 +111,7 @@ def open_in_explore(system: str, segment_id: str, order: int) -> None:
     st.switch_page("pages/explore.py")
 
 
-def explore_order(options: Any) -> int:
+def explore_order(options: BleuOptions) -> int:
     """Explore's highlighted order (session state), within the sidebar's max order."""
     return max(1, min(int(st.session_state.get(K.EXPLORE_ORDER) or 1), options.max_order))
 

@@ -15,12 +15,12 @@ so the page shows what the engine computes, not a second implementation.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from bleu_core.brevity_penalty import brevity_penalty_of
 from bleu_core.matches import SegmentMatches, match_provenance
 from bleu_core.options import SMOOTHING_NAMES, BleuOptions
 from bleu_core.score import bleu_from_stats
@@ -76,24 +76,16 @@ def walkthrough(candidate: str, references: Sequence[str], options: BleuOptions)
         m, t = matches.counts(n)
         orders.append(OrderStep(n, ngram_rows(matches, n), m, t, float(precisions[n - 1])))
     bp = float(scored.bp)
-    bleu = float(scored.bleu)
-    weights = options.weight_vector
-    if bp > 0:
-        geo = bleu / bp
-    else:  # an empty candidate: BP 0, report the mean of the logs directly
-        geo = math.exp(
-            sum(w * math.log(p) for w, p in zip(weights, precisions, strict=False) if p > 0)
-        )
     return Walkthrough(
         matches=matches,
         orders=orders,
-        weights=weights,
+        weights=options.weight_vector,
         hyp_len=int(scored.hyp_len),
         ref_lens=[len(r) for r in matches.reference_tokens],
         ref_len=float(scored.ref_len),
         bp=bp,
-        geometric_mean=geo,
-        bleu=bleu,
+        geometric_mean=float(scored.geometric_mean),
+        bleu=float(scored.bleu),
         options=options,
     )
 
@@ -161,5 +153,5 @@ def bp_formula(hyp_len: int, ref_len: float) -> str:
         return rf"\mathrm{{BP}} = 1 \quad (c = {hyp_len} > r = {ref_len:g})"
     if hyp_len == 0:
         return r"\mathrm{BP} = 0 \quad (c = 0)"
-    value = math.exp(1 - ref_len / hyp_len)
+    value = brevity_penalty_of(hyp_len, ref_len)
     return rf"\mathrm{{BP}} = e^{{1 - r/c}} = e^{{1 - {ref_len:g}/{hyp_len}}} = {value:.3g}"

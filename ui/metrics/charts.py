@@ -21,7 +21,8 @@ import streamlit as st
 from bleu_core.metrics.babych import MEASURES, SCHEME_LABELS, SCHEMES, BabychTables, babych_tables
 from bleu_core.metrics.explorer import ExplorerGrid, ExplorerResult, explore
 from bleu_core.metrics.registry import MetricScores
-from bleu_core.metrics.variants import many_bleus
+from bleu_core.metrics.variants import many_bleus, variants_for
+from bleu_core.options import BleuOptions
 from bleu_core.stats.compare import compare_correlations
 from bleu_core.stats.correlation import CorrelationResult
 from bleu_core.stats.meta import human_source, segment_correlations, system_correlations
@@ -292,14 +293,20 @@ def williams_frame(
 
 
 @st.cache_data(max_entries=8, show_spinner="Scoring with every BLEU implementation…")
-def variants_frame(study_key: str, _study: Study, systems: tuple[str, ...]) -> pd.DataFrame:
-    return many_bleus_frame(_study, systems)
+def variants_frame(
+    study_key: str, _study: Study, systems: tuple[str, ...], tokenize: str = "13a"
+) -> pd.DataFrame:
+    return many_bleus_frame(_study, systems, tokenize=tokenize)
 
 
-def many_bleus_frame(study: Study, systems: tuple[str, ...], progress: Any = None) -> pd.DataFrame:
-    """Every system scored as each BLEU implementation defines it (no settings: once per study; the
-    Metrics page runs it in the shared background thread). ``progress(done, total, message)``."""
+def many_bleus_frame(
+    study: Study, systems: tuple[str, ...], progress: Any = None, *, tokenize: str = "13a"
+) -> pd.DataFrame:
+    """Every system scored as each BLEU implementation defines it, sacrebleu and Hugging Face with the
+    sidebar's ``tokenize`` (:func:`bleu_core.metrics.variants.variants_for`; the Metrics page runs it in
+    the shared background thread). ``progress(done, total, message)``."""
     _study = study
+    variants = variants_for(tokenize)
     refs = list(_study.references.values())
     rows = []
     for k, system in enumerate(systems):
@@ -307,7 +314,9 @@ def many_bleus_frame(study: Study, systems: tuple[str, ...], progress: Any = Non
             progress(k, len(systems), f"Same data, many BLEUs: system {k + 1} of {len(systems)}")
         hyps = _study.systems[system]
         keep = [i for i, h in enumerate(hyps) if h is not None]
-        for v in many_bleus([hyps[i] for i in keep], [[r[i] for i in keep] for r in refs]):
+        for v in many_bleus(
+            [hyps[i] for i in keep], [[r[i] for i in keep] for r in refs], variants
+        ):
             rows.append(
                 {
                     "system": system,
@@ -323,8 +332,15 @@ def many_bleus_frame(study: Study, systems: tuple[str, ...], progress: Any = Non
 
 @st.cache_data(max_entries=16, show_spinner="Exploring the parameter grid…")
 def explorer_result(
-    study_key: str, _study: Study, system: str, grid: ExplorerGrid, criterion: str | None
+    study_key: str,
+    _study: Study,
+    system: str,
+    grid: ExplorerGrid,
+    criterion: str | None,
+    default: BleuOptions | None = None,
 ) -> ExplorerResult:
+    """``system`` scored under every combination of ``grid``, differences from ``default`` (the
+    sidebar's options)."""
     hyps = _study.systems[system]
     keep = [i for i, h in enumerate(hyps) if h is not None]
     refs = [[r[i] for i in keep] for r in _study.references.values()]
@@ -333,12 +349,14 @@ def explorer_result(
     if criterion:
         human = _study.segment_scores(criterion)[list(_study.systems).index(system)][keep]
         higher = _study.criteria[criterion].higher_is_better
-    return explore([hyps[i] for i in keep], refs, grid, human=human, higher_is_better=higher)
+    return explore(
+        [hyps[i] for i in keep], refs, grid, human=human, higher_is_better=higher, default=default
+    )
 
 
 @st.cache_data(max_entries=8, show_spinner="Computing Babych & Hartley's tables…")
 def babych_result(study_key: str, _study: Study, tokenize: str, lowercase: bool) -> BabychTables:
-    return babych_tables(_study, tokenize=tokenize, lowercase=lowercase)
+    return babych_tables(_study, options=BleuOptions(tokenize=tokenize, lowercase=lowercase))
 
 
 # ------------------------------------------------------------------------------------------- frames

@@ -14,7 +14,7 @@ import streamlit as st
 
 from bleu_core.metrics.explorer import ExplorerGrid
 from bleu_core.metrics.registry import MetricScores
-from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES
+from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
 from bleu_core.study import Study
 from bleu_core.tokenizers import TOKENIZER_NAMES
 from ui.analysis.correlation_lines import chance_words
@@ -43,7 +43,7 @@ def williams_table(
     )
 
 
-def correlation_notes(frame: pd.DataFrame, options: object, seed: int) -> str:
+def correlation_notes(frame: pd.DataFrame, options: BleuOptions, seed: int) -> str:
     """What the correlation table's columns mean: the oriented r, WMT's tau-like, the chance line
     (how it was drawn: from the rows' ``shuffled within`` and
     :data:`bleu_core.stats.correlation_chance.PERMUTATIONS`), the sentence BLEU used."""
@@ -77,8 +77,11 @@ def system_scores_table(
     )
 
 
-def explorer_grid(study: Study) -> tuple[ExplorerGrid, str | None]:
+def explorer_grid(study: Study, tokenize: str = "13a") -> tuple[ExplorerGrid, str | None]:
     """The parameter explorer's tick boxes (three columns) and the chosen human criterion.
+
+    The tokenizer starts at ``tokenize`` (the sidebar's, which follows the target language) and starts
+    there again when the sidebar's changes (one widget per sidebar tokenizer).
 
     The defaults change what moves corpus BLEU (case, max order), so the first chart shows four different
     bars; smoothing alone barely moves corpus BLEU (it acts on zero counts, rare in a corpus).
@@ -87,7 +90,9 @@ def explorer_grid(study: Study) -> tuple[ExplorerGrid, str | None]:
     e1, e2, e3 = st.columns(3)
     grid = ExplorerGrid(
         tokenize=tuple(
-            e1.multiselect("Tokenizer", TOKENIZER_NAMES, default=["13a"], key=f"{p}_tok")
+            e1.multiselect(
+                "Tokenizer", TOKENIZER_NAMES, default=[tokenize], key=f"{p}_tok_{tokenize}"
+            )
         ),
         lowercase=tuple(
             e1.multiselect("Lowercase", [False, True], default=[False, True], key=f"{p}_lc")

@@ -14,7 +14,7 @@ recorded as inputs of the export zip, and the study can be downloaded as a saved
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
@@ -22,6 +22,9 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app import warmup
 from ui.app.markup import md_escape
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 #: What the uploader accepts (MTME ``.score`` files, tables).
 SCORE_TYPES = ["score", "csv", "tsv", "txt"]
@@ -32,7 +35,7 @@ def parse_lower(text: str) -> tuple[str, ...]:
     return tuple(n.strip() for n in (text or "").split(",") if n.strip())
 
 
-def attached_scores(files: list[tuple[str, bytes]], study: Any, lower: tuple[str, ...]) -> Any:
+def attached_scores(files: list[tuple[str, bytes]], study: Study, lower: tuple[str, ...]) -> Any:
     """``study`` with the metric scores of ``files`` (name, bytes) attached; raises
     :class:`~bleu_core.errors.BleuStudyError` naming the file and line of the first problem."""
     from bleu_core.study.metric_scores import attach_metric_scores, metric_scores_from_files
@@ -83,7 +86,7 @@ def _attach() -> None:
     state[K.METRIC_UPLOAD_NONCE] = nonce + 1
 
 
-def _saved_study_json(study: Any) -> bytes:
+def _saved_study_json(study: Study) -> bytes:
     import json
 
     from bleu_core.study.storage import study_to_dict
@@ -91,7 +94,7 @@ def _saved_study_json(study: Any) -> bytes:
     return json.dumps(study_to_dict(study), ensure_ascii=False).encode("utf-8")
 
 
-def metric_scores_panel(study: Any) -> None:
+def metric_scores_panel(study: Study) -> None:
     """The upload of metric scores for ``study`` (the open study) and the list of attached metrics."""
     with st.expander(
         "Metric scores (COMET, BLEURT… computed elsewhere)", expanded=bool(study.metric_scores)

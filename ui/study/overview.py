@@ -25,6 +25,8 @@ from operator import attrgetter
 import numpy as np
 
 from bleu_core.study import Study
+from bleu_core.study.output_rows import blank_outputs, missing_outputs
+from bleu_core.study.system_names import system_label
 
 
 @dataclass(frozen=True)
@@ -90,15 +92,19 @@ def _rating_summary(study: Study) -> _RatingSummary:
 def study_overview(study: Study) -> StudyOverview:
     """Counts and small tables describing a study (for the Study page)."""
     summary = _rating_summary(study)
+    # a segment with no output (not counted in corpus BLEU) is missing; a blank line is an output,
+    # scored as empty (bleu_core.study.output_rows): two columns, never one sum
+    missing, blank = missing_outputs(study), blank_outputs(study)
     systems = Table(
-        ("system", "human translation", "missing segments"),
+        ("system", "human translation", "missing segments", "blank outputs (scored as empty)"),
         tuple(
             (
-                name,
+                system_label(name, study.human_systems),
                 "yes" if name in study.human_systems else "no",
-                sum(t is None or t == "" for t in texts),
+                missing.get(name, 0),
+                blank[name],
             )
-            for name, texts in study.systems.items()
+            for name in study.systems
         ),
     )
     criteria = Table(

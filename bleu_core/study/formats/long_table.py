@@ -31,6 +31,7 @@ and the error spans from :func:`_error_spans`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from bleu_core.errors import InputError
@@ -88,6 +89,11 @@ def load_long_table(text: str, file: str, *, name: str | None = None) -> LoadRes
     return long_table_study(parse_table(text, file), name=name)
 
 
+def _segment_differs(column: str) -> Callable[[str], str]:
+    """What a second, different *column* value of a segment is called: ``segment 's1' has a different doc_id``."""
+    return lambda seg: f"segment {seg!r} has a different {column}"
+
+
 @dataclass
 class _Collected:
     """What the rows say, each fact with the line it was first given on."""
@@ -109,7 +115,7 @@ class _Collected:
         self.docs, self.sources = (
             FirstSeen(
                 self.file,
-                lambda seg, column=column: f"segment {seg!r} has a different {column}",
+                _segment_differs(column),
                 fix=f"a segment has one {column}",
                 column=column,
             )

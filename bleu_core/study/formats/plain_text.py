@@ -100,7 +100,9 @@ def build_plain_text_study(
     system_names = {s for s, _, _ in systems}
     reference_names = [r for r, _, _ in references]
     human_translations = reference_names + [h for h in humans if h in system_names]
-    ratings, set_aside, criteria = (), [], {}
+    ratings: tuple[Rating, ...] = ()
+    set_aside: list[Rating] = []
+    criteria: dict = {}
     if ratings_table is not None:
         ratings, set_aside, criteria, skipped = _ratings(
             ratings_table, system_names, reference_names, human_translations, ids

@@ -107,7 +107,7 @@ def release_pairs(tree: FileTree) -> list[str]:
 def find_release(tree: FileTree, pair: str | None) -> WmtRelease:
     """Locate the files of ``pair`` (or of the only pair) in a WMT release; raise with the pairs found."""
     files = _prefer_txt(tree.files())
-    sources = {}
+    sources: dict[str, tuple[str, str]] = {}
     for path in files:
         match = WMT_SOURCE_FILE.search(path)
         if match:

@@ -221,12 +221,12 @@ def wmt24_study(
     )
     warnings = _notes(tree, release, systems, canary)
     all_refs: dict[str, list[str | None]] = {f"ref-{x}": list(v) for x, v in refs.items()}
-    texts: dict[str, list[str | None]] = {s: list(v) for s, v in systems.items()}
+    system_texts: dict[str, list[str | None]] = {s: list(v) for s, v in systems.items()}
     full = Study(
         name=name or f"WMT24 {pair}",
         segments=segments,
         references=all_refs,
-        systems=texts,
+        systems=system_texts,
         source_lang=pair.split("-")[0].split("_")[0],
         target_lang=pair.split("-")[1].split("_")[0],
         metadata={
@@ -239,7 +239,7 @@ def wmt24_study(
             "reference_ratings": [],
         },
     )
-    full, esa_warnings = _with_esa(tree, release, full, canary, {**texts, **all_refs})
+    full, esa_warnings = _with_esa(tree, release, full, canary, {**system_texts, **all_refs})
     view = choose_references(full, list(all_refs)[:1] if reference is None else reference)
     return LoadResult(view.study, tuple(warnings + esa_warnings) + view.warnings)
 
