@@ -22,14 +22,14 @@ BleuScore(score=48.53, precisions=82.4/50.0/45.5/37.5, bp=0.943, ratio=0.944, hy
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .options import BleuOptions, FrozenRecord
 from .signature import make_signature
 
 if TYPE_CHECKING:  # numpy is imported only when statistics are computed or scored with it
-    from .statistics import SegmentStatistics
+    from .statistics import Progress, SegmentStatistics
 
 
 class BleuScore(FrozenRecord):
@@ -143,7 +143,8 @@ def score_row(row: Any, options: BleuOptions, n_refs: int) -> BleuScore:
 def statistics_for(
     hypotheses: Sequence[str], references: Sequence[Sequence[str | None]], options: BleuOptions
 ) -> SegmentStatistics:
-    """The statistics ``options`` need (order N, or N+1 for Chen & Cherry 5/7)."""
+    """The statistics ``options`` need (order N, or N+1 for Chen & Cherry 5/7), counted with its
+    tokenizer and case: :func:`~bleu_core.statistics.compute_statistics` given the options object."""
     from .statistics import compute_statistics
 
     return compute_statistics(
@@ -152,6 +153,27 @@ def statistics_for(
         max_order=options.statistics_order,
         tokenize=options.tokenize,
         lowercase=options.lowercase,
+    )
+
+
+def system_statistics_for(
+    systems: Mapping[str, Sequence[str | None]],
+    references: Sequence[Sequence[str | None]],
+    options: BleuOptions,
+    *,
+    progress: Progress | None = None,
+) -> dict[str, SegmentStatistics]:
+    """:func:`statistics_for` of several systems at once:
+    :func:`~bleu_core.statistics.compute_system_statistics` given the options object."""
+    from .statistics import compute_system_statistics
+
+    return compute_system_statistics(
+        systems,
+        references,
+        max_order=options.statistics_order,
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+        progress=progress,
     )
 
 

@@ -93,8 +93,8 @@ def _statistics_of_files(
 ) -> Iterator[tuple[str, SegmentStatistics]]:
     """``(hypothesis path, statistics)`` per system file; big inputs are read block by block
     (:mod:`bleu_core.file_statistics`: the rows are kept, not the text)."""
+    from .bleu import statistics_for
     from .file_statistics import STREAM_BYTES, stream_statistics
-    from .statistics import compute_statistics
 
     paths = [*ref_paths, *hyp_paths]
     if sum(os.path.getsize(p) for p in paths if os.path.isfile(p)) > STREAM_BYTES:
@@ -109,14 +109,7 @@ def _statistics_of_files(
         return
     refs, hyps = read_corpus_files(ref_paths, hyp_paths, max_bytes)
     for path, lines in hyps:
-        stats = compute_statistics(
-            lines,
-            [r for _, r in refs],
-            max_order=options.statistics_order,
-            tokenize=options.tokenize,
-            lowercase=options.lowercase,
-        )
-        yield path, stats
+        yield path, statistics_for(lines, [r for _, r in refs], options)
 
 
 def cmd_score(args: argparse.Namespace) -> int:

@@ -112,7 +112,9 @@ for k, (name, human) in enumerate(series.items()):
     interval = pearson if k == 0 else None
     table_rows.append(bvh.fit_row(name, fit, interval))
     with cols[k % len(cols)]:
-        chart = bvh.regression_scatter(
+        chart = bvh.reference_scatter(  # the rated reference: a rule at its human score
+            study,
+            criterion if k == 0 else None,
             frame,
             x=metric,
             y="human score",
@@ -132,16 +134,12 @@ for k, (name, human) in enumerate(series.items()):
         st.caption(bvh.describe_fit(fit))
         if interval is not None:
             st.caption(interval_note(interval))
-        show_chart(chart, f"{metric} vs {name}", stable=True, subtitle=False)  # numbers: caption
+        show_chart(chart, f"{metric} vs {criterion if k == 0 else name}", stable=True, subtitle=False)  # fmt: skip
 bvh.analysis_caption(scores, systems, metric=metric, criterion=criterion, ci=pearson or "none")
 fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
     st.dataframe(tidy_frame(fits), hide_index=True, width="stretch")
-    table_downloads(
-        fits,
-        f"system level fits {metric} {criterion}",
-        caption=f"{metric} vs {criterion}, system level",
-    )
+    table_downloads(fits, f"system level fits {metric} {criterion}", caption=f"{metric} vs {criterion}, system level")  # fmt: skip
 
 st.subheader("Range-normalised scores (Figure 7)")
 order = sorted(systems, key=lambda s: bleu[s] if up else -bleu[s])
@@ -160,6 +158,7 @@ show_chart(
     stable=True,
 )
 
+bvh.render_ranks(scores, systems, bleu, criterion, metric)  # BLEU rank against human rank
 bvh.render_bvh_domains(scores, criterion, systems)  # sentence / document / corpus; per domain
 st.subheader("Segment level")
 if np.isnan(metric_seg).all():
@@ -180,9 +179,7 @@ st.caption(
     f"{segment_note(scores.options)} Its smoothing changes the segment-level picture, not the system level."
 )
 fit = bvh.linear_fit(bleu_seg, human_seg)
-x_range = (
-    (0.0, 100.0) if metric == "BLEU" else (float(np.nanmin(bleu_seg)), float(np.nanmax(bleu_seg)))
-)
+x_range = (0.0, 100.0) if metric == "BLEU" else (float(np.nanmin(bleu_seg)), float(np.nanmax(bleu_seg)))  # fmt: skip
 line = bvh.fit_line(fit.slope, fit.intercept, *x_range)
 show_chart(
     bvh.segment_density(

@@ -19,6 +19,8 @@ from ui.explore.explore_page import (
     browse_label,
     comparison_table,
     ngram_frame,
+    rated_only,
+    render_rated_counts,
     system_entries,
     texts_block,
 )
@@ -57,10 +59,9 @@ with st.popover(label, icon=":material/filter_list:"):
         "Systems", list(study.systems), key=K.EXPLORE_SYSTEMS, placeholder="all systems",
         format_func=lambda s: system_label(s, study.human_systems),  # HUMAN-B (ref-B): both names
     )  # fmt: skip
-    docs = st.multiselect(
-        "Documents", study.doc_ids(), key=K.EXPLORE_DOCS, placeholder="all documents"
-    )
+    docs = st.multiselect("Documents", study.doc_ids(), key=K.EXPLORE_DOCS, placeholder="all documents")  # fmt: skip
     criterion = criterion_box(st, "Human criterion", study, K.EXPLORE_CRITERION)
+    rated = st.toggle("Rated translations only", key=K.EXPLORE_RATED_ONLY, disabled=not criterion)
     sort = st.selectbox("Sort by", sort_keys, format_func=sorts.get, key=K.EXPLORE_SORT)
     descending = st.toggle("Descending", key=K.EXPLORE_DESCENDING)
     low, high = st.slider("Sentence BLEU range", 0.0, 100.0, step=1.0, key=K.EXPLORE_BLEU_RANGE)
@@ -70,9 +71,7 @@ with st.popover(label, icon=":material/filter_list:"):
         placeholder="segment id, or text in output, reference, source",
     )
 
-missing = browse.missing(
-    scores
-)  # the table and its view: built once per settings (ui.explore.browse)
+missing = browse.missing(scores)  # the table and its view: built once per settings (browse)
 frame = spans.with_agreement(browse.segment_table(scores, criterion), scores, sort)
 view = browse.browse_view(
     scores,
@@ -85,6 +84,7 @@ view = browse.browse_view(
     sort=sort,
     descending=descending,
 )
+view = rated_only(view, rated and bool(criterion))  # the translations with a human score
 
 n_pages = max(1, math.ceil(len(view) / PAGE_SIZE))
 st.session_state[K.EXPLORE_PAGE] = min(max(1, st.session_state.get(K.EXPLORE_PAGE, 1)), n_pages)
@@ -118,6 +118,7 @@ st.caption(  # one caption (not two beside a page box in columns): fewer element
     f"page {page} of {n_pages} · select a row to see its segment below · BLEU signature: "
     f"`{scores.signature}`"
 )
+render_rated_counts(study, frame, criterion)  # each system's translations with a human score
 # A selection is read once, when it changes: the table keeps its selected *position* across re-runs,
 # and after a sort, filter or settings change that position holds another segment.
 rows = [r for r in (event.selection.rows if event is not None else []) if r < len(shown)]
@@ -136,10 +137,7 @@ if seg_id not in study.segment_ids:
 # ---- one segment in detail ------------------------------------------------------------------------
 i = study.segment_index(seg_id)
 segment = study.segments[i]
-st.subheader(
-    f"Segment {seg_id}" + (f" · document {segment.doc_id}" if segment.doc_id else ""),
-    divider="gray",
-)
+st.subheader(f"Segment {seg_id}" + (f" · document {segment.doc_id}" if segment.doc_id else ""), divider="gray")  # fmt: skip
 if (st.session_state.get(K.EXPLORE_ORDER) or 1) > options.max_order:
     st.session_state[K.EXPLORE_ORDER] = 1
 order = st.segmented_control(

@@ -46,7 +46,7 @@ include_viewed = st.toggle(
 # The core artefacts, always recomputed under the current settings (the same zip as class mode's).
 contents = export_contents(scores, st.session_state, include_viewed=include_viewed)
 tables, charts, settings = contents.tables, contents.charts, contents.settings
-inputs = st.session_state.get(K.STUDY_INPUTS) or []
+inputs = settings["input_files"]  # the files settings.json lists, one list
 
 st.subheader("What goes in")
 left, right = st.columns(2)

@@ -32,7 +32,8 @@ st.markdown(cm.PROJECTOR_STYLE, unsafe_allow_html=True)
 cm.connection_notice("Reconnecting — the class's ratings are saved")
 store = open_store()
 address_error = pa.choose_lesson(store)
-sync_browser_memory(lessons=False)  # a page for the room: no organiser key, not even in a cookie script
+# a page for the room: no organiser key on it, not even in a cookie script
+sync_browser_memory(lessons=False)
 if address_error:
     st.error(md_escape(address_error))
 if not state.get(K.PROJ_CODE):
@@ -59,7 +60,8 @@ except BleuStudyError as err:
 if not is_lesson(campaign):
     st.warning("This campaign was not made by class mode: it carries no BLEU scores to draw.")
     st.stop()
-if lesson_study.follow_lesson_study(campaign):  # a new tab or F5: the study the lesson was planned on
+# a new tab or F5: the study the lesson was planned on opens again
+if lesson_study.follow_lesson_study(campaign):
     st.rerun()
 
 organiser = bool(state.get(K.PROJ_KEY))  # the teacher's browser: timer and end-of-class downloads
@@ -78,7 +80,8 @@ if organiser:
     with c4.popover("End of class", icon=":material/save:"):
         parts.end_of_class(store, campaign)
 if not state.get(K.PROJ_RESULTS):
-    cm.join_panel(campaign.code, cm.app_base_url(), qr_width=260, warn=False)  # no banner for the class
+    # the localhost banner is the teacher's (Campaigns page), not the class's
+    cm.join_panel(campaign.code, cm.app_base_url(), qr_width=260, warn=False)
 st.caption(
     f"BLEU over the whole test set: `{campaign.metadata.get('bleu_signature', '')}` · seed {campaign.seed}"
     + (" · frozen for discussion" if frozen else f" · refreshes every {REFRESH_SECONDS} s")
@@ -94,7 +97,7 @@ def live() -> None:
     for column, criterion in zip(columns, campaign.criterion_names, strict=False):
         column.markdown(cm.r_html(snap, criterion), unsafe_allow_html=True)
     columns[2].metric("Students joined", snap.n_joined)
-    columns[3].metric("Ratings so far", snap.n_ratings)
+    columns[3].metric("Ratings so far", snap.n_ratings, help="One per student and item.")
     columns[4].metric("Done", f"{snap.progress:.0%}")
     st.progress(snap.progress)
     left, right = st.columns(2)

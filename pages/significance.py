@@ -124,9 +124,7 @@ level = f"{1 - alpha:.0%}"
 intervals = sig_view.intervals_frame(boot, level, metric, digits=2 if scale else 4)
 st.dataframe(tidy_frame(intervals), hide_index=True, width="stretch")
 st.caption(f"Bootstrap: {run_note}.")
-table_downloads(
-    intervals, "bootstrap intervals", caption=f"Bootstrap {level} intervals ({run_note})"
-)
+table_downloads(intervals, "bootstrap intervals", caption=f"Bootstrap {level} intervals ({run_note})")  # fmt: skip
 columns = {"system": "label", metric: "value", f"{level} CI low": "low", f"{level} CI high": "high"}
 show_chart(
     sig_view.interval_chart(
@@ -159,6 +157,7 @@ with st.expander("All pairs as a table"):
     pairs = sig_view.comparisons_frame(paired)
     st.dataframe(sig_view.pairs_display(pairs, n_resamples), hide_index=True, width="stretch")
     table_downloads(pairs, "paired bootstrap", caption=f"Paired bootstrap ({run_note})")
+sig_view.render_clusters(scores, names, paired, metric)  # beside the human scores' clusters (WMT25)
 if not set(st.session_state.get(K.SIG_PAIR) or []) <= set(names):  # a value, never also a default
     st.session_state[K.SIG_PAIR] = names[:2]
 st.session_state.setdefault(K.SIG_PAIR, names[:2])
@@ -193,7 +192,7 @@ show_chart(
     stable=True,
 )  # fmt: skip
 with st.expander("All pairs as a table"):
-    ar_frame = sig_view.comparisons_frame(ar).drop(columns=["CI low", "CI high", "sacrebleu p"])
+    ar_frame = sig_view.comparisons_frame(ar).drop(columns=["CI low", "CI high", "p (sacrebleu)"])
     st.dataframe(tidy_frame(ar_frame), hide_index=True, width="stretch")
     table_downloads(
         ar_frame, "approximate randomisation", caption=f"Approximate randomisation ({ar_note})"

@@ -52,6 +52,7 @@ __all__ = [
     "lesson_plan",
     "lesson_segments",
     "lesson_study_source",
+    "seconds_per_item",
 ]
 
 #: The paper rated 5 systems; 10 segments × 5 systems × 2 criteria is ~10 minutes of rating for a student.
@@ -262,6 +263,43 @@ def lesson_plan(
             STUDY_SOURCE: study_source,
         },
     )
+
+
+#: A gap longer than this between two of a student's saves is a pause, not the time an item took.
+MAX_ITEM_SECONDS = 300.0
+#: Fewer timed items than this measure no pace.
+MIN_TIMED_ITEMS = 5
+
+
+def seconds_per_item(ratings: Sequence[StoredRating]) -> float | None:
+    """The pace a class rated at: the median time between two consecutive saves of one student (each item's
+    first save, all its criteria at once), pauses over :data:`MAX_ITEM_SECONDS` left out; None with fewer
+    than :data:`MIN_TIMED_ITEMS` such gaps.
+
+    >>> from datetime import datetime, timedelta, UTC
+    >>> t = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> rs = [StoredRating("K7", "ana", "class", p, "1", "a", "esa", 50, t + timedelta(seconds=s), t)
+    ...       for p, s in enumerate([0, 30, 55, 95, 120, 150, 900])]   # gaps 30 25 40 25 30, then a pause
+    >>> seconds_per_item(rs)
+    30.0
+    >>> seconds_per_item(rs[:3]) is None
+    True
+    """
+    first: dict[tuple[str, int], float] = {}
+    for r in ratings:
+        when = r.created_at.timestamp()
+        key = (r.judge, r.position)
+        first[key] = min(first.get(key, when), when)
+    by_judge: dict[str, list[float]] = {}
+    for (judge, _position), when in first.items():
+        by_judge.setdefault(judge, []).append(when)
+    gaps = [
+        b - a
+        for times in by_judge.values()
+        for a, b in zip(sorted(times), sorted(times)[1:], strict=False)
+        if 0 < b - a <= MAX_ITEM_SECONDS
+    ]
+    return float(np.median(gaps)) if len(gaps) >= MIN_TIMED_ITEMS else None
 
 
 def is_lesson(campaign: Campaign) -> bool:

@@ -3,8 +3,9 @@
 * ``export-pearmut STUDY --out campaign.json --users a,b [--protocol ESA|cESA] [--segments N --seed S]``: the
   study's (sampled) segments as a task-based campaign ``pearmut add`` accepts
   (:func:`bleu_core.campaigns.pearmut_export.pearmut_campaign`);
-* ``export-pearmut --campaign CODE --key KEY [--database DB] --out bundle.zip``: a stored ESA campaign with its
-  ratings, the zip of ``campaign.json`` and the three files of ``pearmut add-existing``
+* ``export-pearmut --campaign CODE --key KEY [--database DB] --out bundle.zip``: a stored ESA or contrastive
+  ESA campaign with its ratings (a contrastive one as cESA, a sentence's systems on one page), the zip of
+  ``campaign.json`` and the three files of ``pearmut add-existing``
   (:func:`~bleu_core.campaigns.pearmut_export.pearmut_bundle`);
 * ``import-pearmut PATH [DB] [--keep-judge USER]``: Pearmut's log, download or folder as an ESA campaign
   (:func:`bleu_core.campaigns.pearmut_import.import_pearmut`); prints its code and organiser key.
@@ -44,7 +45,7 @@ def register_pearmut(actions: Any) -> None:
     x.add_argument("--protocol", choices=("ESA", "cESA"), default="ESA",
                    help="ESA: one system per page; cESA: a segment's systems side by side")  # fmt: skip
     x.add_argument("--pair", help="language pair of a study whose files name none")
-    x.add_argument("--campaign", metavar="CODE", help="a stored ESA campaign instead of a study")
+    x.add_argument("--campaign", metavar="CODE", help="a stored (c)ESA campaign, not a study")
     x.add_argument("--key", help="the campaign's organiser key (with --campaign)")
     x.add_argument("--database", metavar="DB", help=_DB_HELP)
     i = actions.add_parser(
@@ -98,7 +99,7 @@ def _export_study(args: argparse.Namespace) -> int:
 
 def _export_campaign(args: argparse.Namespace) -> int:
     from bleu_core.campaigns.connection import resolve_database_url
-    from bleu_core.campaigns.pearmut_export import pearmut_bundle
+    from bleu_core.campaigns.pearmut_export import PEARMUT_PROTOCOL, pearmut_bundle
     from bleu_core.campaigns.storage import CampaignStore
 
     if not args.key:
@@ -106,8 +107,8 @@ def _export_campaign(args: argparse.Namespace) -> int:
     store = CampaignStore(resolve_database_url(args.database))
     try:
         campaign = store.check_organiser(args.campaign, args.key)
-        if campaign.protocol != "esa":
-            raise CampaignError(f"campaign {campaign.code} is {campaign.protocol}; Pearmut's files are written for ESA campaigns")  # fmt: skip
+        if campaign.protocol not in PEARMUT_PROTOCOL:
+            raise CampaignError(f"campaign {campaign.code} is {campaign.protocol}; Pearmut's files are written for ESA and contrastive ESA campaigns")  # fmt: skip
         items = store.items(campaign.code, args.key)
         ratings = store.ratings(campaign.code, args.key)
         spans = store.spans(campaign.code, args.key)
@@ -115,7 +116,9 @@ def _export_campaign(args: argparse.Namespace) -> int:
         store.close()
     cid = args.campaign_id or campaign.code
     with open(args.out, "wb") as handle:
-        handle.write(pearmut_bundle(items, ratings, spans, campaign_id=cid, protocol=args.protocol))
+        # a contrastive campaign stays contrastive (a sentence's systems on one page); ESA as asked
+        protocol = "cESA" if campaign.protocol == "cesa" else args.protocol
+        handle.write(pearmut_bundle(items, ratings, spans, campaign_id=cid, protocol=protocol))
     print(f"{args.out}: campaign.json for `pearmut add`; with ratings, campaigns.json, progress.json and annotations.json for `pearmut add-existing`")  # fmt: skip
     return 0
 

@@ -37,10 +37,18 @@ from bleu_core.study.formats.pearmut import (
     utf16_starts,
 )
 
-__all__ = ["pearmut_bundle", "pearmut_campaign", "pearmut_existing", "pearmut_span"]
+__all__ = [
+    "PEARMUT_PROTOCOL",
+    "pearmut_bundle",
+    "pearmut_campaign",
+    "pearmut_existing",
+    "pearmut_span",
+]
 
 PROTOCOLS = ("ESA", "cESA")
 ASSIGNMENTS = ("task-based", "dynamic")
+#: Pearmut's protocol for a bleu-study campaign's (the campaigns whose ratings Pearmut can hold).
+PEARMUT_PROTOCOL: dict[str, str] = {"esa": "ESA", "cesa": "cESA"}
 
 
 def pearmut_span(span: MarkedSpan, text: str, tokens: Sequence[str] = WMT26_SPECIAL_TOKENS) -> dict[str, Any]:  # fmt: skip

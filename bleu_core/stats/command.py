@@ -302,10 +302,7 @@ def _systems_from_args(args: argparse.Namespace, options: BleuOptions) -> dict[s
     from .errors import StatsInputError
 
     if args.path:
-        from .study_meta import (  # a study: not needed for -r/-i files
-            choose_systems,
-            study_statistics,
-        )
+        from .study_meta import choose_systems, study_statistics  # not needed for -r/-i files
 
         if args.refs or args.input:
             raise StatsInputError("give either a study PATH or -r/-i files, not both")
@@ -313,7 +310,7 @@ def _systems_from_args(args: argparse.Namespace, options: BleuOptions) -> dict[s
         options = options_from_args(args)  # the tokenizer of the study's target language
         names = choose_systems(study, _split_names(args.systems), args.include_human)
         humans = bool(set(names) & study.human_systems) if study.human_systems else None
-        args.study_provenance = (list(study.references), humans, about)  # for the signature
+        args.study_provenance, args.study = (list(study.references), humans, about), study
         from ..study.output_rows import counted_statistics, missing_note
 
         args.missing_note = missing_note(study, names)  # a missing output counts for nothing
@@ -326,6 +323,7 @@ def _systems_from_args(args: argparse.Namespace, options: BleuOptions) -> dict[s
 def cmd_significance(args: argparse.Namespace) -> int:
     from ..cli_options import domain_line, options_from_args
     from .bootstrap import bootstrap
+    from .cluster_report import significance_clusters
     from .errors import StatsInputError
     from .randomization import approximate_randomization
 
@@ -360,6 +358,7 @@ def cmd_significance(args: argparse.Namespace) -> int:
                     "tests": [t.to_dict() for t in tests],
                     **significance_provenance(args, systems, options, boot),
                     "missing_outputs": getattr(args, "missing_note", None),
+                    **significance_clusters(args, boot, as_json=True),  # a study PATH: clusters
                 },
                 indent=1,
             )
@@ -385,42 +384,12 @@ def cmd_significance(args: argparse.Namespace) -> int:
     print(f"signature: {provenance['signature']}")
     if getattr(args, "missing_note", None):
         print(args.missing_note)
-    for t in tests:
-        print()
-        print(
-            f"{t.method}: {t.n_resamples} {'resamples' if t.method == 'paired-bootstrap' else 'trials'}, "
-            f"seed {t.seed}, alpha {t.alpha}"
-        )
-        boot_test = t.method == "paired-bootstrap"
-        rows = [["system", "baseline", "difference", "p", "CI of difference", "verdict"]]
-        rows[0] += ["sacrebleu p"] if boot_test else []
-        for c in t.comparisons:
-            rows.append(
-                [
-                    c.system,
-                    c.baseline,
-                    f"{c.statistic:+.2f}",
-                    # no resample crossed 0: the interval's p is below what M resamples resolve
-                    f"< {1 / t.n_resamples:.2g}" if boot_test and c.pvalue == 0 else _fmt(c.pvalue),
-                    _interval(c.confidence_interval, 2),
-                    c.verdict,
-                ]
-                + ([_fmt(c.sacrebleu_pvalue)] if boot_test else [])
-            )
-        print(_table(rows))
-        if boot_test:  # one rule for the verdict, its interval and its p (bleu_core.stats.results)
-            from .results import VERDICT_RULE
+    from .paired_text import paired_test_text
 
-            print(VERDICT_RULE.format(level=f"{1 - t.alpha:.0%}", alpha=t.alpha))
-        matrix = t.matrix()
+    for t in tests:  # each pair, the rule its verdict follows, the matrix
         print()
-        print("row vs column: > row significantly better, < worse, ~ no significant difference")
-        print(
-            _table(
-                [["", *t.systems]]
-                + [[s, *(v or "·" for v in row)] for s, row in zip(t.systems, matrix, strict=True)]
-            )
-        )
+        print(paired_test_text(t))
+    significance_clusters(args, boot)  # a study PATH: BLEU, human and the release's clusters
     return 0
 
 

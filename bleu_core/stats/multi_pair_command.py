@@ -75,13 +75,16 @@ def _task(args: argparse.Namespace, one: Any, computed: list[str], attached: Any
     """The :class:`~bleu_core.stats.multi_pair.Task` of one loaded study (its machine systems, or
     every system with ``--include-human``, against its criterion)."""
     from ..metrics.study_scores import study_metric_scores
-    from ..tokenizers import tokenizer_for_language
+    from ..tokenizers import tokenizer_for_language, tokenizer_warning
     from .multi_pair import task_from_study
     from .multi_study_command import study_criterion
 
     study = one.study
     criterion = study_criterion(one, (args.criteria or "").split(",")[0].strip())
     systems = list(study.systems if args.include_human else study.machine_systems)
+    unsuitable = args.tokenize and tokenizer_warning(args.tokenize, study.target_lang)
+    if unsuitable:  # a space tokenizer on a zh/ja/ko pair of the release
+        print(f"bleu-study: warning: {one.name}: {unsuitable}", file=sys.stderr)
     tables = study_metric_scores(
         study,
         computed,

@@ -181,16 +181,10 @@ def _statistics(
 ) -> np.ndarray:
     """Statistics rows of ``hyps``; a missing output (``None``) is not counted (a row of zeros:
     :mod:`bleu_core.study.output_rows`)."""
-    from ..statistics import compute_statistics
+    from ..bleu import statistics_for
     from ..study.output_rows import without_missing
 
-    array = compute_statistics(
-        ["" if h is None else h for h in hyps],
-        refs,
-        max_order=options.statistics_order,
-        tokenize=options.tokenize,
-        lowercase=options.lowercase,
-    ).array
+    array = statistics_for(["" if h is None else h for h in hyps], refs, options).array
     return without_missing(array, np.array([h is not None for h in hyps], dtype=bool))
 
 

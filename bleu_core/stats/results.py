@@ -142,7 +142,7 @@ VERDICT_RULE = (
     "the verdict is > or < when the {level} percentile interval of the resampled differences excludes 0, "
     "else ~; p is that interval's own p-value (the smallest alpha at which it would exclude 0, from the "
     "same resamples), so p < {alpha:g} exactly when the interval excludes 0. sacrebleu's --paired-bs p "
-    "(shown as 'sacrebleu p') tests a centred |difference|, another null: it can fall below {alpha:g} "
+    "(shown as 'p (sacrebleu)') tests a centred |difference|, another null: it can fall below {alpha:g} "
     "while the interval holds 0, or the other way, and the verdict does not use it. Approximate "
     "randomisation has no interval: its verdict is its own p < {alpha:g}"
 )

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
 
 def file_system_statistics(args: argparse.Namespace, options: BleuOptions) -> dict[str, Any]:
     """``{system name: SegmentStatistics}`` of the ``-i`` files against the ``-r`` files, in the order given."""
+    from ..bleu import system_statistics_for
     from ..cli_options import read_corpus_files, system_name
-    from ..statistics import compute_system_statistics
 
     if not args.refs or not args.input:
         raise StatsInputError(
@@ -41,12 +41,10 @@ def file_system_statistics(args: argparse.Namespace, options: BleuOptions) -> di
     if fast is not None:
         return {system_name(path, args.input): stats for path, stats in fast}
     refs, hyps = read_corpus_files(args.refs, args.input, max_bytes)
-    return compute_system_statistics(
+    return system_statistics_for(
         {system_name(path, args.input): lines for path, lines in hyps},
         [lines for _, lines in refs],
-        max_order=options.statistics_order,
-        tokenize=options.tokenize,
-        lowercase=options.lowercase,
+        options,
     )
 
 

@@ -22,6 +22,7 @@ from ..signature import analysis_signature, interval_field, make_signature
 from ..study.criterion_order import criteria_order
 from .correlation import METHODS, CorrelationResult
 from .correlation_chance import correlation_chance
+from .document_level import document_correlations
 from .errors import StatsInputError
 from .meta import BleuSource, human_source, segment_correlations, system_correlations
 from .resampling import DEFAULT_SEED, make_rng
@@ -137,6 +138,16 @@ def rated_systems(names: Sequence[str], human_scores: Any) -> tuple[str, ...]:
     return tuple(out)
 
 
+def systems_entering(study: Study, systems: Sequence[str], criterion: str | None) -> list[str]:
+    """The systems of ``systems`` that enter a number computed against ``criterion`` (``a+b``: every one
+    of them; no criterion: all): those rated on it (:func:`rated_systems`), as ``meta`` counts them."""
+    names = list(systems)
+    for c in (criterion or "").split("+"):
+        if c in study.criteria:
+            names = list(rated_systems(names, study.system_scores(c)))
+    return names
+
+
 def choose_systems(study: Study, systems: Sequence[str] | None, include_human: bool) -> list[str]:
     """The systems to evaluate: given ones (validated), else machine systems (+ human ones if asked)."""
     if systems is not None:
@@ -158,7 +169,7 @@ def study_statistics(
     """Per-segment BLEU statistics of each system against the study's reference streams; a segment the
     system has no output for is a row of zeros (:func:`bleu_core.study.output_rows.counted_statistics`:
     not counted in its corpus BLEU)."""
-    from ..statistics import compute_system_statistics
+    from ..bleu import system_statistics_for
     from ..study.output_rows import counted_statistics
 
     refs = list(study.references) if references is None else list(references)
@@ -168,12 +179,8 @@ def study_statistics(
             f"unknown reference stream(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
             f"the study has: {', '.join(study.references) or 'no references'}"
         )
-    stats = compute_system_statistics(
-        {name: study.systems[name] for name in systems},
-        study.reference_streams(refs),
-        max_order=options.statistics_order,
-        tokenize=options.tokenize,
-        lowercase=options.lowercase,
+    stats = system_statistics_for(
+        {name: study.systems[name] for name in systems}, study.reference_streams(refs), options
     )
     return counted_statistics(study, stats)
 
@@ -271,6 +278,8 @@ def meta_evaluate(
             wmt = study_tau_like(study, c, rows_index)  # the pairs WMT's tau-like counts
             for r in segment_correlations(sentence, seg, methods=segment_methods, **run, **wmt):
                 rows.append(_with_chance(c, r, sentence, seg, seed, wmt["rule"], wmt["select"]))
+        documents = document_correlations(study, stats, options, c, names)  # as BLEU vs human
+        rows += [MetaRow("BLEU", c, r) for r in documents]
     return MetaResult(
         study=study.name,
         systems=tuple(names),

@@ -80,14 +80,12 @@ def study_statistics(
 ) -> np.ndarray:
     """Statistics (``K × S × F``) of ``systems`` against the reference streams named ``references``,
     counted in one batched pass at ``options.statistics_order``, missing outputs not counted."""
-    from bleu_core.statistics import compute_system_statistics
+    from bleu_core.bleu import system_statistics_for
 
-    counted = compute_system_statistics(
+    counted = system_statistics_for(
         {name: study.systems[name] for name in systems},
         [study.references[name] for name in references],
-        max_order=options.statistics_order,
-        tokenize=options.tokenize,
-        lowercase=options.lowercase,
+        options,
         progress=progress,
     )
     stats = np.stack([counted[name].array for name in systems])

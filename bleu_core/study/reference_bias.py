@@ -205,6 +205,29 @@ def _texts(study: Study, name: str) -> list[str | None]:
     return list(study.references[name] if name in study.references else study.systems[name])
 
 
+def _scores_against(
+    hypotheses: Mapping[str, list[str]],
+    reference: list[str],
+    order: Sequence[str],
+    present: np.ndarray,
+    options: BleuOptions,
+) -> np.ndarray:
+    """Corpus BLEU (0-100) of each of ``hypotheses`` (in ``order``) against the one ``reference``
+    stream, counted in one batched pass; rows where ``present`` is False are not counted."""
+    from bleu_core.score import bleu_from_stats
+    from bleu_core.statistics import compute_system_statistics
+
+    counted = compute_system_statistics(
+        hypotheses,
+        [reference],
+        max_order=options.statistics_order,
+        tokenize=options.tokenize,
+        lowercase=options.lowercase,
+    )
+    stats = np.stack([counted[name].array for name in order])
+    return np.asarray(bleu_from_stats(without_missing(stats, present).sum(axis=1), options).score)
+
+
 def reference_bias(study: Study, options: BleuOptions | None = None) -> ReferenceBias:
     """Measure the bias of every human translation of ``study`` used as the only reference.
 
@@ -217,9 +240,7 @@ def reference_bias(study: Study, options: BleuOptions | None = None) -> Referenc
         StudyError: fewer than two references or machine systems, or no segment every reference covers.
     """
     from bleu_core.options import BleuOptions
-    from bleu_core.score import bleu_from_stats
     from bleu_core.signature import make_signature
-    from bleu_core.statistics import compute_system_statistics
     from bleu_core.tokenizers import tokenizer_for_language
 
     references = reference_names(study)
@@ -242,27 +263,16 @@ def reference_bias(study: Study, options: BleuOptions | None = None) -> Referenc
         raise StudyError(
             "no segment has a text in every reference: reference bias cannot be measured"
         )
-    count = {
-        "max_order": options.statistics_order,
-        "tokenize": options.tokenize,
-        "lowercase": options.lowercase,
-    }
     present = output_mask(study, systems) & covered[None, :]
     hyps = {s: ["" if t is None else t for t in study.systems[s]] for s in systems}
     filled = {r: ["" if t is None else t for t in ref_texts[r]] for r in references}
     scores = np.empty((len(systems), len(references)))
     for r, ref in enumerate(references):  # each reference alone: every system in one pass
-        counted = compute_system_statistics(hyps, [filled[ref]], **count)
-        stats = np.stack([counted[s].array for s in systems])
-        scores[:, r] = bleu_from_stats(without_missing(stats, present).sum(axis=1), options).score
+        scores[:, r] = _scores_against(hyps, filled[ref], systems, present, options)
     closeness = np.empty((len(references), len(systems)))
     for k, system in enumerate(systems):  # every reference as a hypothesis against this system
-        counted = compute_system_statistics(filled, [hyps[system]], **count)
-        stats = np.stack([counted[r].array for r in references])
-        rows = without_missing(
-            stats, np.broadcast_to(present[k], (len(references), len(present[k])))
-        )
-        closeness[:, k] = bleu_from_stats(rows.sum(axis=1), options).score
+        counted = np.broadcast_to(present[k], (len(references), study.n_segments))
+        closeness[:, k] = _scores_against(filled, hyps[system], references, counted, options)
     kinds, sources = _kinds_and_sources(study, references)
     baseline = next((r for r in references if kinds[r] == "from-scratch"), references[0])
     return ReferenceBias(
@@ -281,12 +291,16 @@ def reference_bias(study: Study, options: BleuOptions | None = None) -> Referenc
 
 
 def bias_summary(study: Study) -> dict[str, Any] | None:
-    """:meth:`ReferenceBias.to_dict` of ``study`` (the ``study`` command's ``reference_bias``), or None
-    when it has fewer than two human translations or two machine systems."""
+    """:meth:`ReferenceBias.to_dict` of ``study`` (the ``study`` command's ``reference_bias``), None
+    when it has fewer than two human translations or two machine systems, ``{"note": why}`` when it
+    cannot be measured (no segment that every reference covers)."""
     references = reference_names(study)
     if len(references) < 2 or len([s for s in study.machine_systems if s not in references]) < 2:
         return None
-    return reference_bias(study).to_dict()
+    try:
+        return reference_bias(study).to_dict()
+    except StudyError as exc:  # e.g. no segment that every reference covers: said, not fatal
+        return {"note": str(exc)}
 
 
 def _reference_note(row: Mapping[str, Any]) -> str:
@@ -307,6 +321,8 @@ def _reference_note(row: Mapping[str, Any]) -> str:
 
 def format_bias_lines(summary: Mapping[str, Any]) -> list[str]:
     """The text lines of a :func:`bias_summary` (the ``study`` command's reference-bias section)."""
+    if "note" in summary:
+        return ["", f"reference bias: not measured: {summary['note']}"]
     refs = list(summary["references"])
     width = max([len("system")] + [len(r["system"]) for r in summary["systems"]])
     lines = [

@@ -1,6 +1,7 @@
-"""Learn BLEU's card "is BLEU = 100 an error-free detector?" under AppTest: on the TED en-de demo
-(Apache-2.0, MQM: error-free = MQM 0) its counts equal sacrebleu's sentence BLEU and the raters' labels;
-a class's ESA criterion (``esa (CODE)``) is read with the ESA rule; a study without ratings says so."""
+"""Learn BLEU's card "is BLEU = 1 an error-free detector?" (the 0-1 scale Learn writes BLEU on) under
+AppTest: on the TED en-de demo (Apache-2.0, MQM: error-free = MQM 0) its counts equal sacrebleu's sentence
+BLEU and the raters' labels; a class's ESA criterion (``esa (CODE)``) is read with the ESA rule; a study
+without ratings says so."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_the_card_counts_what_sacrebleu_and_the_raters_say(ted_en_de) -> None:
     n_free, n = int((labels[rated] == 1).sum()), int(rated.sum())
     assert f"**{n_free:,}** of **{n:,}** rated" in text
     marked = int(hundred[rated].sum())
-    assert f"Sentence BLEU is 100 for **{marked:,}** of them" in text
+    assert f"Sentence BLEU is 1 (100 on sacrebleu's scale) for **{marked:,}** of them" in text
     hits = int((hundred[rated] & (labels[rated] == 1)).sum())
     share = re.search(r"\*\*(\d+)%\*\* of those are error-free", text)
     assert share is not None and int(share.group(1)) == round(100 * hits / marked)
@@ -50,9 +51,9 @@ def test_a_class_esa_criterion_and_a_study_without_ratings() -> None:
     study = Study("class", segments, refs, texts, criteria={"esa (K7)": Criterion("esa (K7)")},
                   ratings=ratings)  # fmt: skip
     text = _card(start("learn", study))
-    # error-free: A0, A2, B0, B1 (ESA ≥ 85, no spans) → 4 of 6; BLEU 100: A0, A1, A2, B0 → 3 of 4 free
+    # error-free: A0, A2, B0, B1 (ESA ≥ 85, no spans) → 4 of 6; BLEU 1: A0, A1, A2, B0 → 3 of 4 free
     assert r"(esa \(K7\))" in text and "**4** of **6** rated" in text
-    assert "Sentence BLEU is 100 for **4** of them: **75%**" in text
+    assert "Sentence BLEU is 1 (100 on sacrebleu's scale) for **4** of them: **75%**" in text
     bare = Study("bare", segments, refs, texts)
     at = start("learn", bare)
     assert any("no ESA or MQM ratings" in c.value for c in at.caption)

@@ -88,9 +88,7 @@ def test_ranking_page_ranks_the_metric_with_bleu_and_chrf(attached: AppTest) -> 
     frame = findings.value
     assert set(frame["metric"]) - {"human ceiling"} == {METRIC, "BLEU", "chrF"}  # + its ceiling row
     # the one set of systems every metric is ranked on is named above the tables
-    said = [
-        m.value for m in attached.markdown if m.value.startswith("**Every metric scores**")
-    ]
+    said = [m.value for m in attached.markdown if m.value.startswith("**Every metric scores**")]
     assert said and "4 systems: Facebook-AI, " in said[0].replace("\\", ""), said  # md-escaped
     ranks = [c for c in frame.columns if c.endswith("· rank")]
     assert len(ranks) == 2  # system-level pairwise accuracy and segment-level acc*_eq

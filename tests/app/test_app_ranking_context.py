@@ -96,7 +96,7 @@ def test_a_second_criterion_gives_a_human_ceiling(page, ted_en_de):
         for d in page.dataframe
         if "human ceiling" in d.value.columns and "ranking" in d.value.columns
     )
-    row = frame.set_index("ranking").loc["mqm · pairwise-accuracy"]
+    row = frame.set_index("ranking").loc["mqm · pairwise accuracy"]
     systems = tuple(s for s in ted_en_de.machine_systems)
     expected = human_ceiling(
         ted_en_de, "mqm", "pairwise-accuracy", systems=systems, other="mqm_fluency"

@@ -44,7 +44,8 @@ def corpus_bleu(at: AppTest) -> dict[str, float]:
     at.switch_page("pages/corpus.py")
     at.run()
     assert not at.exception, [e.value for e in at.exception]
-    return at.dataframe[0].value.set_index("system")["BLEU"].to_dict()
+    # a reference rated like a system is a row without BLEU of its own (issue 39): not a BLEU system
+    return at.dataframe[0].value.set_index("system")["BLEU"].dropna().to_dict()
 
 
 def test_reference_picker_changes_bleu_and_the_signature_everywhere():
@@ -183,3 +184,24 @@ def test_reset_to_defaults_also_resets_the_references_and_the_criterion():
     assert at.session_state[K.STUDY_KEY] == "test:wmt22"  # the loader's references again
     assert at.session_state[K.STUDY] is study
     assert K.CRITERION not in at.session_state  # pages open on the headline criterion again
+
+
+def test_after_reset_the_loaders_choice_is_shown_chosen_and_another_adds_to_it():
+    # issue 39: Reset left the picker empty ("the loader's choice") while ref-B was in use, so picking
+    # ref-C replaced ref-B; now the reference in use is shown chosen and ref-C adds to it
+    from ui.app.settings import picker_value, reset_settings
+
+    at = study_page()
+    upload(at, [("wmt22 release.zip", release_zip())])
+    load(at)
+    state = at.session_state
+    reset_settings(state)
+    assert state[K.OPT_REFERENCES] == []
+    shown = picker_value(
+        state[K.OPT_REFERENCES], list(state[K.STUDY].references), ["ref-B", "ref-C"]
+    )
+    assert shown == ["ref-B"]  # the reference in use, shown chosen
+    state[K.OPT_REFERENCES] = [*shown, "ref-C"]  # the user picks ref-C beside it
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert list(state[K.STUDY].references) == ["ref-B", "ref-C"]  # added, not replaced

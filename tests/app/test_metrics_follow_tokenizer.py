@@ -87,3 +87,17 @@ def test_many_bleus_sacrebleu_is_the_command_lines_bleu(pair: str) -> None:
     cli = {s["name"]: s["bleu"] for s in json.loads(out)["systems"]}
     for name in names:
         assert page[name] == pytest.approx(cli[name], abs=1e-9), name
+
+
+def test_the_explorer_measures_from_the_given_default() -> None:
+    from bleu_core.metrics.explorer import ExplorerGrid, explore
+    from bleu_core.options import BleuOptions
+
+    hyps, refs = ["猫が座った", "犬が走る"], [["猫が座っていた", "犬が走った"]]
+    default = BleuOptions(tokenize="char")
+    grid = ExplorerGrid(tokenize=("char", "13a"))
+    result = explore(hyps, refs, grid, default=default)
+    assert "|tok:char|" in result.default_signature
+    char, space = result.rows
+    assert char.difference == 0.0 and char.changed == ()  # the default itself
+    assert space.changed == ("tokenize: char → 13a",) and space.score != char.score

@@ -193,3 +193,15 @@ def test_a_score_left_behind_is_not_given_on_coming_back(jar, esa):
     assert any("No score yet" in m.value for m in at.markdown)
     click(at, "Save and next")
     assert [(r.position, r.score) for r in store.ratings(code, key)] == [(0, 100)]
+
+
+def test_saving_empties_the_draft_in_the_same_session(jar, esa):
+    _store, code, _key, _plan = esa
+    at = join(code)
+    (words,) = at.button_group
+    words.set_value([0]).run()
+    click(at, "Minor error")
+    assert jar[browser_memory.DRAFT_COOKIE].startswith(f"{code}:0:")
+    at.slider(key=f"{K.RATE_SLIDER_PREFIX}0").set_value(60).run()
+    click(at, "Save and next")
+    assert jar[browser_memory.DRAFT_COOKIE] == ""  # no stale marks for item 1 after a reload

@@ -74,6 +74,23 @@ def test_the_timer_counts_down_and_closes_rating_at_zero(lesson):
     assert store.get_campaign(code).is_open is False
 
 
+def test_the_timer_takes_seconds_and_refuses_zero(lesson):
+    _store, code, key = lesson
+    at = teacher(code, key)
+    at.number_input(key=K.PROJ_TIMER_MINUTES).set_value(0).run()
+    [button] = [b for b in at.button if b.label == "Start the timer"]
+    assert button.disabled  # 0:00 is no timer
+    at.number_input(key=K.PROJ_TIMER_SECONDS).set_value(45).run()
+    [button] = [b for b in at.button if b.label == "Start the timer"]
+    button.click().run()
+    left = lesson_timer.seconds_left(code)
+    try:
+        assert left is not None and 0 < left <= 45  # 45 s from the click, not a minute
+        assert "Rating closes in 0:" in html_of(at)
+    finally:
+        lesson_timer.stop_timer(code)
+
+
 def test_a_student_is_told_when_time_is_up(lesson):
     store, code, _key = lesson
     joined = JudgeSession.join(store, code, "cy", "class")

@@ -9,12 +9,13 @@ import csv
 import io
 import json
 import zipfile
+from datetime import UTC, datetime, timedelta
 from functools import partial
 
 import pytest
 from app_runs import markdown_text, start_app
 
-from bleu_core.campaigns import CampaignStore, JudgeSession, MarkedSpan
+from bleu_core.campaigns import CampaignStore, JudgeSession, MarkedSpan, storage
 from bleu_core.campaigns.class_spans import esa_lesson
 from bleu_core.campaigns.lesson import class_snapshot, lesson_plan
 from ui.app import state as K
@@ -109,3 +110,24 @@ def test_the_class_mode_form_words_the_estimate_for_esa(db, ted_zh_en):
     at.session_state[K.CAMP_CLASS_PROTOCOL] = "esa"
     at.run()
     assert any("an item (an assumption)" in c.value for c in at.caption)
+
+
+def test_the_estimate_uses_the_pace_of_the_teachers_last_lesson(jar, db, ted_zh_en, monkeypatch):
+    clock = iter(datetime(2026, 1, 1, tzinfo=UTC) + timedelta(seconds=40 * i) for i in range(1000))
+    monkeypatch.setattr(storage, "now", lambda: next(clock))  # each save 40 s after the last
+    store = CampaignStore.shared(db)
+    bleu = {s: float(i * 5) for i, s in enumerate(ted_zh_en.systems)}
+    plan = esa_lesson(lesson_plan(ted_zh_en, bleu, seed=2, n_segments=2), ted_zh_en)
+    created = store.create_campaign(plan)
+    code, key = created.campaign.code, created.organiser_key
+    session = JudgeSession.join(store, code, "ana", "class")
+    for pos in range(session.n_items):
+        session.submit(pos, {"esa": 60}, [])
+    jar["bs_lessons"] = f"{code}:{key}"
+    at = start("campaigns", ted_zh_en)
+    at.session_state[K.CAMP_CLASS_PROTOCOL] = "esa"
+    at.run()
+    assert any(f"~40 s an item, as your lesson {code} took" in c.value for c in at.caption)
+    at.session_state[K.CAMP_CLASS_PROTOCOL] = "adequacy-fluency"  # no such lesson: the 1-5 pace
+    at.run()
+    assert any("~6 s a rating" in c.value for c in at.caption)

@@ -167,7 +167,7 @@ def test_p_values_and_verdicts_are_one_number(surfaces: Surfaces) -> None:
         assert row["p"] == shown
         assert (row["CI low"], row["CI high"]) == pytest.approx(c["confidence_interval"], abs=1e-12)
         assert row["verdict"] == c["verdict"]
-        assert row["sacrebleu p"] == format_p(c["sacrebleu_pvalue"])
+        assert row["p (sacrebleu)"] == format_p(c["sacrebleu_pvalue"])
         # the verdict is its interval's (excludes 0 or not), and p < 0.05 exactly then (issue 39)
         low, high = c["confidence_interval"]
         assert c["verdict"] == (">" if low > 0 else "<" if high < 0 else "~")

@@ -41,7 +41,7 @@ def test_each_column_has_its_ceiling_and_what_it_rests_on():
     ]
     res = multi_pair_meta(tasks, ("pairwise-accuracy",), n_resamples=20, seed=5)
     frame = release_ceiling_frame(res)
-    assert list(frame["column"]) == ["two pairwise-accuracy", "one pairwise-accuracy"]
+    assert list(frame["column"]) == ["two pairwise accuracy", "one pairwise accuracy"]
     # the raters differ by 5 points, the systems by 20 or more: they order every pair alike
     assert frame["human ceiling"][0] == 1.0 and (frame["items"][0], frame["systems"][0]) == (8, 4)
     assert math.isnan(frame["human ceiling"][1]) and "single da rating" in frame["rests on"][1]

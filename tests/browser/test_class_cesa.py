@@ -1,7 +1,8 @@
 """End to end in headless Chromium on a 390×844 phone: contrastive ESA (WMT26's cESA) in class. The source on
 top, the sentence's two translations stacked below it, each scored on its own slider (unset until the student
 moves it); Save refused without a score and below 85 without an error span (nothing stored); marks and
-scores saved together as ESA ratings; a late second tap of Save changes nothing.
+scores saved together as ESA ratings; a late second tap of Save changes nothing; marks on two translations
+and a score, not saved yet, are back after a reload of the phone.
 
 The app runs as a real ``streamlit run app.py`` server on loopback with ``BLEU_STUDY_DB`` pointing at a file
 under ``tmp_path``.
@@ -127,4 +128,68 @@ def test_a_contrastive_screen_on_a_phone(browser, tmp_path):
     assert rows == {("Phone", first.position): 90, ("Phone", second.position): 70}
     spans = [(s.position, s.span) for s in store.spans(code, key)]
     assert spans == [(second.position, MarkedSpan(0, len(b_word), "major"))]
+    store.close()
+
+
+def unique_word(text: str) -> str:
+    """The longest word that occurs once in *text* (a toggle the test can name)."""
+    words = text.split()
+    return max((w for w in words if words.count(w) == 1), key=len)
+
+
+def test_a_screens_unsaved_marks_survive_a_reload_of_the_phone(browser, tmp_path):
+    db = tmp_path / "cesa-draft.sqlite"
+    created = make_cesa(db)
+    code, key = created.campaign.code, created.organiser_key
+    store = CampaignStore(db)
+    first, second = store.items(code, key)[:2]
+    a_word, b_word = unique_word(first.translation), unique_word(second.translation)
+    with server.streamlit_server(extra_env={"BLEU_STUDY_DB": str(db)}, quiet=True) as url:
+        ctx = browser.new_context(**PHONE)
+        phone = ctx.new_page()
+        try:
+            phone.goto(f"{url}/rate?campaign={code}", wait_until="domcontentloaded")
+            server.wait_app_idle(phone)
+            phone.get_by_label("Your name").fill("Reloader")
+            phone.get_by_role("button", name="Start rating").click()
+            server.wait_app_idle(phone)
+            phone.get_by_text("Sentence 1 of 3").first.wait_for(timeout=30_000)
+            word(phone, a_word).tap()  # translation A: one word, a major error
+            server.wait_app_idle(phone)
+            phone.get_by_role("button", name="Major error").nth(0).tap()
+            server.wait_app_idle(phone)
+            phone.locator("mark.bs-major").first.wait_for(timeout=30_000)
+            word(phone, b_word).tap()  # translation B: one word, a minor error
+            server.wait_app_idle(phone)
+            phone.get_by_role("button", name="Minor error").nth(1).tap()
+            server.wait_app_idle(phone)
+            phone.locator("mark.bs-minor").first.wait_for(timeout=30_000)
+            set_score(phone, 0, 40)  # A scored; B not yet
+
+            phone.reload()  # F5 mid-screen
+            phone.get_by_text("Sentence 1 of 3").first.wait_for(timeout=30_000)
+            server.wait_app_idle(phone)
+            phone.locator("mark.bs-minor").first.wait_for(timeout=30_000)
+            assert phone.locator("mark.bs-major").filter(has_text=a_word).count() == 1
+            assert phone.locator("mark.bs-minor").filter(has_text=b_word).count() == 1
+            sliders = phone.get_by_role("slider")
+            assert (sliders.nth(0).get_attribute("aria-valuetext") or "").startswith("40 ·")
+            assert "no score yet" in (sliders.nth(1).get_attribute("aria-valuetext") or "")
+            assert (
+                store.ratings(code, key) == []
+            )  # nothing was saved: the marks came from the draft
+
+            set_score(phone, 1, 60)
+            phone.get_by_role("button", name="Save and next").tap()
+            server.wait_app_idle(phone)
+            phone.get_by_text("Sentence 2 of 3").first.wait_for(timeout=30_000)
+        finally:
+            ctx.close()
+    rows = {r.position: r.score for r in store.ratings(code, key)}
+    assert rows == {first.position: 40, second.position: 60}
+    a_at, b_at = first.translation.index(a_word), second.translation.index(b_word)
+    assert {(s.position, s.span) for s in store.spans(code, key)} == {
+        (first.position, MarkedSpan(a_at, a_at + len(a_word), "major")),
+        (second.position, MarkedSpan(b_at, b_at + len(b_word), "minor")),
+    }
     store.close()

@@ -180,7 +180,7 @@ def test_f5_on_every_teacher_page_brings_back_the_lessons_study_and_no_key_is_sh
                 projector = teacher.new_page()
                 projector.goto(f"{url}/projector")
                 for _reload in range(2):
-                    projector.get_by_text("Students joined").first.wait_for(timeout=120_000)
+                    projector.get_by_text("Students joined").first.wait_for(timeout=180_000)
                     server.wait_app_idle(projector)
                     assert key not in projector.content()  # the DOM searched for the key
                     assert key not in projector.url
@@ -193,7 +193,7 @@ def test_f5_on_every_teacher_page_brings_back_the_lessons_study_and_no_key_is_sh
 
                 room = browser.new_context(**PROJECTOR).new_page()  # the room's computer
                 room.goto(view_link)
-                room.get_by_text("Students joined").first.wait_for(timeout=60_000)
+                room.get_by_text("Students joined").first.wait_for(timeout=180_000)
                 server.wait_app_idle(room)
                 assert key not in room.content()
                 assert room.get_by_role("button", name="Timer").count() == 0
@@ -208,9 +208,10 @@ def test_f5_on_every_teacher_page_brings_back_the_lessons_study_and_no_key_is_sh
 
 
 def test_the_phones_form_closes_when_time_is_up_without_a_tap(lesson):
-    """The phone joined before the timer started; the teacher starts a one-minute timer and closes the
-    projector: the phone shows the countdown, then "time is up" instead of the form, and the server closed
-    rating by itself."""
+    """The phone joined before the timer started; the teacher starts a 20-second timer (the projector's
+    timer takes seconds) and closes the projector: the phone shows the countdown, then "time is up" instead
+    of the form, and the server closed rating by itself. 20 s leaves the phone (which looks for a timer
+    every few seconds) time to show the countdown before zero on a loaded machine."""
     db, code, key, _study_name = lesson
     with server.streamlit_server(extra_env={"BLEU_STUDY_DB": str(db)}, quiet=True) as url:
         with sync_api.sync_playwright() as pw:
@@ -227,18 +228,21 @@ def test_the_phones_form_closes_when_time_is_up_without_a_tap(lesson):
                 teacher.add_cookies([{"name": "bs_lessons", "value": f"{code}:{key}", "url": url}])
                 projector = teacher.new_page()
                 projector.goto(f"{url}/projector")
-                projector.get_by_text("Students joined").first.wait_for(timeout=120_000)
+                projector.get_by_text("Students joined").first.wait_for(timeout=180_000)
                 server.wait_app_idle(projector)
                 projector.get_by_role("button", name="Timer").click()
-                projector.get_by_label("Minutes").fill("1")
+                projector.get_by_label("Minutes").fill("0")
                 projector.get_by_label("Minutes").press("Enter")
+                server.wait_app_idle(projector)
+                projector.get_by_label("Seconds").fill("20")
+                projector.get_by_label("Seconds").press("Enter")
                 server.wait_app_idle(projector)
                 projector.get_by_role("button", name="Start the timer").click()
                 server.wait_app_idle(projector)
                 teacher.close()  # no projector open: the server closes rating by itself
 
                 phone.get_by_text("Rating closes in").first.wait_for(timeout=30_000)
-                phone.get_by_text("Time is up").first.wait_for(timeout=150_000)  # no tap meanwhile
+                phone.get_by_text("Time is up").first.wait_for(timeout=90_000)  # no tap meanwhile
                 server.wait_app_idle(phone)
                 assert phone.get_by_role("button", name="Save and next").count() == 0
             finally:

@@ -115,7 +115,8 @@ def test_snapshot_of_a_stored_lesson_matches_scipy(tmp_path, ted_zh_en, ted_bleu
     ratings = store.ratings(code, key)
     snap = class_snapshot(campaign, ratings, n_joined=4, n_resamples=100, seed=5)
     # "Ratings so far" counts a student's item once, adequacy and fluency together
-    assert len(ratings) == 3 * 20 * 2 and snap.n_ratings == len({(r.judge, r.position) for r in ratings})
+    assert len(ratings) == 3 * 20 * 2
+    assert snap.n_ratings == len({(r.judge, r.position) for r in ratings})
     assert snap.n_ratings == 3 * 20
     assert snap.n_expected == 4 * 20 and snap.progress == pytest.approx(0.75)
     for criterion in ("adequacy", "fluency"):

@@ -196,6 +196,34 @@ def test_export_pearmut_from_a_study_and_from_a_stored_campaign(tmp_path: Path) 
     assert entry["user_id"] == "ana" and next(iter(entry["annotation"][0].values()))["score"] == 80
 
 
+def test_export_pearmut_of_a_stored_contrastive_campaign_keeps_its_screens(tmp_path: Path) -> None:
+    from bleu_core.campaigns.contrastive import contrastive_plan, submit_screen
+    from bleu_core.campaigns.session import JudgeSession
+
+    store = CampaignStore(tmp_path / "db.sqlite")
+    study = load_study("demo:ted-en-de").study
+    plan = plan_from_study(
+        study, systems=["Online-W", "UEdin"], n_segments=2, seed=1, protocol="esa"
+    )
+    created = store.create_campaign(contrastive_plan(plan))
+    code, key = created.campaign.code, created.organiser_key
+    items = store.items(code, key)
+    session = JudgeSession.join(store, code, "ana", plan.groups[0])
+    submit_screen(session, {items[0].position: (90, []), items[1].position: (40, [MarkedSpan(0, 1, "major")])})  # fmt: skip
+    store.close()
+    done = _cli("export-pearmut", "--campaign", code, "--key", key, "--database", str(tmp_path / "db.sqlite"), "--out", str(tmp_path / "b.zip"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    with zipfile.ZipFile(tmp_path / "b.zip") as z:
+        campaign, annotations = (
+            json.loads(z.read(n)) for n in ("campaign.json", "annotations.json")
+        )
+    assert campaign["info"]["protocol"] == "cESA"
+    assert [set(doc[0]["tgt"]) for doc in campaign["data"][0]] == [{"Online-W", "UEdin"}] * 2
+    (entry,) = annotations[code]  # the saved screen: one page, both systems
+    scores = {system: answer["score"] for system, answer in entry["annotation"][0].items()}
+    assert scores == {items[0].system: 90, items[1].system: 40}
+
+
 def test_export_pearmut_says_what_it_needs(tmp_path: Path) -> None:
     done = _cli("export-pearmut", "demo:ted-en-de", "--out", str(tmp_path / "c.json"))
     assert done.returncode == 2 and "export-pearmut needs a STUDY and --users a,b" in done.stderr

@@ -14,6 +14,7 @@ Pearmut lives in its own venv (never a project dependency): ``.venv-pearmut/`` a
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import socket
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -29,8 +31,15 @@ from typing import Any
 
 import pytest
 
+from bleu_core.campaigns import CampaignStore, JudgeSession, plan_campaign
+from bleu_core.campaigns.contrastive import contrastive_plan, submit_screen
 from bleu_core.campaigns.model import Item, StoredRating
-from bleu_core.campaigns.pearmut_export import pearmut_campaign, pearmut_existing, pearmut_span
+from bleu_core.campaigns.pearmut_export import (
+    pearmut_bundle,
+    pearmut_campaign,
+    pearmut_existing,
+    pearmut_span,
+)
 from bleu_core.campaigns.protocols import MarkedSpan, StoredSpan
 from bleu_core.study.formats.pearmut_study import PearmutFiles, read_pearmut_files
 
@@ -214,6 +223,55 @@ def test_our_ratings_load_through_pearmut_add_existing(tmp_path: Path) -> None:
     # Pearmut's page would show item 0 (s1: A and B side by side) with our scores filled in
     existing = shown["payload_existing"]["annotation"][0]
     assert {system: answer["score"] for system, answer in existing.items()} == {"A": 70, "B": 15}
+
+
+def test_a_contrastive_lessons_zip_loads_through_pearmut_add_existing(tmp_path: Path) -> None:
+    """Manage's Pearmut zip of a stored cESA campaign (two students, every screen saved with
+    :func:`~bleu_core.campaigns.contrastive.submit_screen`) goes into a fresh Pearmut and comes back equal."""
+    texts = {
+        "A": [TWO_LINES, "Hallo Welt 👋🏽"],
+        "B": ["Das ist schlecht\nシソ", "Hallo"],
+        "C": ["gut", "Welt"],
+    }
+    plan = plan_campaign(
+        name="cESA lesson", study_name="toy", segment_ids=["s1", "s2"], translations=texts,
+        sources=["This is good 😀\nShiso's land", "Hello world 👋🏽"], references=None,
+        systems=["A", "B", "C"], n_segments=2, seed=3, display="source", groups=["class"],
+    )  # fmt: skip
+    store = CampaignStore(tmp_path / "lesson.sqlite")
+    created = store.create_campaign(contrastive_plan(plan))
+    code, key = created.campaign.code, created.organiser_key
+    items = store.items(code, key)
+    for name, base in (("ann-1", 10), ("ann-2", 50)):
+        session = JudgeSession.join(store, code, name, "class")
+        for first in (0, 3):
+            answers = {}
+            for k, it in enumerate(items[first : first + 3]):
+                marks = [MarkedSpan(len(it.translation) - 1, len(it.translation), "major")]
+                if k == 2:
+                    marks.append(MarkedSpan(None, None, "minor", True))
+                answers[it.position] = (base + 10 * k + first, marks)
+            submit_screen(session, answers)
+    ratings, spans = store.ratings(code, key), store.spans(code, key)
+    store.close()
+    with zipfile.ZipFile(io.BytesIO(pearmut_bundle(items, ratings, spans, campaign_id=CID, protocol="cESA"))) as z:  # fmt: skip
+        for name in ("campaigns.json", "progress.json", "annotations.json"):
+            (tmp_path / name).write_bytes(z.read(name))
+    _pearmut(tmp_path, "add-existing", "--campaigns", "campaigns.json", "--progress", "progress.json", "--annotations", "annotations.json")  # fmt: skip
+    with _server(tmp_path) as port:
+        download = _call(port, f"download-annotations?campaign_id={CID}")
+        stored = json.loads((tmp_path / "data" / "campaigns" / f"{CID}.json").read_text())
+    assert stored["info"]["protocol"] == "cESA"
+    got = read_pearmut_files(PearmutFiles((stored,), (("download.json", json.dumps(download)),)))
+    back = {(a.user, a.item_id, a.system): (a.scores["esa"], sorted((s.start, s.end, s.category) for s in a.spans)) for a in got.answers}  # fmt: skip
+    text = {(it.segment_id, it.system): it.translation for it in items}
+    expected: dict[tuple[str, str, str], tuple[float, list[tuple[int, int, str]]]] = {}
+    for r in ratings:
+        n = len(text[r.segment_id, r.system])
+        mine = [s.span for s in spans if (s.judge, s.position) == (r.judge, r.position)]
+        marks = sorted((n, n, "Omission") if m.missing else (m.start, m.end, "Error") for m in mine)
+        expected[r.judge, r.segment_id, r.system] = (float(r.score), marks)
+    assert back == expected and len(back) == 12
 
 
 def test_the_command_lines_campaign_of_a_study_is_accepted_by_pearmut_add(tmp_path: Path) -> None:

@@ -47,7 +47,8 @@ def test_study_text_shows_the_esa_table(capsys) -> None:
     assert main(["study", str(MINI), "--pair", "en-ja"]) == 0
     out = capsys.readouterr().out
     assert "ESA, every rated translation" in out
-    assert "HUMAN-A (ref-A) R" in out and "HUMAN-B (ref-B) " in out  # one name everywhere (issue 39)
+    # one name everywhere (issue 39)
+    assert "HUMAN-A (ref-A) R" in out and "HUMAN-B (ref-B) " in out
 
 
 def test_study_other_target_language_keeps_13a(capsys) -> None:

@@ -261,7 +261,7 @@ def test_studies_carry_the_human_ceiling_in_text_json_and_latex(two_studies, cap
     text = capsys.readouterr().out
     assert "human ceiling  --" in text and "n/a" in text
     assert (
-        "human ceiling, en-de pairwise-accuracy: one rater against another (drawn with seed" in text
+        "human ceiling, en-de pairwise accuracy: one rater against another (drawn with seed" in text
     )
     assert "on 16 items of 4 systems" in text
     assert main([*argv, "--latex"]) == 0

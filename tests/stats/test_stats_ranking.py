@@ -137,7 +137,7 @@ def test_text_and_value_formats() -> None:
     tables, human = _segment_tables()
     r = rank_metrics(tables, human.mean(1), human, "pairwise-accuracy", n_resamples=50, seed=1)
     text = format_rankings([r])
-    assert "pairwise-accuracy [95% CI]" in text and "bootstrap over the 6 systems" in text
+    assert "pairwise accuracy [95% CI]" in text and "bootstrap over the 6 systems" in text
     good = next(row for row in r.rows if row.metric == "good")
     assert value_with_interval(good.statistic, good.confidence_interval) in text
     assert value_with_interval(math.nan, (0.1, 0.2)) == "n/a"

@@ -24,7 +24,8 @@ def test_systems_any_metric_lacks_are_left_out_for_every_metric():
     found = common_systems(scores, ["A", "B", "C", "HUMAN-B"], human={"HUMAN-B"})
     assert found.systems == ("A", "B")
     assert found.left_out == (("C", "no COMET score"), ("HUMAN-B", "no COMET, bleu-A score"))
-    assert found.human_included is False  # asked for, but left out: the words say "out" as humans:out
+    # asked for, but left out: the words say "out", as the signature's humans:out
+    assert found.human_included is False
     out = common_systems(scores, ["A", "B", "C", "HUMAN-B"], human={"HUMAN-B"}, include_human=False)
     assert out.left_out[-1] == ("HUMAN-B", "human translation") and out.human_included is False
     assert out.describe(lambda s: f"<{s}>").startswith(

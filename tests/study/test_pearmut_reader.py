@@ -300,3 +300,40 @@ def test_a_span_pearmut_cannot_show_is_refused() -> None:
         ValueError, match=r"is none of the campaign's special tokens \(\[missing\]\)"
     ):
         to_pearmut(7, 7, TWO_LINES, "Instructions fault", ("[missing]",))
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("[1]", "log.jsonl, line 1: not a JSON object; this entry is not read"),
+        ('{"user_id": "u"}', "log.jsonl, line 1: missing 'item_i', 'item', 'annotation'"),
+        (
+            '{"user_id": "u", "item_i": 0, "item": [], "annotation": [{}]}',
+            "'item' and 'annotation' must be lists of the same length",
+        ),  # fmt: skip
+        (
+            entry("u", 0, {"Z": answer(5)}),
+            "system 'Z' of segment 'en-ja_#_news_#_doc7_#_2': the item has no translation of this system",
+        ),  # fmt: skip
+        (entry("u", 0, {"A": {"score": "high"}}), "score 'high' is not a number"),
+        (entry("u", 0, {"A": {"score": 5, "error_spans": {"x": 1}}}), "error_spans is not a list"),
+        (
+            entry("u", 0, {"A": {"score": 5, "error_spans": [{"start_i": 1}]}}),
+            "an error span needs start_i and end_i",
+        ),  # fmt: skip
+        (
+            entry("u", 0, {"A": {"score": 5, "error_spans": [{"start_i": 1, "end_i": 1}]}}),
+            "error span 1-1 has no severity",
+        ),  # fmt: skip
+        (
+            entry("u", 0, {"A": answer(5, ("1", 2, "minor"))}),
+            "span offsets '1'-2 are not whole numbers",
+        ),
+    ],
+)
+def test_each_bad_entry_is_one_warning_naming_its_line(line: str, message: str) -> None:
+    good = entry("u2", 0, {"B": answer(90)})
+    got = read_pearmut([("log.jsonl", line + "\n" + good + "\n")])
+    assert [a.user for a in got.answers] == ["u2"]  # the rest is read
+    (problem,) = [w.message for w in got.problems]
+    assert problem.startswith("log.jsonl, line 1: ") and message in problem

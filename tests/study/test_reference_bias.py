@@ -119,6 +119,19 @@ def test_too_few_references_or_systems_are_refused() -> None:
     with pytest.raises(StudyError, match="needs at least two human translations; one has 1"):
         reference_bias(one)
     assert bias_summary(one) is None
+    apart = Study(
+        "apart",
+        (Segment("1"), Segment("2")),
+        {"ref-A": ["a b", None], "ref-B": [None, "c d"]},
+        {"X": ["a", "c"], "Y": ["b", "d"]},
+    )
+    with pytest.raises(StudyError, match="no segment has a text in every reference"):
+        reference_bias(apart)
+    note = bias_summary(apart)  # the study command says so instead of failing
+    assert note == {
+        "note": "no segment has a text in every reference: reference bias cannot be measured"
+    }
+    assert format_bias_lines(note)[-1].startswith("reference bias: not measured: no segment")
     lone = Study("lone", (Segment("1"),), {"ref-A": ["a b"], "ref-B": ["a c"]}, {"X": ["a"]})
     with pytest.raises(StudyError, match="needs at least two machine systems, got 1"):
         reference_bias(lone)
@@ -159,3 +172,19 @@ def test_the_study_command_prints_it_in_text_and_json(tmp_path: Path) -> None:
     assert "reference bias: BLEU and rank under each reference alone" in text
     assert "ref-PE (post-edited; post-edited from X): may favour X (the documented source)" in text
     assert "reference bias" not in format_text({**json.loads(out.stdout), "reference_bias": None})
+
+
+def test_a_wmt26_release_names_the_post_edit_source_beside_the_measured_one(tmp_path: Path) -> None:
+    sys.path.insert(0, str(Path(__file__).parent))
+    from genmt_fixture import write_wmt26
+
+    from bleu_core.study import load_study
+
+    study = load_study(write_wmt26(tmp_path)).study  # ref-A the stream, ref-PE a human system
+    bias = reference_bias(study)
+    assert bias.references == ("ref-A", "ref-PE") and bias.systems == ("SysA", "SysB")
+    row = {r["reference"]: r for r in bias.reference_rows()}["ref-PE"]
+    # the release: ref-PE post-edited from SysA; the text: ref-PE shares SysA's first paragraph
+    assert row["kind"] == "post-edited" and row["post_edited_from"] == ["SysA"]
+    assert row["may_favour"] == "SysA" and row["matches_source"] is True
+    assert bias.baseline == "ref-A"  # the from-scratch reference

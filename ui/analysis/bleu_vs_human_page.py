@@ -3,6 +3,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 """
 
 from ui.analysis.charts import normalised_chart, regression_scatter, segment_density
+from ui.analysis.cluster_view import reference_scatter, render_ranks
 from ui.analysis.correlation_cache import bleu_system_correlations
 from ui.analysis.domains import render_bvh_domains
 from ui.analysis.frames import binned_counts, fit_line, fit_row, normalised_frame, system_points
@@ -19,8 +20,10 @@ __all__ = [
     "linear_fit",
     "normalised_chart",
     "normalised_frame",
+    "reference_scatter",
     "regression_scatter",
     "render_bvh_domains",
+    "render_ranks",
     "segment_correlation",
     "segment_density",
     "segment_pairs",

@@ -19,6 +19,7 @@ from bleu_core.study.criterion_order import criteria_order, headline_criterion
 from bleu_core.study.output_rows import missing_note
 from ui.analysis.charts import corpus_bars, normalised_chart, regression_scatter
 from ui.analysis.domains import domain_tables
+from ui.analysis.export_commands import rebuild_commands
 from ui.analysis.frames import corpus_frame, normalised_frame
 from ui.analysis.human_passes import human_passes_frames
 from ui.analysis.relate import describe_fit, linear_fit
@@ -35,11 +36,14 @@ STATE_KEYS = (K.SEED, K.N_RESAMPLES, K.CRITERION, K.INCLUDE_HUMANS, K.STUDY_INPU
 @dataclass(frozen=True)
 class ExportContents:
     """What goes in the zip: ``settings`` (:func:`ui.app.export.settings_record`), ``tables``
-    (``{name: (frame, caption)}``) and ``charts`` (``{name: altair chart or Vega-Lite JSON}``)."""
+    (``{name: (frame, caption)}``), ``charts`` (``{name: altair chart or Vega-Lite JSON}``) and
+    ``commands``, the README's command lines that rebuild the numbers
+    (:func:`ui.analysis.export_commands.rebuild_commands`)."""
 
     settings: dict[str, Any]
     tables: dict[str, tuple[pd.DataFrame, str]]
     charts: dict[str, Any]
+    commands: str | None = None
 
     def zip(self, render_png: Callable[[str], bytes], render_svg: Callable[[str], str]) -> bytes:
         """The reproducible zip; *render_png* / *render_svg* turn a Vega-Lite spec into an image."""
@@ -49,6 +53,7 @@ class ExportContents:
             charts=self.charts,
             render_png=render_png,
             render_svg=render_svg,
+            commands=self.commands,
         )
 
 
@@ -166,7 +171,8 @@ def export_contents(
             "page_settings": app_settings(state, K.PERSISTENT_WIDGET_KEYS),
         },
     )
-    return ExportContents(settings, all_tables, all_charts)
+    commands = rebuild_commands(scores, state, settings["study"]["opened_from"] or study.name)
+    return ExportContents(settings, all_tables, all_charts, commands)
 
 
 def study_export_zip(

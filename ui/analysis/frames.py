@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
 from bleu_core.score import BleuArrays
+
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
 
 
 def corpus_frame(
@@ -51,7 +54,7 @@ def corpus_frame(
 WMT_ESA_COLUMN = "esa (WMT: mean of domain means)"
 
 
-def wmt_esa_column(study: Any) -> dict[str, dict[str, float]]:
+def wmt_esa_column(study: Study) -> dict[str, dict[str, float]]:
     """``{WMT_ESA_COLUMN: {system: figure}}``: WMT24's ESA figure (the mean over domains of the per-domain
     means, :func:`bleu_core.study.formats.esa_scores.esa_system_scores`, as ``study`` prints it) for a
     study with ESA ratings; ``{}`` without. The ``esa`` column beside it is the plain mean."""

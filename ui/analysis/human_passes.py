@@ -4,7 +4,7 @@ Export zip. The numbers come from :func:`bleu_core.stats.human_passes.human_pass
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import streamlit as st
@@ -13,9 +13,12 @@ from bleu_core.stats.human_passes import human_passes
 from bleu_core.stats.resampling import DEFAULT_SEED
 from ui.app.markup import md_escape
 
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
+
 
 def human_passes_frames(
-    study: Any, seed: int = DEFAULT_SEED
+    study: Study, seed: int = DEFAULT_SEED
 ) -> dict[str, tuple[pd.DataFrame, str]]:
     """Per criterion with two raters: ``human-ceiling-C`` (statistic, value, items, systems) and
     ``human-disagreements-C`` (system, segment, raters' scores, gap), with captions."""
@@ -55,12 +58,12 @@ def human_passes_frames(
 
 
 @st.cache_data(max_entries=16, show_spinner="Comparing the raters of items rated twice…")
-def cached_frames(study_key: str, _study: Any, seed: int) -> dict[str, tuple[pd.DataFrame, str]]:
+def cached_frames(study_key: str, _study: Study, seed: int) -> dict[str, tuple[pd.DataFrame, str]]:
     """:func:`human_passes_frames`, once per study (``study_key``, the domain cut included) and seed."""
     return human_passes_frames(_study, seed)
 
 
-def show_human_passes(study: Any, study_key: str, criterion: str, seed: int) -> None:
+def show_human_passes(study: Study, study_key: str, criterion: str, seed: int) -> None:
     """The small section: nothing unless ``criterion`` has items with two raters."""
     tables = cached_frames(study_key, study, seed)
     ceiling = tables.get(f"human-ceiling-{criterion}")

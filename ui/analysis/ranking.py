@@ -174,8 +174,10 @@ def _with_ceilings(
 ) -> str:
     """Add the :data:`CEILING_ROW` to the findings' ``columns`` (its value and interval in each ranking's
     columns, no rank, no chance line) and return its note: per ranking the ceiling with its n and flags
-    (:func:`bleu_core.stats.ceiling_flags.ceiling_line`); ``""`` when no ranking has a ceiling."""
+    (:func:`bleu_core.stats.ceiling_flags.ceiling_line`); ``""`` when no ranking has a ceiling value."""
     said = []
+    if not any((r.extra.get("ceiling") or {}).get("statistic") is not None for r in rankings):
+        return ""  # no ranking has a ceiling (every item has a single rating): no row
     for r in rankings:
         ceiling = r.extra.get("ceiling")
         if not ceiling:

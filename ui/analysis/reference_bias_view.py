@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
+from bleu_core.errors import StudyError
 from bleu_core.study.reference_bias import ReferenceBias, reference_bias, reference_kind_label
 from bleu_core.study.reference_choice import reference_names
 from ui.app.context import table_downloads
@@ -70,8 +71,12 @@ def render_reference_bias(scores: Scores) -> None:
     references = reference_names(study)
     if len(references) < 2 or len([s for s in study.machine_systems if s not in references]) < 2:
         return
-    bias = cached_bias(scores.key, study, scores.options)
     st.subheader("Reference bias: the ranking under each reference")
+    try:
+        bias = cached_bias(scores.key, study, scores.options)
+    except StudyError as exc:  # no segment that every reference covers
+        st.caption(f"Not measured: {md_escape(str(exc))}")
+        return
     st.caption(
         f"Each system's corpus BLEU and rank under each reference alone ({bias.n_segments} of "
         f"{bias.segments_total} segments: those every reference covers); Δ rank is the change from "

@@ -3,6 +3,7 @@ room, re-exported from the modules that define it (a page imports one module of 
 """
 
 from ui.analysis import significance_data
+from ui.analysis.cluster_view import render_clusters
 from ui.analysis.stats_charts import block_chart, histogram, interval_chart, verdict_matrix
 from ui.analysis.stats_frames import (
     block_frames,
@@ -23,6 +24,7 @@ __all__ = [
     "intervals_frame",
     "matrix_frame",
     "pairs_display",
+    "render_clusters",
     "significance_data",
     "verdict_matrix",
 ]

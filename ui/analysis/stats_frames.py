@@ -120,7 +120,7 @@ def comparisons_frame(test: Any) -> pd.DataFrame:
                 "CI high": math.nan if c.confidence_interval is None else c.confidence_interval[1],
                 "verdict": c.verdict,
                 # the paired bootstrap's p as sacrebleu --paired-bs computes it (not the verdict's)
-                "sacrebleu p": math.nan if c.sacrebleu_pvalue is None else c.sacrebleu_pvalue,
+                "p (sacrebleu)": math.nan if c.sacrebleu_pvalue is None else c.sacrebleu_pvalue,
             }
             for c in test.comparisons
         ]
@@ -131,7 +131,7 @@ def pairs_display(frame: pd.DataFrame, n_resamples: int) -> pd.DataFrame:
     """:func:`comparisons_frame` of a paired bootstrap for the screen (:func:`ui.app.numbers.tidy_frame`):
     a p of 0 (no resampled difference crossed 0) reads ``< 1/M``, what ``M`` resamples can resolve.
 
-    >>> pairs_display(pd.DataFrame({"p": [0.0, 0.2], "sacrebleu p": [0.01, 0.3]}), 200)["p"].tolist()
+    >>> pairs_display(pd.DataFrame({"p": [0.0, 0.2], "p (sacrebleu)": [0.01, 0.3]}), 200)["p"].tolist()
     ['< 0.005', '0.2']
     """
     from ui.app.numbers import tidy_frame

@@ -324,10 +324,12 @@ def analysis_caption(
     and ``ci``: the interval, as ``(method, resamples, seed)`` for :func:`interval_field`, an object with
     ``interval_method``, ``n_resamples`` and ``seed`` (a correlation result), a ready ``ci:`` string, or
     None (no ``ci`` field). The sidebar's domain, when one is chosen, is its ``domain:`` field."""
+    from bleu_core.stats.study_meta import systems_entering  # on use: stats is not light
+
     human = scores.study.human_systems
     if ci is not None and not isinstance(ci, (tuple, str)):
         ci = (ci.interval_method, ci.n_resamples, ci.seed)
-    entering = entering_systems(scores.study, systems, criterion)
+    entering = systems_entering(scores.study, systems, criterion)  # rated on the criterion
     signature = analysis_signature(
         scores.signature if metric == "BLEU" else f"metric:{reference_field([metric])}",
         systems=len(entering),
@@ -337,25 +339,10 @@ def analysis_caption(
         domain=analysis_view().domain,
     )
     signature_caption(signature, prefix=prefix)
-    aside = [s for s in systems if s not in set(entering)]
-    if aside:
-        st.caption(
-            f"systems:{len(entering)} counts the systems rated on {criterion} (they enter the numbers); "
-            f"set aside (no {criterion} rating): {md_escape(', '.join(aside))}"
-        )
+    if aside := [s for s in systems if s not in set(entering)]:
+        st.caption(f"systems:{len(entering)} counts the systems rated on {criterion} (they enter the "
+                   f"numbers); set aside (no {criterion} rating): {md_escape(', '.join(aside))}")  # fmt: skip
     return signature
-
-
-def entering_systems(study: Study, systems: Sequence[str], criterion: str | None) -> list[str]:
-    """The systems of ``systems`` that enter a number computed against ``criterion`` (``a+b``: every one
-    of them): those rated on it (:func:`bleu_core.stats.study_meta.rated_systems`, as ``meta`` counts)."""
-    from bleu_core.stats.study_meta import rated_systems  # on use: the stats package is not light
-
-    names = list(systems)
-    for c in (criterion or "").split("+"):
-        if c in study.criteria:
-            names = list(rated_systems(names, study.system_scores(c)))
-    return names
 
 
 def file_stem(name: str) -> str:

@@ -259,8 +259,7 @@ Contents
 To re-make the numbers, load the same inputs (check their sha256 against settings.json) in bleu-study
 with the settings in settings.json, e.g. on the command line:
 
-  python -m bleu_core score -r REF... -i HYP... {cli_flags}
-"""
+{commands}"""
 
 
 def cli_flags(options: BleuOptions) -> str:
@@ -291,6 +290,7 @@ def reproducible_zip(
     charts: Mapping[str, Any],
     render_png: Any,
     render_svg: Any,
+    commands: str | None = None,
 ) -> bytes:
     """The reproducible zip.
 
@@ -299,6 +299,7 @@ def reproducible_zip(
         tables: ``{stem: (frame, caption)}``.
         charts: ``{stem: altair chart or its Vega-Lite JSON}``.
         render_png, render_svg: functions spec-JSON → PNG bytes / SVG text (vl-convert, cached by the caller).
+        commands: the README's command lines that rebuild the numbers (default: the ``score`` command).
     """
     options = settings["bleu_options"]
     members: dict[str, bytes | str] = {
@@ -306,7 +307,8 @@ def reproducible_zip(
             study=settings["study"]["name"],
             label=settings["study"]["opened_from"],
             signature=settings["signature"],
-            cli_flags=cli_flags(BleuOptions(**options)),
+            commands=commands
+            or f"  python -m bleu_core score -r REF... -i HYP... {cli_flags(BleuOptions(**options))}\n",
         ),
         "settings.json": json.dumps(settings, indent=2, ensure_ascii=False, default=str) + "\n",
         "signature.txt": settings["signature"] + "\n",

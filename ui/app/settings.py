@@ -156,6 +156,22 @@ def follow_target_language(state: Any, target_lang: str | None) -> None:
         state[K.OPT_TOKENIZE] = tokenizer_for_language(target_lang)
 
 
+def picker_value(
+    chosen: Sequence[str] | None, in_use: Sequence[str], names: Sequence[str]
+) -> list[str]:
+    """What the reference picker shows chosen: the user's choice (of the offered ``names``), or, when
+    nothing is chosen (a new study, after Reset), the references ``in_use`` (the loader's choice), so
+    that picking another one adds to them, as the picker's chips say, instead of silently replacing them.
+
+    >>> picker_value([], ["ref-B"], ["ref-B", "ref-C"])  # after Reset: the loader's choice, shown
+    ['ref-B']
+    >>> picker_value(["ref-B", "ref-C"], ["ref-B"], ["ref-B", "ref-C"]), picker_value(["ref-X"], [], ["ref-B"])
+    (['ref-B', 'ref-C'], [])
+    """
+    current = [r for r in chosen or [] if r in names]
+    return current or [r for r in in_use if r in names]
+
+
 def render_settings(
     reference_names: Sequence[str],
     streams: Sequence[str] | None = None,
@@ -222,8 +238,9 @@ def render_settings(
     )
     refs: list[str] = list(streams if streams is not None else reference_names)
     if len(reference_names) > 1:
-        current = st.session_state.get(K.OPT_REFERENCES) or []
-        st.session_state[K.OPT_REFERENCES] = [r for r in current if r in reference_names]
+        st.session_state[K.OPT_REFERENCES] = picker_value(
+            st.session_state.get(K.OPT_REFERENCES), refs, reference_names
+        )
         sb.multiselect(
             "References",
             list(reference_names),
@@ -231,7 +248,8 @@ def render_settings(
             placeholder="the loader's choice",
             help="The human translations BLEU is computed against (choose all of them for "
             "multi-reference BLEU). The others become human systems with their own human scores, "
-            "on every page. Nothing chosen: the loader's choice (WMT: reference A).",
+            "on every page. The loader's choice (WMT: reference A) is shown chosen after Reset; "
+            "emptied, the loader's choice is used again.",
         )
     sb.button(
         "Reset to defaults",

@@ -248,8 +248,11 @@ EXPLORE_NGRAM_TABLE: Final = "explore_ngrams"
 """Selection state of the n-gram table."""
 EXPLORE_SPAN_RATERS: Final = "explore_span_raters"
 """Widget: the raters whose MQM error spans Explore draws and counts (list; empty = every rater)."""
+EXPLORE_RATED_ONLY: Final = "explore_rated_only"
+"""Widget: Explore lists only the translations with a rating of the chosen criterion (bool)."""
 DEFAULTS.update(
     {
+        EXPLORE_RATED_ONLY: False,
         EXPLORE_SORT: "disagreement",
         EXPLORE_DESCENDING: True,
         EXPLORE_SEARCH: "",
@@ -270,6 +273,7 @@ PERSISTENT_WIDGET_KEYS += [
     EXPLORE_PAGE,
     EXPLORE_ORDER,
     EXPLORE_SPAN_RATERS,
+    EXPLORE_RATED_ONLY,
 ]
 
 # --- Learn BLEU page (pages/learn.py) -----------------------------------------------------------
@@ -550,8 +554,9 @@ RATE_SAVE_FOR: Final = "rate_save_for"
 """ESA / DA: the position of the item whose "Save and next" was tapped (set by the button's callback), or
 absent: a late second tap names the item it was meant for."""
 RATE_DRAFT: Final = "rate_draft"
-"""ESA: this browser's unsaved marks (and score) of the item on screen, as its cookie holds them
-(ui/campaigns/browser_memory.py), ``""`` for none, or None before the cookie is read."""
+"""ESA and cESA: this browser's unsaved marks (and scores) of the screen (its item, or a contrastive
+sentence's translations), as its cookie holds them (ui/campaigns/browser_memory.py), ``""`` for none, or None
+before the cookie is read."""
 RATE_CESA_SCORE_PREFIX: Final = "rate_cesa_score_"
 """Contrastive ESA: widget, the 0-100 score of one translation of the screen (``"?"`` until chosen),
 ``f"{RATE_CESA_SCORE_PREFIX}{position}"`` (ui/campaigns/contrastive_rating.py)."""
@@ -579,6 +584,8 @@ PROJ_ESA_ITEM: Final = "proj_esa_item"
 """Widget: in an ESA lesson, the position of the segment whose marks the projector shows (int)."""
 PROJ_TIMER_MINUTES: Final = "proj_timer_minutes"
 """Widget: minutes of the rating timer the teacher sets on the projector."""
+PROJ_TIMER_SECONDS: Final = "proj_timer_seconds"
+"""Widget: seconds added to the minutes of the rating timer (0-59)."""
 PROJ_CESA_SEGMENT: Final = "proj_cesa_segment"
 """Widget: in a contrastive ESA lesson, the sentence whose pairwise preferences the projector shows."""
 DEFAULTS.update({PROJ_CODE: None, PROJ_KEY: None, PROJ_FROZEN: False})

@@ -12,8 +12,11 @@
 ``esa_manage``     the organiser's quality control (pass rates, keep), ESA CSV / JSONL downloads.
 ``class_mode``     class mode: a lesson campaign in one click, the join QR code, the projector dashboard's parts.
 ``lesson_form``    class mode's questions: what the class reads, how many students, the systems' preview.
-``lesson_panel``   the Class mode tab: the form, then the lesson (my lessons, the key once, the projector link).
-``browser_memory`` what this browser remembers (cookies): the teacher's lessons, the student's resume codes.
+``lesson_panel``   the Class mode tab: the form, then the lesson (my lessons, the projector link; the key only
+                   behind the teacher's "for your eyes only" switch).
+``lesson_study``   the lesson owns its study: a reload reopens the study it was planned on; which study to open.
+``browser_memory`` what this browser remembers (cookies): the teacher's lessons, the student's resume codes,
+                   the unsaved ESA marks and scores of the screen (an item; a cESA sentence's translations).
 ``network``        whether phones can reach the join link; this machine's network address.
 ``projector_access`` who the projector shows the lesson to: a view-only link, or the teacher's browser.
 ``projector_parts`` the projector's timer, end-of-class downloads, countdown and agreement column.

@@ -5,8 +5,9 @@ loses nothing:
   The Campaigns and Projector pages reopen the latest one without a key being typed.
 * :data:`JUDGE_COOKIE` — the student's resume codes (``CODE-<judge id>-<secret>``), the latest first. The Rate page
   signs the student back in, on the item they were on, with no code to type (anonymous students too).
-* :data:`DRAFT_COOKIE` — the ESA marks (and the score) of the item on screen that are not saved yet
-  (:func:`draft_value`): a reload mid-item shows them again. Saving or skipping the item empties it.
+* :data:`DRAFT_COOKIE` — the ESA marks (and the scores) of the screen that are not saved yet: one item under
+  ESA, the two or three translations of a sentence under contrastive ESA (:func:`screen_draft_value`): a
+  reload mid-screen shows them again. Saving or skipping the screen empties it.
 
 The cookies are read from the request that opened the session (``st.context.cookies``) and written by a small
 script in the page (``document.cookie``, ``SameSite=Strict``): they never appear in an address. A session
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import streamlit as st
@@ -31,8 +32,9 @@ from ui.app import state as K
 LESSONS_COOKIE = "bs_lessons"
 JUDGE_COOKIE = "bs_judge"
 DRAFT_COOKIE = "bs_esa_draft"
-#: The longest draft kept (a cookie holds ~4 kB): about 90 marks.
-MAX_DRAFT_LENGTH = 1200
+#: The longest draft kept (a cookie holds ~4 kB with its name and attributes): about 250 marks over the
+#: screen's translations. A longer draft is not kept (a reload shows the saved marks).
+MAX_DRAFT_LENGTH = 3600
 _DRAFT = re.compile(
     r"([A-Z0-9]{1,16}):(\d{1,6}):((?:\d{1,7}-\d{1,7}-[mM]|x-x-[mM])(?:_(?:\d{1,7}-\d{1,7}-[mM]|x-x-[mM]))*)?:(\d{0,3})"
 )
@@ -162,9 +164,7 @@ def sync_browser_memory(*, lessons: bool = True) -> None:
         if left > 0:
             write_cookie(cookie, entries)
             pending[cookie] = (value, left - 1)
-    draft = st.session_state.get(K.RATE_DRAFT)
-    if draft is not None and draft != read_cookie(DRAFT_COOKIE):
-        write_cookie(DRAFT_COOKIE, [draft] if draft else [])
+    _write_draft()
 
 
 def my_lessons() -> list[tuple[str, str]]:
@@ -231,7 +231,7 @@ class Draft:
 
 
 def draft_value(code: str, position: int, marks: Sequence[MarkedSpan], score: int | None) -> str:
-    """The draft cookie's value: ``CODE:POSITION:MARKS:SCORE``, a mark ``start-end-s`` (``m`` minor, ``M``
+    """One item's draft: ``CODE:POSITION:MARKS:SCORE``, a mark ``start-end-s`` (``m`` minor, ``M``
     major; ``x-x-s`` for ``[missing]``), marks joined by ``_``, the score empty when not given.
 
     >>> draft_value("K7P2QX", 3, [MarkedSpan(0, 8, "major"), MarkedSpan(None, None, "minor", True)], 70)
@@ -243,12 +243,31 @@ def draft_value(code: str, position: int, marks: Sequence[MarkedSpan], score: in
         ("x-x" if m.missing else f"{m.start}-{m.end}") + ("-M" if m.severity == "major" else "-m")
         for m in marks
     ]
-    value = f"{code}:{position}:{'_'.join(parts)}:{'' if score is None else int(score)}"
-    return value if len(value) <= MAX_DRAFT_LENGTH else f"{code}:{position}::"
+    return f"{code}:{position}:{'_'.join(parts)}:{'' if score is None else int(score)}"
+
+
+#: One item of a screen as :func:`remember_draft` takes it: ``(marks, score)`` (None: no score given).
+DraftItem = tuple[Sequence[MarkedSpan], int | None]
+
+
+def screen_draft_value(code: str, items: Mapping[int, DraftItem]) -> str:
+    """The draft cookie's value for a screen: the drafts (:func:`draft_value`) of its items that hold a mark
+    or a score, by position, joined by ``|``; '' when none does, or when the value would be longer than
+    :data:`MAX_DRAFT_LENGTH` (not kept).
+
+    >>> screen_draft_value("K7", {4: ([], 90), 3: ([MarkedSpan(0, 2, "minor")], None), 5: ([], None)})
+    'K7:3:0-2-m:|K7:4::90'
+    """
+    value = "|".join(
+        draft_value(code, position, marks, score)
+        for position, (marks, score) in sorted(items.items())
+        if marks or score is not None
+    )
+    return value if len(value) <= MAX_DRAFT_LENGTH else ""
 
 
 def parse_draft(value: str | None) -> Draft | None:
-    """The draft a cookie value holds, or None when it holds none (or is malformed).
+    """The draft of one item a cookie entry holds, or None when it holds none (or is malformed).
 
     >>> parse_draft("K7P2QX:3:0-8-M_x-x-m:70").marks[1]
     MarkedSpan(start=None, end=None, severity='minor', missing=True)
@@ -270,28 +289,59 @@ def parse_draft(value: str | None) -> Draft | None:
     return Draft(code, int(position), tuple(spans), int(score) if score else None)
 
 
-def remembered_draft() -> Draft | None:
-    """This browser's unsaved ESA draft (read from its cookie on first use)."""
+def parse_screen_draft(value: str | None) -> dict[int, Draft]:
+    """The drafts of a screen's items a cookie value holds, by position; empty when it holds none, or when
+    any entry is malformed or of another campaign than the first (the whole value is then ignored).
+
+    >>> sorted(parse_screen_draft("K7:3:0-2-m:|K7:4::90"))
+    [3, 4]
+    >>> parse_screen_draft("K7:3:0-2-m:|Q9:4::90"), parse_screen_draft("K7:3::|<b>")
+    ({}, {})
+    """
+    entries = (value or "").split("|") if value else []
+    drafts = [d for d in map(parse_draft, entries) if d is not None]
+    if not drafts or len(drafts) != len(entries) or any(d.code != drafts[0].code for d in drafts):
+        return {}
+    return {d.position: d for d in drafts}
+
+
+def remembered_drafts() -> dict[int, Draft]:
+    """This browser's unsaved draft of the screen, by position (read from its cookie on first use)."""
     state = st.session_state
     if state.get(K.RATE_DRAFT) is None:
-        state[K.RATE_DRAFT] = (
-            read_cookie(DRAFT_COOKIE) if parse_draft(read_cookie(DRAFT_COOKIE)) else ""
-        )
-    return parse_draft(state[K.RATE_DRAFT])
+        cookie = read_cookie(DRAFT_COOKIE)
+        state[K.RATE_DRAFT] = cookie if parse_screen_draft(cookie) else ""
+    return parse_screen_draft(state[K.RATE_DRAFT])
 
 
-def remember_draft(
-    code: str, position: int, marks: Sequence[MarkedSpan], score: int | None
-) -> None:
-    """Keep item *position*'s unsaved marks and score in this browser, written to the cookie in this run (a
-    reload right after a mark keeps it); no marks and no score: nothing to keep."""
-    remembered_draft()
-    value = draft_value(code, position, marks, score) if marks or score is not None else ""
-    st.session_state[K.RATE_DRAFT] = value
-    if value != read_cookie(DRAFT_COOKIE):
-        write_cookie(DRAFT_COOKIE, [value] if value else [])
+def draft_for(code: str, position: int) -> Draft | None:
+    """This browser's unsaved draft of item *position* of campaign *code*, if it keeps one."""
+    draft = remembered_drafts().get(position)
+    return draft if draft is not None and draft.code == code else None
+
+
+def remember_draft(code: str, items: Mapping[int, DraftItem]) -> None:
+    """Keep the unsaved marks and scores of the screen's *items* (``{position: (marks, score)}``: one item
+    under ESA, the screen's translations under contrastive ESA) in this browser, written to the cookie in
+    this run (a reload right after a mark keeps it); items with no mark and no score are not kept."""
+    remembered_drafts()
+    st.session_state[K.RATE_DRAFT] = screen_draft_value(code, items)
+    _write_draft()
 
 
 def forget_draft() -> None:
-    """The item was saved or skipped: its draft goes."""
+    """The screen was saved or skipped: its draft goes (the cookie is emptied on the next run, as a save is
+    followed by ``st.rerun()``, which would lose a script written now)."""
     st.session_state[K.RATE_DRAFT] = ""
+
+
+def _write_draft() -> None:
+    """Write this session's draft to the cookie when it differs from the value last written (at first:
+    the cookie as the session found it)."""
+    state = st.session_state
+    draft = state.get(K.RATE_DRAFT)
+    writes: dict[str, tuple[str | None, int]] = state.setdefault(K.COOKIE_WRITES, {})
+    last = writes[DRAFT_COOKIE][0] if DRAFT_COOKIE in writes else read_cookie(DRAFT_COOKIE)
+    if draft is not None and draft != last:
+        write_cookie(DRAFT_COOKIE, [draft] if draft else [])
+        writes[DRAFT_COOKIE] = (draft, 0)

@@ -34,6 +34,7 @@ from ui.campaigns.esa_manage import lesson_protocol_choice
 from ui.campaigns.lesson_form import (
     audience_inputs,
     english_offer,
+    measured_pace,
     size_caption,
     systems_preview,
 )
@@ -159,7 +160,8 @@ def class_mode_form(scores: Scores) -> tuple[int, int, bool, int, str] | None:
     systems_preview(study, system_bleu_of(scores), int(n_systems))
     protocol = lesson_protocol_choice()  # ESA or adequacy + fluency; create_lesson reads it
     students = int(st.session_state.get(K.CLASS_STUDENTS) or 1)
-    st.caption(size_caption(students, int(n_systems), int(n_segments), protocol))
+    pace = measured_pace(protocol)  # the teacher's last lesson of this protocol, when it timed one
+    st.caption(size_caption(students, int(n_systems), int(n_segments), protocol, pace))
     if not st.button("Start a class", type="primary", icon=":material/school:"):
         return None
     seed, _ = session_resampling()

@@ -8,7 +8,9 @@ order, :mod:`bleu_core.campaigns.contrastive`) in its own box with ESA's word to
 next" saves the whole screen or nothing: a translation without a score, or scored below 85 without an error
 marked, refuses the Save with a word naming it (:func:`bleu_core.campaigns.contrastive.screen_refusal`). The
 Save button's key carries the screen's first position, so a late second tap belongs to the screen it was
-made on and never saves the next one.
+made on and never saves the next one. What the student marked and scored on the screen and has not saved yet
+is kept in this browser's draft cookie (:func:`ui.campaigns.browser_memory.remember_draft`, every
+translation of the screen): a reload shows the marks and scores again; saving the screen empties it.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bleu_core.campaigns.contrastive import (
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.markup import md_escape
+from ui.campaigns import browser_memory
 from ui.campaigns.esa_marking import (
     ESA_STYLE,
     current_marks,
@@ -61,24 +64,54 @@ def _option(stored: int | None) -> int | str:
     return min(SCORES, key=lambda s: abs(s - stored))
 
 
+def _stored_score(session: JudgeSession, position: int) -> int | None:
+    return session.scores(position).get(session.campaign.criteria[0].name)
+
+
+def _start_score(session: JudgeSession, position: int) -> None:
+    """Put the slider of *position* where it starts when it appears: the score of this browser's unsaved
+    draft (a reload), else the stored score, else unset."""
+    key = f"{K.RATE_CESA_SCORE_PREFIX}{position}"
+    if key not in st.session_state:
+        draft = browser_memory.draft_for(session.code, position)
+        kept = draft.score if draft is not None else None
+        st.session_state[key] = _option(
+            kept if kept is not None else _stored_score(session, position)
+        )
+
+
 def translation_box(
     session: JudgeSession, item: Item, label: str
 ) -> tuple[int | None, list[MarkedSpan]]:
     """One translation of the screen: the text with its marks, the word toggles and the score slider."""
     pos = item.position
-    marks = current_marks(session.code, pos, session.spans(pos))
+    marks = current_marks(session.code, pos, session.spans(pos), slider=False)
+    _start_score(session, pos)
     with st.container(border=True):
         st.markdown(f"**Translation {label}**")
         st.markdown(marked_html(item.translation, marks), unsafe_allow_html=True)
         word_picker(item, pos, marks)
+        options: list[int | str] = [UNSET, *SCORES]
         chosen = st.select_slider(
             f"Score of translation {label} (0-100; below {SPANS_REQUIRED_BELOW} mark the errors)",
-            options=[UNSET, *SCORES],
-            value=_option(session.scores(pos).get(session.campaign.criteria[0].name)),
+            options=options,
             format_func=score_text,
             key=f"{K.RATE_CESA_SCORE_PREFIX}{pos}",
         )
     return (None if chosen == UNSET else int(chosen)), marks
+
+
+def keep_screen_draft(
+    session: JudgeSession, answers: dict[int, tuple[int | None, list[MarkedSpan]]]
+) -> None:
+    """Keep in this browser what differs from what is stored on the screen (every translation's marks and
+    score given so far), for a reload."""
+    unsaved = {
+        pos: (marks, score)
+        for pos, (score, marks) in answers.items()
+        if score != _stored_score(session, pos) or set(marks) != set(session.spans(pos))
+    }
+    browser_memory.remember_draft(session.code, unsaved)
 
 
 def bands_caption() -> str:
@@ -118,6 +151,7 @@ def rate_screen(session: JudgeSession, position: int) -> bool:
     for label, item in zip(LABELS, items, strict=False):
         assert item is not None
         answers[item.position] = translation_box(session, item, label)
+    keep_screen_draft(session, answers)
     c1, c2, _ = st.columns([2, 1, 2])
     save = c1.button(SAVE_LABEL, type="primary", key=f"rate_cesa_save_{screen[0]}", width="stretch")
     back = c2.button(BACK_LABEL, key=f"rate_cesa_back_{screen[0]}", disabled=screen[0] == 0)

@@ -25,7 +25,7 @@ from bleu_core.campaigns import (
     StoredSpan,
 )
 from bleu_core.campaigns.exports import campaign_jsonl, esa_csv
-from bleu_core.campaigns.pearmut_export import pearmut_bundle
+from bleu_core.campaigns.pearmut_export import PEARMUT_PROTOCOL, pearmut_bundle
 from bleu_core.campaigns.protocols import PROTOCOL_TITLES, SPAN_PROTOCOLS
 from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
@@ -113,7 +113,9 @@ def field_downloads(
     ratings: Sequence[StoredRating],
     study: Study | None,
 ) -> None:
-    """ "Appraise ESA CSV" (ESA campaigns, with the study the campaign was made from) and "JSONL"."""
+    """ "Appraise ESA CSV" (ESA and contrastive ESA campaigns, with the study the campaign was made from: one
+    row per translation rated, a contrastive screen's translations as ESA rows), "JSONL" and Pearmut's
+    zip (ESA, or cESA with a sentence's translations on one page)."""
     items = store.items(campaign.code, key)
     spans = store.spans(campaign.code, key)
     stem = f"{file_stem(campaign.name)}-{campaign.code}"
@@ -128,10 +130,10 @@ def field_downloads(
         disabled=not ratings,
         help="One line per judge and item in Pearmut's annotation-log shape: texts, scores, error spans.",
     )
-    if campaign.protocol == "esa":
-        pearmut_download(c3, (items, ratings, spans), stem)
-    if campaign.protocol != "esa":
+    pearmut = PEARMUT_PROTOCOL.get(campaign.protocol)
+    if pearmut is None:  # adequacy + fluency, DA: neither Appraise's ESA CSV nor Pearmut's ESA
         return
+    pearmut_download(c3, (items, ratings, spans), stem, pearmut)
     mismatch = study_mismatch(campaign, study)
     if mismatch:
         c1.caption(f"Appraise ESA CSV: {md_escape(mismatch)}")
@@ -156,7 +158,8 @@ def field_downloads(
         icon=":material/download:",
         on_click="ignore",
         disabled=not ratings or study is None,
-        help="The shape WMT24 publishes (Appraise's export); the WMT24 loader reads it back.",
+        help="The shape WMT24 publishes (Appraise's export), one row per translation rated (a "
+        "contrastive screen gives one row per translation); the WMT24 loader reads it back.",
     )
 
 
@@ -164,10 +167,12 @@ def pearmut_download(
     column: DeltaGenerator,
     campaign: tuple[Sequence[Item], Sequence[StoredRating], Sequence[StoredSpan]],
     stem: str,
+    protocol: str = "ESA",
 ) -> None:
-    """ "Pearmut campaign + annotations (zip)" (:func:`bleu_core.campaigns.pearmut_export.pearmut_bundle`)."""
+    """ "Pearmut campaign + annotations (zip)" (:func:`bleu_core.campaigns.pearmut_export.pearmut_bundle`)
+    under Pearmut's *protocol* (``ESA``, or ``cESA``: one page per source sentence with its systems)."""
     try:
-        bundle = pearmut_bundle(*campaign, campaign_id=stem)
+        bundle = pearmut_bundle(*campaign, campaign_id=stem, protocol=protocol)
     except BleuStudyError as err:
         column.caption(f"Pearmut: {md_escape(str(err))}")
         return

@@ -149,15 +149,18 @@ def touched_key(position: int) -> str:
     return f"{K.RATE_TOUCHED_PREFIX}{position}"
 
 
-def current_marks(code: str, position: int, stored: Sequence[MarkedSpan]) -> list[MarkedSpan]:
+def current_marks(
+    code: str, position: int, stored: Sequence[MarkedSpan], *, slider: bool = True
+) -> list[MarkedSpan]:
     """The marks of item *position* in this session: on the session's first look, this browser's unsaved
-    draft of the item (a reload), else the stored ones. A draft's score goes back on the slider."""
+    draft of the item (a reload), else the stored ones. With *slider* (ESA's screen) a draft's score goes
+    back on the slider."""
     state = st.session_state
     if marks_key(position) not in state:
-        draft = browser_memory.remembered_draft()
-        if draft is not None and draft.code == code and draft.position == position:
+        draft = browser_memory.draft_for(code, position)
+        if draft is not None:
             state[marks_key(position)] = [s.to_dict() for s in draft.marks]
-            if draft.score is not None:
+            if slider and draft.score is not None:
                 state[slider_key(position)] = draft.score
                 state[touched_key(position)] = True
         else:
@@ -173,7 +176,7 @@ def keep_draft(code: str, position: int, marks: Sequence[MarkedSpan]) -> None:
     """Keep the item's unsaved marks and score (once given) in this browser, for a reload."""
     state = st.session_state
     score = state.get(slider_key(position)) if state.get(touched_key(position)) else None
-    browser_memory.remember_draft(code, position, marks, score)
+    browser_memory.remember_draft(code, {position: (marks, score)})
 
 
 def forget_marks(position: int) -> None:
@@ -274,7 +277,7 @@ def slider_form(
         word_picker(item, position, marks)
     crit = campaign.criteria[0]
     state = st.session_state
-    if slider_key(position) not in state:  # a fresh slider (the item anew): no score given on it yet
+    if slider_key(position) not in state:  # a fresh slider: no score given on it yet
         state[slider_key(position)] = stored_score if stored_score is not None else 50
         state.pop(touched_key(position), None)
     score = st.slider(

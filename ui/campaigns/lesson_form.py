@@ -16,12 +16,15 @@ from bleu_core.campaigns.lesson import (
     READS,
     choose_lesson_systems,
     lesson_segments,
+    seconds_per_item,
 )
 from bleu_core.errors import BleuStudyError
 from bleu_core.study.model import Study
 from ui.app import state as K
 from ui.app.context import open_demo
 from ui.app.markup import md_escape
+from ui.campaigns.browser_memory import my_lessons
+from ui.campaigns.db import open_store
 
 #: The bundled study class mode offers to a class that reads English.
 ENGLISH_DEMO = "ted-zh-en"
@@ -93,8 +96,8 @@ def audience_inputs(study: Study) -> str:
 #: Seconds a student takes per item, by protocol, for the lesson's estimate. Adequacy + fluency: two taps on
 #: the paper's 1-5 scale, ~6 s each (as the app has always assumed). ESA: an assumption, not a measurement
 #: (reading the translation, tapping the words of each error, marking it, then the slider): 30 s an item;
-#: a contrastive screen counts that per translation. Once a lesson runs, its own ratings' times
-#: (created_at) are the measure.
+#: a contrastive screen counts that per translation. Once this browser's teacher has run a lesson of the
+#: protocol, its ratings' times are the measure instead (:func:`measured_pace`).
 SECONDS_PER_ITEM = {"adequacy-fluency": 12, "esa": 30, "da": 10, "cesa": 30}
 #: How each protocol's time is worded in the estimate.
 PACE = {
@@ -106,27 +109,54 @@ PACE = {
 
 
 def size_caption(
-    n_students: int, n_systems: int, n_segments: int, protocol: str = "adequacy-fluency"
+    n_students: int,
+    n_systems: int,
+    n_segments: int,
+    protocol: str = "adequacy-fluency",
+    measured: tuple[float, str] | None = None,
 ) -> str:
     """How many ratings each system will get, against what r needs, and the time per student, at the
-    *protocol*'s pace (:data:`SECONDS_PER_ITEM`).
+    *protocol*'s pace: *measured* ``(seconds an item, lesson code)`` when an earlier lesson of this protocol
+    timed it (:func:`measured_pace`), else :data:`SECONDS_PER_ITEM`.
 
     >>> size_caption(20, 5, 10)
     '50 items per student, about 10 minutes (adequacy and fluency, ~6 s a rating). Each system gets 200 ratings of each criterion from 20 students; r settles at about 40.'
     >>> size_caption(20, 5, 10, "esa").split(". ")[0]
     '50 items per student, about 25 minutes (ESA: marking errors, then a score, ~30 s an item (an assumption))'
+    >>> size_caption(20, 5, 10, "esa", (42.0, "K7P2QX")).split(". ")[0]
+    '50 items per student, about 35 minutes (~42 s an item, as your lesson K7P2QX took)'
     """
     per_system = n_students * n_segments
-    seconds = SECONDS_PER_ITEM.get(protocol, SECONDS_PER_ITEM["esa"])
+    seconds = measured[0] if measured else SECONDS_PER_ITEM.get(protocol, SECONDS_PER_ITEM["esa"])
     minutes = math.ceil(n_systems * n_segments * seconds / 60)
+    pace = (
+        f"~{measured[0]:.0f} s an item, as your lesson {measured[1]} took"
+        if measured
+        else PACE.get(protocol, PACE["esa"])
+    )
     text = (
-        f"{n_systems * n_segments} items per student, about {minutes} minutes "
-        f"({PACE.get(protocol, PACE['esa'])}). Each system gets {per_system} ratings of each criterion from "
-        f"{n_students} students; r settles at about {RATINGS_PER_SYSTEM}."
+        f"{n_systems * n_segments} items per student, about {minutes} minutes ({pace}). Each system gets "
+        f"{per_system} ratings of each criterion from {n_students} students; r settles at about "
+        f"{RATINGS_PER_SYSTEM}."
     )
     if per_system < RATINGS_PER_SYSTEM:
         text += " Too few: add segments, or r will swing until the end."
     return text
+
+
+def measured_pace(protocol: str) -> tuple[float, str] | None:
+    """``(seconds an item, code)`` from the latest lesson of *protocol* this browser remembers, when its
+    ratings time the class's pace (:func:`bleu_core.campaigns.lesson.seconds_per_item`); else None."""
+    for code, key in my_lessons():
+        try:
+            campaign = open_store().get_campaign(code)
+            if campaign.protocol != protocol:
+                continue
+            seconds = seconds_per_item(open_store().ratings(code, key))
+        except BleuStudyError:
+            continue
+        return (seconds, code) if seconds is not None else None
+    return None
 
 
 def systems_preview(study: Study, system_bleu: Mapping[str, float], n_systems: int) -> None:

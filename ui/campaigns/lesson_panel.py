@@ -97,7 +97,7 @@ def class_mode_tab() -> None:
             return
         code, key = created.campaign.code, created.organiser_key
         remember_lesson(code, key)
-        remember_campaign(code, key, tab=forms.CLASS_TAB)  # the key stays behind "for your eyes only"
+        remember_campaign(code, key, tab=forms.CLASS_TAB)  # the key: "for your eyes only"
         st.rerun()
     if code and key:
         lesson_links(code, key)

@@ -31,10 +31,10 @@ def follow_lesson_study(campaign: Campaign) -> bool:
     source = lesson_study_source(campaign)
     state = st.session_state
     followed = set(state.get(K.LESSON_STUDY_FOLLOWED) or ())
-    if source is None or campaign.code in followed:
+    if campaign.code in followed:
         return False
     state[K.LESSON_STUDY_FOLLOWED] = followed | {campaign.code}
-    if source == open_study_source() or not source.startswith(DEMO_PREFIX):
+    if source is None or source == open_study_source() or not source.startswith(DEMO_PREFIX):
         return False
     try:
         open_demo(source[len(DEMO_PREFIX) :])

@@ -67,14 +67,25 @@ def snapshot(data: ClassData) -> ClassSnapshot:
 
 
 def timer_controls(store: CampaignStore, code: str, key: str) -> None:
-    """The teacher sets the timer: the projector counts down and rating closes at zero."""
+    """The teacher sets the timer (minutes and seconds): the projector counts down and rating closes at
+    zero."""
     minutes = st.number_input(
-        "Minutes", min_value=1, max_value=120, value=10, key=K.PROJ_TIMER_MINUTES
+        "Minutes", min_value=0, max_value=120, value=10, key=K.PROJ_TIMER_MINUTES
     )
-    if st.button("Start the timer", type="primary", icon=":material/timer:"):
+    seconds = st.number_input(
+        "Seconds", min_value=0, max_value=59, value=0, step=5, key=K.PROJ_TIMER_SECONDS
+    )
+    total = 60 * int(minutes) + int(seconds)
+    if st.button(
+        "Start the timer",
+        type="primary",
+        icon=":material/timer:",
+        disabled=total <= 0,
+        help=None if total > 0 else "Set the minutes or seconds first.",
+    ):
         store.set_open(code, key, True)
         lesson_timer.start_timer(  # at zero the server closes rating, projector open or not
-            code, float(minutes), on_zero=lambda: store.set_open(code, key, False)
+            code, total / 60, on_zero=lambda: store.set_open(code, key, False)
         )
         st.rerun()
     if st.button("Stop the timer", disabled=lesson_timer.seconds_left(code) is None):

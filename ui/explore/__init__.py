@@ -10,7 +10,7 @@ paper's worked examples, BLEU's matches against the raters' MQM error spans.
 ``span_view``  Explore's error-span parts: rater filter, one system's spans view, the browser's sorts.
 ``agreement``  BLEU vs error spans page: cached token-level agreement, its tables and charts.
 ``wmt25_view`` BLEU vs error spans page: WMT25's span score of BLEU's spans, the task's TSV downloads.
-``error_free_card`` Learn page: "is BLEU = 100 an error-free detector?" on the open study.
+``error_free_card`` Learn page: "is BLEU = 1 an error-free detector?" on the open study.
 ``*_page``  each page's one door into this room (a page imports one module of its room): what
             ``pages/<page>.py`` uses, re-exported from the modules that define it: error_spans_page,
             explore_page, learn_page.

@@ -11,8 +11,8 @@ the syntax highlighter). The tables are plain rows, drawn with :func:`ui.app.mar
 >>> o = study_overview(s)
 >>> o.segments, o.systems, o.human, o.rated_items
 (2, 2, 1, 0)
->>> o.systems_table.rows
-(('A', 'no', 1), ('H', 'yes', 0))
+>>> o.systems_table.rows  # A's blank line is an output, scored as empty, not a missing segment
+(('A', 'no', 0, 1), ('HUMAN-H (H)', 'yes', 0, 0))
 >>> o.criteria_table.rows
 (('adequacy', 'higher', '1 … 5', 0, '—', ''),)
 """

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bleu_core.errors import InputError
 from bleu_core.io.members import FileTree
+from bleu_core.study.formats.release_clusters import attach_release_clusters
 from bleu_core.study.metric_scores import attach_metric_scores, parse_metric_scores
 from bleu_core.study.model import LoadResult, LoadWarning
 
@@ -34,6 +35,7 @@ RELEASE_SCORES = "scores/automatic-scores.tsv"
 
 def attach_release_scores(tree: FileTree, result: LoadResult) -> LoadResult:
     """``result`` with the release's automatic scores attached, and a note (see the module docstring)."""
+    result = attach_release_clusters(tree, result)  # the organisers' clusters.csv, when shipped
     found = [f for f in tree.files() if f == RELEASE_SCORES or f.endswith("/" + RELEASE_SCORES)]
     if not found:
         return result
