@@ -43,6 +43,7 @@ from .resampling import DEFAULT_SEED, make_rng
 
 AVERAGINGS = ("none", "sys", "item")
 VARIANTS = ("b", "c", "23", "acc23")
+THRESHOLD_VARIANTS = ("b", "23", "acc23")  # tau-c takes no tie threshold
 MAX_PAIRS = 30_000_000
 
 
@@ -274,13 +275,72 @@ def kendall_variant(
             replace_nans_with_zeros=replace_nans_with_zeros,
             name="kendall-c",
         )
+    res = at_tie_threshold(
+        metric,
+        human,
+        epsilon,
+        variant,
+        average_by=average_by,
+        replace_nans_with_zeros=replace_nans_with_zeros,
+    )
+    return AveragedResult(f"kendall-{variant}", res.statistic, res.n_groups, average_by)
+
+
+@dataclass(frozen=True)
+class ThresholdResult:
+    """A Kendall variant at one given tie threshold ε (acc*_eq at the ε a user chose, say).
+
+    Attributes:
+        statistic: the mean over groups with a defined value (``nan`` when none); ``n_groups`` of them.
+        counts: the pairs behind it, summed over the groups: C, D, T_h, T_m, T_hm (module docstring),
+            with a metric tie wherever ``|Δmetric| <= epsilon``.
+    """
+
+    variant: str
+    statistic: float
+    epsilon: float
+    average_by: str
+    n_groups: int
+    counts: tuple[int, int, int, int, int]
+
+
+def at_tie_threshold(
+    metric: Any,
+    human: Any,
+    epsilon: float,
+    variant: str = "acc23",
+    *,
+    average_by: str = "item",
+    replace_nans_with_zeros: bool = False,
+) -> ThresholdResult:
+    """acc_23 (``variant="acc23"``), tau_23 or tau-b per group with the metric tie threshold *epsilon*
+    (``|Δmetric| <= epsilon`` is a metric tie), averaged over the groups, with the pair counts.
+
+    At the ε that :func:`tie_calibrated` finds this is acc*_eq (its ``statistic``); at any other ε, the
+    value on its curve (``values``) there.
+
+    >>> human = np.array([[1.0], [2.0], [2.0], [3.0], [4.0]])     # MTME stats_test, as above
+    >>> metric = np.array([[2.0], [1.0], [1.5], [5.0], [3.0]])
+    >>> res = at_tie_threshold(metric, human, 0.5)
+    >>> res.statistic, res.counts   # metric 2 vs 1.5: T_m; 1 vs 1.5 (humans 2, 2): T_hm; (6 + 1) / 10
+    (0.7, (6, 2, 0, 1, 1))
+    """
+    if variant not in THRESHOLD_VARIANTS:
+        raise StatsInputError(
+            f"a tie threshold applies to the Kendall variants {', '.join(THRESHOLD_VARIANTS)}, "
+            f"not {variant!r}"
+        )
     outcomes = pair_outcomes(metric, human, average_by)
-    values = _variant_values(outcomes.counts(epsilon), variant)[outcomes.group_sizes > 0]
+    per_group = outcomes.counts(epsilon)
+    values = _variant_values(per_group, variant)[outcomes.group_sizes > 0]
     if replace_nans_with_zeros:
         values = np.nan_to_num(values)
     values = values[~np.isnan(values)]
     stat = float(values.mean()) if values.size else math.nan
-    return AveragedResult(f"kendall-{variant}", stat, int(values.size), average_by)
+    c, d, th, tm, tb = (int(n) for n in per_group.sum(axis=0))
+    return ThresholdResult(
+        variant, stat, float(epsilon), average_by, int(values.size), (c, d, th, tm, tb)
+    )
 
 
 OUTCOME_VALUES = {  # value of each outcome (C, D, T_h, T_m, T_hm) in the numerator

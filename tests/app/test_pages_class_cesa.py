@@ -21,11 +21,11 @@ from bleu_core.campaigns import CampaignStore, JudgeSession, MarkedSpan
 from bleu_core.campaigns.contrastive import contrastive_plan, sentence_bleu_of, submit_screen
 from bleu_core.campaigns.lesson import lesson_plan
 from bleu_core.campaigns.pairwise_preference import preferred
+from bleu_core.campaigns.span_editing import words_of
 from bleu_core.study.formats.esa import attach_esa
 from bleu_core.study.formats.pearmut import read_pearmut
 from ui.app import state as K
 from ui.campaigns import browser_memory
-from ui.campaigns.esa_marking import words_of
 
 start = partial(start_app, label=None, open_demo=False, first_run=False, timeout=90)
 MAJOR = MarkedSpan(0, 1, "major")

@@ -22,10 +22,10 @@ from bleu_core.campaigns import (
     MarkedSpan,
     plan_from_study,
 )
+from bleu_core.campaigns.span_editing import words_of
 from bleu_core.study.model import Segment, Study
 from ui.app import state as K
 from ui.campaigns import browser_memory, lesson_timer
-from ui.campaigns.esa_marking import words_of
 from ui.campaigns.rating_widgets import BACK_LABEL
 
 start = partial(start_app, key="test:toy", label=None, open_demo=False, first_run=False, timeout=60)

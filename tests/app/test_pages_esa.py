@@ -1,5 +1,5 @@
 """AppTest of the Rate translations page under ESA and DA: marking spans word by word, the slider, the
-gentle check, a tutorial's feedback; and the pure helpers of ``ui/campaigns/esa_marking.py``.
+gentle check, a tutorial's feedback; and the marked text of ``ui/campaigns/esa_marking.py``.
 
 The campaign database is a file under ``tmp_path`` (``BLEU_STUDY_DB``), never the user's data directory.
 """
@@ -8,11 +8,8 @@ from __future__ import annotations
 
 from functools import partial
 
-import pytest
 from app_runs import markdown_text as html_of
 from app_runs import start_app
-from hypothesis import given
-from hypothesis import strategies as st
 
 from bleu_core.campaigns import (
     CampaignStore,
@@ -23,9 +20,10 @@ from bleu_core.campaigns import (
 )
 from bleu_core.campaigns.class_spans import esa_lesson
 from bleu_core.campaigns.lesson import lesson_plan
+from bleu_core.campaigns.span_editing import words_of
 from bleu_core.study.model import Segment, Study
 from ui.app import state as K
-from ui.campaigns.esa_marking import add_marks, marked_html, spans_from_words, words_of
+from ui.campaigns.esa_marking import marked_html
 
 start = partial(start_app, key="test:toy", label=None, open_demo=False, first_run=False, timeout=60)
 
@@ -116,33 +114,12 @@ def test_texts_are_escaped_and_a_da_item_has_only_the_slider(db):
     assert at.subheader[0].value.startswith("Item 2 of")
 
 
-# ------------------------------------------------------------------------------------------ pure helpers
-@given(
-    st.lists(st.sampled_from(["a", "bb", "<c>", "d&e", "ß"]), min_size=1, max_size=15), st.data()
-)
-def test_chosen_words_become_spans_covering_exactly_those_words(words, data):
-    text = " ".join(words)
-    offsets = words_of(text)
-    chosen = data.draw(st.lists(st.integers(0, len(offsets) - 1), unique=True))
-    spans = spans_from_words(chosen, offsets, "minor")
-    covered = {
-        i for i, (s, e) in enumerate(offsets) for span in spans if span.start <= s and e <= span.end
-    }
-    assert covered == set(chosen)
-    assert all(a.end < b.start for a, b in zip(spans, spans[1:], strict=False))
-
-
-def test_marking_again_changes_a_span_and_html_is_escaped():
-    marks = add_marks([], [MarkedSpan(0, 3, "minor"), MarkedSpan(None, None, "minor", True)])
-    marks = add_marks(marks, [MarkedSpan(2, 5, "major"), MarkedSpan(None, None, "major", True)])
-    assert marks == [MarkedSpan(2, 5, "major"), MarkedSpan(None, None, "major", True)]
+# ------------------------------------------------------------------------------------------ rendering
+# The marking rules themselves are tested in tests/campaigns/test_span_editing.py.
+def test_marks_are_highlighted_and_the_text_is_escaped():
     html = marked_html("<a> <script>", [MarkedSpan(4, 12, "major")])
     assert "<script>" not in html and "&lt;script&gt;" in html
-
-
-@pytest.mark.parametrize("text", ["", "   "])
-def test_a_text_without_words_has_nothing_to_mark(text):
-    assert words_of(text) == [] and spans_from_words([], [], "minor") == []
+    assert 'aria-label="major error: &lt;script&gt;"' in html
 
 
 def careful_and_careless(store, code, plan):

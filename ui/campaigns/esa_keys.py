@@ -28,6 +28,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from bleu_core.campaigns import MarkedSpan
+from bleu_core.campaigns.span_editing import words_covered
 from ui.app import state as K
 
 ESA_KEYS_HELP = (
@@ -158,15 +159,7 @@ def keys_map(position: int, words: Sequence[tuple[int, int]], marks: Sequence[Ma
     """What the script needs of the item at *position*, as JSON: for each mark (in the order of its "Remove"
     button) the first and last word toggle it covers; ``[missing]``, the toggle after the words, for an
     omission."""
-    covered = []
-    for span in marks:
-        if span.missing:
-            covered.append([len(words), len(words)])
-            continue
-        inside = [
-            i for i, (a, b) in enumerate(words) if a < (span.end or 0) and (span.start or 0) < b
-        ]
-        covered.append([inside[0], inside[-1]] if inside else [-1, -1])
+    covered = [list(words_covered(words, span) or (-1, -1)) for span in marks]
     return json.dumps({"position": position, "marks": covered})
 
 

@@ -19,18 +19,13 @@ cookie of this browser (:func:`ui.campaigns.browser_memory.remember_draft`: a re
 are saved with the score in one transaction. At a desk the whole screen works from the keyboard
 (:mod:`ui.campaigns.esa_keys`).
 
->>> words_of("the  cat sat")
-[(0, 3), (5, 8), (9, 12)]
->>> spans_from_words([0, 1, 2], words_of("the  cat sat"), "major")
-[MarkedSpan(start=0, end=12, severity='major', missing=False)]
->>> [(s.start, s.end) for s in spans_from_words([0, 2], words_of("the  cat sat"), "minor")]
-[(0, 3), (9, 12)]
+The rules of marking (what a word is, how chosen words become spans, how a new mark replaces the ones it
+overlaps, switching and removing) are :mod:`bleu_core.campaigns.span_editing`; this module draws them.
 """
 
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +33,13 @@ import streamlit as st
 
 from bleu_core.campaigns import AlreadySaved, Campaign, Item, JudgeSession, MarkedSpan
 from bleu_core.campaigns.protocols import SLIDER_ANCHORS, score_span_check
+from bleu_core.campaigns.span_editing import (
+    mark_words,
+    other_severity,
+    remove_mark,
+    switch_severity,
+    words_of,
+)
 from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.markup import html_text, md_escape
@@ -45,8 +47,7 @@ from ui.campaigns import browser_memory
 from ui.campaigns.esa_keys import esa_keyboard
 from ui.campaigns.rating_widgets import SAVE_LABEL, SKIP_LABEL, text_box
 
-_WORD = re.compile(r"\S+")
-MISSING = "missing"
+MISSING = "missing"  # the option of the [missing] toggle, after the word indices
 NO_ERRORS_LABEL = "No errors: score 100"
 NOT_GIVEN = "**No score yet.** Move the slider to your score"
 NO_ERRORS_HINT = " (or, with no error marked, choose “No errors: score 100”)"
@@ -63,47 +64,6 @@ ESA_STYLE = """
 }
 </style>
 """
-
-
-def words_of(text: str) -> list[tuple[int, int]]:
-    """The ``(start, end)`` character offsets of the words (runs of non-space characters) of *text*."""
-    return [m.span() for m in _WORD.finditer(text)]
-
-
-def spans_from_words(
-    chosen: Sequence[int], words: Sequence[tuple[int, int]], severity: str
-) -> list[MarkedSpan]:
-    """One span per run of neighbouring chosen words, from the first word's start to the last one's end."""
-    spans: list[MarkedSpan] = []
-    run: list[int] = []
-    for index in sorted(set(chosen)):
-        if run and index != run[-1] + 1:
-            spans.append(MarkedSpan(words[run[0]][0], words[run[-1]][1], severity))
-            run = []
-        run.append(index)
-    if run:
-        spans.append(MarkedSpan(words[run[0]][0], words[run[-1]][1], severity))
-    return spans
-
-
-def add_marks(marks: Sequence[MarkedSpan], new: Sequence[MarkedSpan]) -> list[MarkedSpan]:
-    """*marks* with *new* added; a mark that overlaps a new one gives way to it (that is how a judge changes
-    a span), and a new ``[missing]`` mark replaces the old one.
-
-    >>> add_marks([MarkedSpan(0, 3, "minor"), MarkedSpan(9, 12, "minor")], [MarkedSpan(0, 8, "major")])
-    [MarkedSpan(start=0, end=8, severity='major', missing=False), MarkedSpan(start=9, end=12, severity='minor', missing=False)]
-    """
-
-    def clash(old: MarkedSpan, span: MarkedSpan) -> bool:
-        if old.missing or span.missing:
-            return old.missing and span.missing
-        return (old.start or 0) < (span.end or 0) and (span.start or 0) < (old.end or 0)
-
-    kept = [old for old in marks if not any(clash(old, span) for span in new)]
-    placed = sorted(
-        (s for s in [*kept, *new] if not s.missing), key=lambda s: (s.start or 0, s.end or 0)
-    )
-    return placed + [s for s in [*kept, *new] if s.missing]
 
 
 def marked_html(text: str, marks: Sequence[MarkedSpan]) -> str:
@@ -238,21 +198,17 @@ def word_picker(item: Item, position: int, marks: list[MarkedSpan]) -> None:
             disabled=not chosen,
             width="stretch",
         ):
-            new = spans_from_words(picked, words, severity)
-            if MISSING in (chosen or []):
-                new.append(MarkedSpan(None, None, severity, True))
-            set_marks(position, add_marks(marks, new))
+            missing = MISSING in (chosen or [])
+            set_marks(position, mark_words(marks, words, picked, severity, missing=missing))
             st.rerun()
     for i, span in enumerate(marks):
-        other = "major" if span.severity == "minor" else "minor"
         c1, c2, c3 = st.columns([3, 1, 1])
         c1.markdown(f"{md_escape(_label(text, span))} — **{span.severity}**")
-        if c2.button(f"Make {other}", key=f"rate_swap_{position}_{i}"):
-            marks[i] = MarkedSpan(span.start, span.end, other, span.missing)
-            set_marks(position, marks)
+        if c2.button(f"Make {other_severity(span.severity)}", key=f"rate_swap_{position}_{i}"):
+            set_marks(position, switch_severity(marks, i))
             st.rerun()
         if c3.button("Remove", key=f"rate_remove_{position}_{i}"):
-            set_marks(position, [m for j, m in enumerate(marks) if j != i])
+            set_marks(position, remove_mark(marks, i))
             st.rerun()
 
 
