@@ -24,6 +24,7 @@ from ui.campaigns.campaigns_page import (
     forms,
     lesson_panel,
     open_store,
+    pearmut_import_section,
     quality_section,
     ratings_download,
     remember_campaign,
@@ -34,7 +35,6 @@ from ui.campaigns.campaigns_page import (
     study_mismatch,
     use_ratings_in_study,
 )
-from ui.campaigns.pearmut_import import pearmut_import_section
 
 ALL_JUDGES = "all judges"
 MAX_AGREEMENT_RESAMPLES = 1000

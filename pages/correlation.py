@@ -181,5 +181,5 @@ table_downloads(sub_frame, "reference subsets", caption="BLEU per reference subs
 st.write(
     f"One random reference per document ({single.units}, {draws} draws, seed {single.seed}): "
     f"the ranking is exactly that of all references in {single.same_order_share:.0%} of the draws; "
-    f"mean Kendall tau {np.nanmean(single.kendall):.3f}."
+    f"mean Kendall tau {single.mean_kendall:.3f}."
 )

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from bleu_core.options import BleuOptions
     from bleu_core.study.model import Study
 
+    from ..metrics.study_scores import MetricTable
     from .clusters import MetricRanking
     from .study_meta import MetaResult
 
@@ -159,9 +160,9 @@ def cmd_meta(args: argparse.Namespace) -> int:
     )
     result = domain_signatures(result, about)
     chosen: list[Any] = []
-    rankings = _meta_rankings(args, study, result, chosen)
+    rankings, tables = _meta_rankings(args, study, result, chosen)
     rankings = with_ceilings(rankings, study, getattr(args, "ceiling", None))  # --ceiling CRITERION
-    error_free = error_free_for_meta(args, study, result.systems)  # WMT26 subtask 3 (ESA/MQM)
+    error_free = error_free_for_meta(study, result.systems, tables)  # WMT26 subtask 3 (ESA/MQM)
     if getattr(args, "latex", False):  # one study: its rankings in the findings' layout
         print_error_free(error_free, latex=True)
         return print_latex(rankings, study.name)
@@ -254,11 +255,14 @@ def _print_meta(
 
 def _meta_rankings(
     args: argparse.Namespace, study: Study, result: MetaResult, chosen: list[Any] | None = None
-) -> list[MetricRanking]:
+) -> tuple[list[MetricRanking], dict[str, MetricTable]]:
     """Every metric ranked by the --statistics, on the systems meta evaluated that every metric
-    scores (that set is appended to ``chosen``)."""
+    scores (that set is appended to ``chosen``), and the metric scores on meta's systems (computed
+    once: the error-free section uses them too; none when neither needs them)."""
     from ..cli_options import options_from_args
+    from ..metrics.study_scores import study_metric_scores
     from ..study.criterion_order import criteria_order
+    from .error_free_command import has_error_free_gold
     from .ranking_command import (
         DEFAULT_COMPUTED,
         meta_rankings,
@@ -267,11 +271,19 @@ def _meta_rankings(
     )
 
     options = options_from_args(args)
-    return meta_rankings(
+    statistics = parse_statistics(getattr(args, "statistics", None))
+    if not statistics and not has_error_free_gold(study):
+        return [], {}
+    metrics = _split_names(getattr(args, "metrics", None)) or list(DEFAULT_COMPUTED)
+    progress, cache = stderr_progress(), _ter_cache_dir(args)
+    tables = study_metric_scores(study, metrics, systems=list(result.systems),
+                                 tokenize=options.tokenize, lowercase=options.lowercase,
+                                 ter_cache_dir=cache, progress=progress)  # fmt: skip
+    rankings = meta_rankings(
         study,
         result.systems,
-        metrics=_split_names(getattr(args, "metrics", None)) or list(DEFAULT_COMPUTED),
-        statistics=parse_statistics(getattr(args, "statistics", None)),
+        metrics=metrics,
+        statistics=statistics,
         criteria=_split_names(args.criteria) or criteria_order(study.criteria),
         tokenize=options.tokenize,
         lowercase=options.lowercase,
@@ -279,10 +291,12 @@ def _meta_rankings(
         alpha=getattr(args, "alpha", 0.05),
         seed=args.seed,
         confidence=args.confidence,
-        ter_cache_dir=_ter_cache_dir(args),
-        progress=stderr_progress(),
+        ter_cache_dir=cache,
+        progress=progress,
         chosen=chosen,
+        tables=tables,
     )
+    return rankings, tables
 
 
 def _ter_cache_dir(args: argparse.Namespace) -> Any:

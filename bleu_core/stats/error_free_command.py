@@ -8,11 +8,14 @@ ratings (otherwise there is no section).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from bleu_core.stats.error_free import error_free_detection, gold_criterion
 from bleu_core.study.model import Study
+
+if TYPE_CHECKING:
+    from bleu_core.metrics.study_scores import MetricTable
 
 __all__ = [
     "error_free_for_meta",
@@ -37,13 +40,17 @@ def error_free_summary(
     tokenize: str = "13a",
     lowercase: bool = False,
     points: bool = True,
+    tables: Mapping[str, MetricTable] | None = None,
 ) -> dict[str, Any]:
     """The section as JSON-ready data: the rule, the systems, per metric and group its curve summary
-    (``points``: with the curve's points)."""
+    (``points``: with the curve's points). ``tables``: the metrics' scores on ``systems`` when the
+    caller has computed them (``meta``'s rankings): then ``metrics``, ``tokenize`` and ``lowercase``
+    are not used."""
     from bleu_core.metrics.study_scores import study_metric_scores
 
-    tables = study_metric_scores(study, list(metrics), systems=list(systems), tokenize=tokenize,
-                                 lowercase=lowercase)  # fmt: skip
+    if tables is None:
+        tables = study_metric_scores(study, list(metrics), systems=list(systems), tokenize=tokenize,
+                                     lowercase=lowercase)  # fmt: skip
     gold, rows, notes = error_free_detection(study, tables, systems)
     humans = sorted(set(systems) & study.human_systems)
     return {
@@ -118,22 +125,15 @@ def error_free_latex(summary: dict[str, Any]) -> str:
     )
 
 
-def error_free_for_meta(args: Any, study: Study, systems: Sequence[str]) -> dict[str, Any] | None:
-    """``meta``'s section on the systems it evaluated (``--metrics`` and the BLEU options from
-    ``args``), or ``None`` for a study without ESA or MQM ratings."""
-    from bleu_core.cli_options import options_from_args
-    from bleu_core.stats.ranking_command import DEFAULT_COMPUTED
-
+def error_free_for_meta(
+    study: Study, systems: Sequence[str], tables: Mapping[str, MetricTable]
+) -> dict[str, Any] | None:
+    """``meta``'s section on the systems it evaluated, from the metric scores its rankings use
+    (``tables``: ``--metrics`` and the attached ones, computed once), or ``None`` for a study without
+    ESA or MQM ratings."""
     if not has_error_free_gold(study):
         return None
-    options = options_from_args(args)
-    given = getattr(args, "metrics", None)
-    metrics = (
-        [m.strip() for m in given.split(",") if m.strip()] if given else list(DEFAULT_COMPUTED)
-    )
-    return error_free_summary(
-        study, systems, metrics=metrics, tokenize=options.tokenize, lowercase=options.lowercase
-    )
+    return error_free_summary(study, systems, tables=tables)
 
 
 def print_error_free(summary: dict[str, Any] | None, *, latex: bool = False) -> None:

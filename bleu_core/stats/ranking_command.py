@@ -18,7 +18,7 @@ import math
 import re
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -29,6 +29,7 @@ from .statistic_names import ALIASES, statistic_identifier, statistic_name
 from .system_sets import SystemSet, common_systems
 
 if TYPE_CHECKING:
+    from bleu_core.metrics.study_scores import MetricTable
     from bleu_core.study.model import Study
 
 DEFAULT_COMPUTED = ("BLEU", "chrF")
@@ -80,6 +81,7 @@ def meta_rankings(
     ter_cache_dir: Any = None,
     progress: Callable[[int, int, str], None] | None = None,
     chosen: list[SystemSet] | None = None,
+    tables: Mapping[str, MetricTable] | None = None,
 ) -> list[MetricRanking]:
     """Rankings of every metric (computed ``metrics`` and the study's attached ones).
 
@@ -88,7 +90,9 @@ def meta_rankings(
     why, is appended to ``chosen`` when given.
 
     ``ter_cache_dir`` keeps TER's per-segment statistics on disk (``None``: nothing kept);
-    ``progress(done, total, message)`` hears TER's progress.
+    ``progress(done, total, message)`` hears TER's progress. ``tables``: the scores of ``metrics``
+    and the attached ones on ``systems`` when the caller has them already (``study_metric_scores``),
+    so that they are computed once.
     """
     from ..metrics.study_scores import study_metric_scores
     from .resampling import DEFAULT_SEED
@@ -107,7 +111,7 @@ def meta_rankings(
             progress=progress,
         )
 
-    tables = score(systems)
+    tables = dict(tables) if tables is not None else score(systems)
     found = common_systems(
         {name: t.system_scores() for name, t in tables.items()},
         systems,

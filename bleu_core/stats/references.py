@@ -15,6 +15,7 @@ reference alone, so every draw is a row selection of precomputed statistics (no 
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -147,6 +148,13 @@ class RandomReferenceResult:
         full = np.argsort(-self.full_scores, kind="stable")
         same = [np.array_equal(np.argsort(-d, kind="stable"), full) for d in self.draws]
         return float(np.mean(same))
+
+    @property
+    def mean_kendall(self) -> float:
+        """Mean over the draws of Kendall's tau against the all-reference ranking (draws whose tau is
+        undefined left out; ``nan`` when every one is)."""
+        defined = self.kendall[~np.isnan(self.kendall)]
+        return float(defined.mean()) if defined.size else math.nan
 
     def to_dict(self) -> dict[str, Any]:
         return {

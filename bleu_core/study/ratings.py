@@ -35,7 +35,7 @@ from bleu_core.errors import InputError
 from bleu_core.io.cells import number
 from bleu_core.io.first_seen import FirstSeen
 from bleu_core.study.load_progress import report
-from bleu_core.study.model import Criterion, LoadWarning, Rating
+from bleu_core.study.model import Criterion, LoadWarning, Rating, Study
 from bleu_core.study.tables import Row, Table
 
 __all__ = [
@@ -565,3 +565,12 @@ def human_aliases(
         elif letter and len(by_letter.get(letter, [])) == 1:
             aliases[raw] = by_letter[letter][0]
     return aliases
+
+
+def group_system_scores(study: Study, criterion: str, group: str) -> dict[str, float]:
+    """One human score per system for *criterion* from the raters of *group* only, aggregated exactly as
+    :meth:`Study.system_scores` aggregates all raters (the mean of the group's system-level ratings where
+    there are any, else the mean over segments of the mean over the group's raters); ``nan`` for a system
+    the group did not rate."""
+    ratings = tuple(r for r in study.ratings if r.criterion == criterion and r.group == group)
+    return replace(study, ratings=ratings).system_scores(criterion)

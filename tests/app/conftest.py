@@ -26,6 +26,13 @@ def ted_four_systems() -> Study:
     return full.subset(list(full.systems)[:4], 40)
 
 
+@pytest.fixture(scope="module")
+def ted_slice() -> Study:
+    """5 MT systems × 60 segments of the TED en-de demo with their MQM ratings."""
+    full = load_demo("ted-en-de")
+    return full.subset(list(full.systems)[:5], 60)
+
+
 @pytest.fixture
 def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A fresh campaign database file for the app (``BLEU_STUDY_DB`` points at it); its path."""

@@ -11,25 +11,14 @@ import json
 from dataclasses import replace
 
 import numpy as np
-import pytest
 import vl_convert as vlc
 from app_runs import captions, page_alone
 
 from bleu_core.stats.cluster_report import ranks, study_human_clusters
 from bleu_core.study import Study
-from bleu_core.study.demo import load_demo
 from ui.analysis.cluster_view import reference_scatter
 from ui.analysis.frames import system_points
 from ui.app import state as K
-
-N_SEGMENTS = 60
-
-
-@pytest.fixture(scope="module")
-def ted_slice() -> Study:
-    """5 MT systems × N_SEGMENTS segments of the TED en-de demo with their MQM ratings."""
-    full = load_demo("ted-en-de")
-    return full.subset(list(full.systems)[:5], N_SEGMENTS)
 
 
 def run(page: str, study: Study, key: str, **extra: object):

@@ -7,6 +7,7 @@ import pytest
 import sacrebleu
 
 from bleu_core.stats import StatsInputError, random_reference_per_document, reference_subsets
+from bleu_core.stats.references import RandomReferenceResult
 
 
 @pytest.fixture(scope="module")
@@ -80,3 +81,12 @@ def test_errors_are_explained(references_corpus):
         reference_subsets({"good": systems["good"], "mid": systems["mid"][:-1]}, references)
     with pytest.raises(StatsInputError, match="3 document ids for 40 segments"):
         random_reference_per_document(systems, references, ["a", "b", "c"])
+
+
+def test_mean_kendall_leaves_out_undefined_draws():
+    def with_taus(taus: list[float]) -> RandomReferenceResult:
+        empty = np.zeros((0, 0))
+        return RandomReferenceResult((), (), (), np.zeros(0), empty, empty, np.array(taus), 1)
+
+    assert with_taus([0.5, float("nan"), 1.0]).mean_kendall == pytest.approx(0.75)  # (0.5 + 1) / 2
+    assert np.isnan(with_taus([float("nan")]).mean_kendall)

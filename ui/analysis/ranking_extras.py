@@ -28,7 +28,7 @@ from bleu_core.stats.clusters import MetricRanking
 from bleu_core.stats.multi_pair import MultiPairResult, multi_pair_meta, task_from_study
 from bleu_core.stats.multi_pair_tables import format_latex
 from bleu_core.stats.statistic_names import TIE_VARIANTS, statistic_name
-from bleu_core.stats.ties import pair_outcomes, tie_calibrated
+from bleu_core.stats.ties import at_tie_threshold, tie_calibrated
 from ui.analysis.ranking import chance_numbers, highlight_bleu
 from ui.analysis.release_ceiling import show_release_ceilings
 from ui.app import chart_layout as layout
@@ -199,10 +199,10 @@ def _explain_epsilon(tables: Mapping[str, Any], h_sys: np.ndarray, h_seg: np.nda
         st.session_state[K.RANK_EPSILON] = labels[0]
     shown = st.select_slider("ε (BLEU points)", options=labels, key=K.RANK_EPSILON)
     eps = float(shown) * (1 + 1e-9) + 1e-12  # the label rounds ε: keep the threshold it stands for
-    value = float(res.values[np.searchsorted(res.thresholds, eps, side="right") - 1])
-    c, d, th, tm, tb = pair_outcomes(scores["BLEU"], human, "item").counts(eps).sum(axis=0)
+    at = at_tie_threshold(scores["BLEU"], human, eps, TIE_VARIANTS["acc-eq"], average_by="item")
+    c, d, th, tm, tb = at.counts
     st.caption(
-        f"At ε = {shown}: acc\\*_eq {value:.3f}; pairs concordant {c:,}, discordant {d:,}, tied by the "
+        f"At ε = {shown}: acc\\*_eq {at.statistic:.3f}; pairs concordant {c:,}, discordant {d:,}, tied by the "
         f"humans only {th:,}, by BLEU only {tm:,}, by both {tb:,}. At the largest ε every pair is a BLEU "
         "tie and the value is the share of human ties: the constant metric's."
     )

@@ -3,12 +3,12 @@ system, and records → DataFrame (pandas lives only in ``ui``, at the UI edge).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 import pandas as pd
 
 from bleu_core.study import Study
+from bleu_core.study.ratings import group_system_scores
 
 
 def ratings_frame(study: Study) -> pd.DataFrame:
@@ -30,26 +30,12 @@ def rater_groups(study: Study, criterion: str) -> list[str]:
 
 
 def system_human_scores(study: Study, criterion: str, group: str | None = None) -> dict[str, float]:
-    """One human score per system for ``criterion``, from all raters or only from rater ``group``.
-
-    Without a group this is :meth:`Study.system_scores`. With a group: the mean of the group's
-    system-level ratings where present, else the mean over segments of the mean over the group's raters
-    (the same aggregation as :meth:`Study.system_scores`). ``nan`` for systems the group did not rate.
-    """
+    """One human score per system for ``criterion``, from all raters (:meth:`Study.system_scores`) or only
+    from rater ``group`` (:func:`bleu_core.study.ratings.group_system_scores`, the same aggregation);
+    ``nan`` for systems the group did not rate."""
     if group is None:
         return study.system_scores(criterion)
-    frame = ratings_frame(study)
-    frame = frame[(frame["criterion"] == criterion) & (frame["group"] == group)]
-    result = {name: math.nan for name in study.systems}
-    system_level = frame[frame["segment_id"].isna()]
-    for name, scores in system_level.groupby("system")["score"]:
-        result[str(name)] = float(scores.mean())
-    seg = frame[frame["segment_id"].notna()]
-    per_segment = seg.groupby(["system", "segment_id"])["score"].mean()
-    for name, scores in per_segment.groupby(level="system"):
-        if name not in set(system_level["system"]):
-            result[str(name)] = float(scores.mean())
-    return result
+    return group_system_scores(study, criterion, group)
 
 
 def records_frame(rows: Sequence[Mapping[str, object]]) -> pd.DataFrame:

@@ -6,6 +6,7 @@ from ui.campaigns import forms, lesson_panel
 from ui.campaigns.db import open_store
 from ui.campaigns.esa_manage import AnalysisInput, field_downloads, quality_section
 from ui.campaigns.lesson_study import study_mismatch
+from ui.campaigns.pearmut_import import pearmut_import_section
 from ui.campaigns.session import (
     forget_campaign,
     remember_campaign,
@@ -26,6 +27,7 @@ __all__ = [
     "forms",
     "lesson_panel",
     "open_store",
+    "pearmut_import_section",
     "quality_section",
     "ratings_download",
     "remember_campaign",
