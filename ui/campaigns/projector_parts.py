@@ -83,10 +83,12 @@ def timer_controls(store: CampaignStore, code: str, key: str) -> None:
         disabled=total <= 0,
         help=None if total > 0 else "Set the minutes or seconds first.",
     ):
+
+        def close() -> None:  # at zero the server closes rating, projector open or not
+            store.set_open(code, key, False)
+
         store.set_open(code, key, True)
-        lesson_timer.start_timer(  # at zero the server closes rating, projector open or not
-            code, total / 60, on_zero=lambda: store.set_open(code, key, False)
-        )
+        lesson_timer.start_timer(code, total / 60, on_zero=close)
         st.rerun()
     if st.button("Stop the timer", disabled=lesson_timer.seconds_left(code) is None):
         lesson_timer.stop_timer(code)
