@@ -53,7 +53,8 @@ def new_campaign_tab() -> None:
         "Choose what to rate. Every judge will see the same items in the same shuffled order, in which the "
         "translations of one source sentence are spread apart (paper, §4)."
     )
-    choices = forms.new_campaign_form(study, default_seed=int(state.get(K.SEED, 12345)))
+    seed, _ = session_resampling()
+    choices = forms.new_campaign_form(study, default_seed=seed)
     if choices is None:
         return
     try:

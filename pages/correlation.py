@@ -99,10 +99,11 @@ else:
     st.caption(f"Bootstrap intervals: {run_note}.")
     st.caption(chance_said([*sys_lines, *(seg_lines or ())]))
     table_downloads(frame, f"correlation {criterion}", caption=f"BLEU vs {criterion} ({run_note})")
-    show_chart(
-        correlation_chart(frame, criterion=criterion, run_note=run_note, seed=seed),
-        f"correlation intervals {criterion}",
-    )
+    if frame["CI low"].notna().any():  # no empty chart while the intervals are being computed
+        show_chart(
+            correlation_chart(frame, criterion=criterion, run_note=run_note, seed=seed),
+            f"correlation intervals {criterion}",
+        )
     st.caption(correlation_notes(scores.options, wmt["rule"].describe(), fixed))
     signature_caption(scores.signature)
     signature_caption(scores.segment_signature, prefix="Segment BLEU signature")

@@ -21,6 +21,11 @@ the highest down:
 * the **chance line**: the share of error-free translations, the precision (and AP) of a detector that
   knows nothing.
 
+Every result is reported over all the translations asked for and per domain, and **per system set**
+(:func:`error_free_by_system_set`): with human translations among the systems, once without them
+(machine translations only) and once with them, side by side (the sets of
+:func:`bleu_core.stats.system_sets.common_systems`, human translations out and in).
+
 >>> curve = pr_curve(np.array([0.9, 0.8, 0.8, 0.1]), np.array([1, 0, 1, 0]))
 >>> curve.precision.tolist(), curve.recall.tolist()            # thresholds 0.9, 0.8, 0.1
 ([1.0, 0.6666666666666666, 0.5], [0.5, 1.0, 1.0])
@@ -33,12 +38,13 @@ the highest down:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 import numpy as np
 
 from bleu_core.stats.errors import StatsInputError
+from bleu_core.stats.system_sets import SystemSet, common_systems
 from bleu_core.study.model import Study
 
 __all__ = [
@@ -47,6 +53,7 @@ __all__ = [
     "ErrorFreeLabels",
     "PRCurve",
     "SegmentTable",
+    "error_free_by_system_set",
     "error_free_detection",
     "error_free_labels",
     "fixed_threshold",
@@ -238,6 +245,44 @@ def error_free_detection(
             cells = ~np.isnan(gold.labels) & ~np.isnan(scores) & mask[None, :]
             rows.append(DetectorRow(name, group, pr_curve(scores[cells], gold.labels[cells])))
     return gold, rows, notes
+
+
+def detection_system_sets(study: Study, systems: Sequence[str]) -> list[SystemSet]:
+    """The system sets of ``systems`` a detection is reported on: machine translations only (human
+    translations out), then every one of ``systems`` (human translations in) when ``systems`` holds a
+    human translation; else ``systems`` alone.
+
+    >>> study = Study("x", (), {}, {"A": [], "B": [], "H": []}, human_systems=frozenset({"H"}))
+    >>> [s.systems for s in detection_system_sets(study, ["A", "B", "H"])]
+    [('A', 'B'), ('A', 'B', 'H')]
+    """
+    humans = study.human_systems
+    kept = common_systems({}, systems, human=humans, include_human=True)
+    if kept.human_included is not True:  # no human translation among them: one set
+        # the study's human translations were not asked for: "out", as meta's rankings say it
+        return [replace(kept, human_included=False if humans else None)]
+    return [common_systems({}, systems, human=humans, include_human=False), kept]
+
+
+def set_label(found: SystemSet) -> str:
+    """A short name of a system set: how many systems, human translations in or out."""
+    count = f"{len(found.systems)} system{'' if len(found.systems) == 1 else 's'}"
+    if found.human_included is None:
+        return count
+    return f"{count}, human translations {'in' if found.human_included else 'out'}"
+
+
+def error_free_by_system_set(
+    study: Study, tables: Mapping[str, SegmentTable], systems: Sequence[str]
+) -> tuple[ErrorFreeLabels, list[tuple[SystemSet, list[DetectorRow]]], list[str]]:
+    """:func:`error_free_detection` on each set of :func:`detection_system_sets` (the gold labels of
+    every one of ``systems``; the notes once)."""
+    gold, _, notes = error_free_detection(study, {}, systems)
+    out = []
+    for found in detection_system_sets(study, systems):
+        _, rows, notes = error_free_detection(study, tables, found.systems)
+        out.append((found, rows))
+    return gold, out, notes
 
 
 def fixed_threshold(

@@ -2,8 +2,10 @@
 
 :func:`error_free_summary` scores the computed metrics (``--metrics``, default sentence BLEU and chrF) and
 every attached metric with segment scores, on the systems ``meta`` evaluates, and runs
-:func:`bleu_core.stats.error_free.error_free_detection` (definitions there); the study needs ESA or MQM
-ratings (otherwise there is no section).
+:func:`bleu_core.stats.error_free.error_free_detection` (definitions there) on each of their system sets
+(:func:`bleu_core.stats.error_free.error_free_by_system_set`: with human translations among them, without
+and with them, one after the other in the table); the study needs ESA or MQM ratings (otherwise there is
+no section).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from bleu_core.stats.error_free import error_free_detection, gold_criterion
+from bleu_core.stats.error_free import error_free_by_system_set, gold_criterion, set_label
 from bleu_core.study.model import Study
 
 if TYPE_CHECKING:
@@ -51,15 +53,21 @@ def error_free_summary(
     if tables is None:
         tables = study_metric_scores(study, list(metrics), systems=list(systems), tokenize=tokenize,
                                      lowercase=lowercase)  # fmt: skip
-    gold, rows, notes = error_free_detection(study, tables, systems)
+    gold, by_set, notes = error_free_by_system_set(study, tables, systems)
     humans = sorted(set(systems) & study.human_systems)
+    place = {(r.metric, r.group): k for k, r in enumerate(by_set[-1][1])}
+    rows = sorted(  # each metric and group: its system sets one after the other (a stable sort)
+        ((set_label(found), r) for found, found_rows in by_set for r in found_rows),
+        key=lambda pair: place.get((pair[1].metric, pair[1].group), len(place)),
+    )
     return {
         "definition": "WMT26 subtask 3: is a translation error-free? A metric's segment score "
         "ranks the translations; AP = sum of (R_k - R_k-1) P_k over its thresholds",
         "rule": gold.rule,
         "systems": list(systems),
         "human_translations": humans,
-        "rows": [r.to_dict(points) for r in rows],
+        "system_sets": [{"label": set_label(found), **found.to_dict()} for found, _ in by_set],
+        "rows": [{"system_set": label, **r.to_dict(points)} for label, r in rows],
         "notes": notes,
     }
 
@@ -68,29 +76,37 @@ def _cell(x: float | None, digits: int = 3) -> str:
     return "-" if x is None else f"{x:.{digits}f}"
 
 
-def error_free_text(summary: dict[str, Any]) -> str:
-    """The text table of :func:`error_free_summary`.
+def _sets_line(summary: dict[str, Any]) -> str:
+    """Which systems each set holds (the header's second part)."""
+    sets = summary.get("system_sets") or []
+    return (
+        "; ".join(f"{s['label']}: {', '.join(s['systems'])}" for s in sets)
+        or f"{len(summary['systems'])} systems: {', '.join(summary['systems'])}"
+    )
 
-    >>> row = {"metric": "BLEU", "group": "all", "average_precision": 0.25, "chance": 0.1,
-    ...        "best_f1": 0.3, "best_threshold": 42.0, "n": 10, "n_error_free": 1}
+
+def error_free_text(summary: dict[str, Any]) -> str:
+    """The text table of :func:`error_free_summary`: per metric and group, each system set's row.
+
+    >>> row = {"metric": "BLEU", "group": "all", "system_set": "1 system", "average_precision": 0.25,
+    ...        "chance": 0.1, "best_f1": 0.3, "best_threshold": 42.0, "n": 10, "n_error_free": 1}
     >>> print(error_free_text({"rule": "MQM score 0 (no error)", "systems": ["A"],
     ...                        "human_translations": [], "rows": [row], "notes": []}).splitlines()[-1])
-    BLEU    all    0.250  0.100   0.300     42.000  10  1
+    BLEU    all    1 system    0.250  0.100   0.300     42.000  10  1
     """
-    head = ["metric", "group", "AP", "chance", "best F1", "threshold", "n", "error-free"]
+    head = ["metric", "group", "systems", "AP", "chance", "best F1", "threshold", "n", "error-free"]
     table = [head] + [
-        [r["metric"], r["group"], _cell(r["average_precision"]), _cell(r["chance"]),
-         _cell(r["best_f1"]), _cell(r["best_threshold"]), str(r["n"]), str(r["n_error_free"])]
+        [r["metric"], r["group"], r.get("system_set", ""), _cell(r["average_precision"]),
+         _cell(r["chance"]), _cell(r["best_f1"]), _cell(r["best_threshold"]), str(r["n"]),
+         str(r["n_error_free"])]
         for r in summary["rows"]
     ]  # fmt: skip
     widths = [max(len(row[j]) for row in table) for j in range(len(head))]
     lines = [
-        f"error-free detection (WMT26 subtask 3; error-free: {summary['rule']}) on "
-        f"{len(summary['systems'])} systems (human translations "
-        f"{'in: ' + ', '.join(summary['human_translations']) if summary['human_translations'] else 'out'}); "
-        "AP: average precision; chance: the share of error-free translations; best F1 at the "
-        "threshold 'score >= threshold'",
-        *("  ".join(c.rjust(w) if j > 1 else c.ljust(w) for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
+        f"error-free detection (WMT26 subtask 3; error-free: {summary['rule']}) per system set "
+        f"({_sets_line(summary)}); AP: average precision; chance: the share of error-free "
+        "translations; best F1 at the threshold 'score >= threshold'",
+        *("  ".join(c.rjust(w) if j > 2 else c.ljust(w) for j, (c, w) in enumerate(zip(row, widths, strict=True))).rstrip()
           for row in table),
     ]  # fmt: skip
     lines += [f"note: {n}" for n in summary["notes"]]
@@ -98,28 +114,30 @@ def error_free_text(summary: dict[str, Any]) -> str:
 
 
 def error_free_latex(summary: dict[str, Any]) -> str:
-    """The LaTeX table of :func:`error_free_summary` (booktabs)."""
+    """The LaTeX table of :func:`error_free_summary` (booktabs), a row per metric, group and system
+    set."""
     from bleu_core.latex import tex
 
     rule = tex(summary["rule"]).replace("≥", r"$\geq$")
     body = [
-        f"{tex(r['metric'])} & {tex(r['group'])} & {_cell(r['average_precision'])} & "
-        f"{_cell(r['chance'])} & {_cell(r['best_f1'])} & {_cell(r['best_threshold'], 2)} & {r['n']} \\\\"
+        f"{tex(r['metric'])} & {tex(r['group'])} & {tex(r.get('system_set', ''))} & "
+        f"{_cell(r['average_precision'])} & {_cell(r['chance'])} & {_cell(r['best_f1'])} & "
+        f"{_cell(r['best_threshold'], 2)} & {r['n']} \\\\"
         for r in summary["rows"]
     ]
     return "\n".join(
         [
             "\\begin{table}[t]",
             "\\centering",
-            "\\begin{tabular}{llrrrrr}",
+            "\\begin{tabular}{lllrrrrr}",
             "\\toprule",
-            "Metric & Group & AP & Chance & Best F1 & Threshold & $n$ \\\\",
+            "Metric & Group & Systems & AP & Chance & Best F1 & Threshold & $n$ \\\\",
             "\\midrule",
             *body,
             "\\bottomrule",
             "\\end{tabular}",
-            f"\\caption{{Metrics as error-free detectors (error-free: {rule}); "
-            "chance: the share of error-free translations.}",
+            f"\\caption{{Metrics as error-free detectors (error-free: {rule}) per system set "
+            f"({tex(_sets_line(summary))}); chance: the share of error-free translations.}}",
             "\\end{table}",
         ]
     )

@@ -7,8 +7,11 @@ For each pair the study is loaded, its machine systems scored by the computed me
 its own tokenizer, sacrebleu's choice for the target language unless ``--tokenize`` says otherwise) and
 ranked by the statistics (WMT24's by default: soft pairwise accuracy and acc\\*_eq) against one human
 criterion (``--criteria NAME``, default the study's first, the standardised one first); then the global
-view (:mod:`bleu_core.stats.multi_pair`). ``--format text`` prints the per-pair rankings and the global
-table, ``--format json`` all of it, ``--latex`` the global table in the findings' layout. Every ranking
+view (:mod:`bleu_core.stats.multi_pair`). Each pair also carries what single-pair ``meta`` and
+``significance`` give beside the rankings: BLEU's document-level correlation with the criterion and the
+criterion's human significance clusters (:mod:`bleu_core.stats.multi_pair_extras`). ``--format text``
+prints the per-pair rankings, the global table and each pair's document level and clusters,
+``--format json`` all of it (``per_pair``), ``--latex`` the global table in the findings' layout. Every ranking
 and the global table carry the human ceiling (``--ceiling raters``, the default: one rater against
 another; ``--ceiling CRITERION``: a second criterion against each ranking's).
 """
@@ -17,15 +20,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import strict_json
 from .errors import StatsInputError
 
+if TYPE_CHECKING:
+    from bleu_core.study.model import Study
+
+    from .multi_pair import Task
+    from .multi_pair_extras import PairExtras
+
 HELP = (
     "meta-evaluate several language pairs of a release at once: comma-separated pairs or 'all'; "
-    "prints per-pair rankings and the global view (weighted average, average rank, clusters from "
-    "shared null draws; statistics default soft-pairwise-accuracy,acc-eq as WMT24)"
+    "prints per-pair rankings, document-level correlation and human clusters, and the global view "
+    "(weighted average, average rank, clusters from shared null draws; statistics default "
+    "soft-pairwise-accuracy,acc-eq as WMT24)"
 )
 
 
@@ -96,6 +106,18 @@ def _task(args: argparse.Namespace, one: Any, computed: list[str], attached: Any
     return task_from_study(study, tables, criterion, one.name)
 
 
+def _extras(args: argparse.Namespace, study: Study, task: Task) -> PairExtras:
+    """The pair's document-level correlation and human clusters
+    (:func:`~bleu_core.stats.multi_pair_extras.pair_extras`) on the systems its task scores, with the
+    pair's BLEU options (its target language's tokenizer unless ``--tokenize`` says otherwise)."""
+    from ..cli_options import options_from_args
+    from .multi_pair_extras import pair_extras
+
+    options = options_from_args(args, target_lang=study.target_lang)
+    systems = list(next(iter(task.tables.values())).systems)
+    return pair_extras(task.name, study, options, task.criterion, systems, args.alpha)
+
+
 def _studies(args: argparse.Namespace) -> tuple[list[Any], str]:
     """The loaded studies of ``--studies`` or of ``PATH --pairs``, and how the caption names them."""
     from ..study.reference_choice import references_from_cli
@@ -121,6 +143,7 @@ def _studies(args: argparse.Namespace) -> tuple[list[Any], str]:
 def run(args: argparse.Namespace) -> int:
     """The ``meta --pairs`` and ``meta --studies`` command (see the module docstring)."""
     from .multi_pair import WMT24_STATISTICS, multi_pair_meta
+    from .multi_pair_extras import format_extras
     from .multi_pair_tables import format_latex, format_text
     from .multi_study_command import split_metrics
     from .ranking_command import DEFAULT_COMPUTED, format_rankings, parse_statistics
@@ -134,10 +157,11 @@ def run(args: argparse.Namespace) -> int:
     names = [m.strip() for m in (args.metrics or ",".join(DEFAULT_COMPUTED)).split(",")]
     computed, attached = split_metrics(studies, names)
     statistics = parse_statistics(args.statistics) if args.statistics else list(WMT24_STATISTICS)
-    tasks = []
+    tasks, extras = [], []
     for one in studies:
         print(f"bleu-study: scoring {one.name}…", file=sys.stderr)
         tasks.append(_task(args, one, computed, attached or True))  # none named: every one
+        extras.append(_extras(args, one.study, tasks[-1]))
     result = multi_pair_meta(
         tasks,
         statistics,
@@ -152,9 +176,13 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "json":
         given = {"studies": [one.to_dict() for one in studies]} if args.studies else {}
         pairs = [one.name for one in studies]
-        print(strict_json.dumps({"pairs": pairs, **given, **result.to_dict()}, indent=1))
+        per_pair = {"per_pair": [e.to_dict() for e in extras]}  # document level, human clusters
+        data = {"pairs": pairs, **given, **result.to_dict(), **per_pair}
+        print(strict_json.dumps(data, indent=1))
     else:
         print(format_rankings(result.rankings))
         print()
         print(format_text(result))
+        print()
+        print(format_extras(extras))
     return 0

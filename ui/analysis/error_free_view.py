@@ -1,8 +1,10 @@
 """Metric ranking page: every metric as an error-free detector (WMT26 subtask 3), a PR chart and a table.
 
-The numbers are :func:`bleu_core.stats.error_free.error_free_detection` (definitions there) on the page's
-metric tables (BLEU's segment scores are the sidebar's sentence BLEU, as everywhere) and systems; a study
-without ESA or MQM ratings gets a line saying what is needed.
+The numbers are :func:`bleu_core.stats.error_free.error_free_by_system_set` (definitions in
+:mod:`bleu_core.stats.error_free`) on the page's metric tables (BLEU's segment scores are the sidebar's
+sentence BLEU, as everywhere) and systems: the table gives each system set of the page's systems (human
+translations out, and in when the page includes them) one row per metric, side by side; the chart is drawn
+on the page's systems. A study without ESA or MQM ratings gets a line saying what is needed.
 """
 
 from __future__ import annotations
@@ -14,7 +16,12 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.error_free import DetectorRow, SegmentTable, error_free_detection
+from bleu_core.stats.error_free import (
+    DetectorRow,
+    SegmentTable,
+    error_free_by_system_set,
+    set_label,
+)
 from bleu_core.stats.error_free_command import has_error_free_gold
 from ui.app import state as K
 from ui.app.chart_layout import chart_title, complete_legend
@@ -25,12 +32,14 @@ if TYPE_CHECKING:
     from bleu_core.study.model import Study
 
 
-def detector_frame(rows: Sequence[DetectorRow]) -> pd.DataFrame:
-    """One row per metric: AP, the chance line, best F1 and its threshold, translations counted."""
+def detector_frame(rows: Sequence[tuple[str, DetectorRow]]) -> pd.DataFrame:
+    """One row per metric and system set (``(set label, row)`` pairs, in that order): AP, the chance
+    line, best F1 and its threshold, translations counted."""
     return pd.DataFrame(
         [
             {
                 "metric": r.metric,
+                "systems": label,
                 "average precision": r.curve.average_precision,
                 "chance": r.curve.chance,
                 "best F1": r.curve.best_f1,
@@ -38,7 +47,7 @@ def detector_frame(rows: Sequence[DetectorRow]) -> pd.DataFrame:
                 "translations": r.curve.n,
                 "error-free": r.curve.n_error_free,
             }
-            for r in rows
+            for label, r in rows
         ]
     )
 
@@ -89,7 +98,8 @@ def show_error_free(
             "Error-free detection needs ESA or MQM ratings (a translation's errors); this study has none."
         )
         return
-    gold, rows, notes = error_free_detection(study, tables, systems)
+    gold, by_set, notes = error_free_by_system_set(study, tables, systems)
+    rows = by_set[-1][1]  # the chart: every one of the page's systems
     st.markdown(
         f"Is a translation **free of errors**? The raters' answer: {md_escape(gold.rule)}. A metric "
         "answers with its segment score: error-free when the score is at least a threshold. Each "
@@ -109,8 +119,17 @@ def show_error_free(
         st.caption("No translation of this group is error-free: nothing to detect.")
         return
     show_chart(pr_chart(chosen, group), f"error-free detection {group}")
-    frame = detector_frame(chosen)
+    metrics = [r.metric for r in chosen]
+    side_by_side = sorted(  # each metric's system sets one under the other (a stable sort)
+        ((set_label(found), r) for found, found_rows in by_set for r in found_rows
+         if r.group == group and r.metric in metrics),
+        key=lambda pair: metrics.index(pair[1].metric),
+    )  # fmt: skip
+    frame = detector_frame(side_by_side)
     number = st.column_config.NumberColumn(format="%.3f")
-    st.dataframe(frame, hide_index=True, column_config={c: number for c in frame.columns[1:5]})
+    st.dataframe(frame, hide_index=True, column_config={c: number for c in frame.columns[2:6]})
     table_downloads(frame, f"error-free detection {group}")
-    st.caption(" · ".join(md_escape(n) for n in [f"{len(systems)} systems", *notes]))
+    sets = [f"{set_label(found)}: {', '.join(found.systems)}" for found, _ in by_set]
+    st.caption(
+        " · ".join(md_escape(n) for n in [*sets, f"chart: {set_label(by_set[-1][0])}", *notes])
+    )
