@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_server import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from app_server import CHROMIUM, CHROMIUM_ARGS, streamlit_server  # noqa: E402
 from script_runs import ScriptRuns  # noqa: E402
 
 
@@ -24,6 +24,13 @@ def browser():
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         yield b
         b.close()
+
+
+@pytest.fixture(scope="module")
+def demo_server():
+    """The app's URL on the TED en-de demo (no PATH), one Streamlit server per test module."""
+    with streamlit_server(quiet=True) as url:
+        yield url
 
 
 def _watching(new_page):

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_server import CHROMIUM, streamlit_server, wait_app_idle  # noqa: E402
+from app_server import CHROMIUM, wait_app_idle  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -66,12 +66,6 @@ DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 
 
-@pytest.fixture(scope="module")
-def server():
-    with streamlit_server(quiet=True) as url:
-        yield url
-
-
 def audit(browser, url: str, page_name: str, device: dict, *, context=None) -> list[dict]:
     """axe-core's violations on one page of the app (``context``: axe's include/exclude)."""
     ctx = browser.new_context(**device)
@@ -102,34 +96,34 @@ def serious(violations: list[dict]) -> list[dict]:
 
 
 @pytest.mark.parametrize("page_name", PAGES, ids=lambda p: p or "study")
-def test_desktop_page_has_no_serious_violation(browser, server, page_name):
-    found = serious(audit(browser, server, page_name, DESKTOP))
+def test_desktop_page_has_no_serious_violation(browser, demo_server, page_name):
+    found = serious(audit(browser, demo_server, page_name, DESKTOP))
     assert not found, describe(found)
 
 
 @pytest.mark.parametrize("page_name", PHONE_PAGES, ids=lambda p: p or "study")
-def test_phone_page_has_no_serious_violation(browser, server, page_name):
-    found = serious(audit(browser, server, page_name, PHONE))
+def test_phone_page_has_no_serious_violation(browser, demo_server, page_name):
+    found = serious(audit(browser, demo_server, page_name, PHONE))
     assert not found, describe(found)
 
 
-def test_sidebar_navigation_is_the_only_exclusion(browser, server):
+def test_sidebar_navigation_is_the_only_exclusion(browser, demo_server):
     """Inside Streamlit's navigation only the framework's list markup is flagged; were anything else found
     there (a label of ours, a colour), it would show here."""
     inside = audit(
-        browser, server, "corpus", DESKTOP, context={"include": [[FRAMEWORK_NAVIGATION]]}
+        browser, demo_server, "corpus", DESKTOP, context={"include": [[FRAMEWORK_NAVIGATION]]}
     )
     assert {v["id"] for v in serious(inside)} <= {"list", "listitem"}, describe(inside)
 
 
-def test_highlighted_tokens_are_reached_by_keyboard(browser, server):
+def test_highlighted_tokens_are_reached_by_keyboard(browser, demo_server):
     """Learn BLEU without a mouse: Tab reaches a highlighted token, which then shows a visible focus ring
     and its pop-up (every n-gram that covers it, the references holding it, the clip count); a screen
     reader hears its status in words."""
     ctx = browser.new_context(**DESKTOP)
     try:
         page = ctx.new_page()
-        page.goto(f"{server}/learn")
+        page.goto(f"{demo_server}/learn")
         wait_app_idle(page)
         for _ in range(120):
             page.keyboard.press("Tab")

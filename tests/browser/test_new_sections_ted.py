@@ -17,7 +17,7 @@ import pytest
 from bleu_core.study.wmt25_tsv import TSV_FIELDS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from app_server import CHROMIUM, axe_serious, streamlit_server, wait_app_idle  # noqa: E402
+from app_server import CHROMIUM, axe_serious, wait_app_idle  # noqa: E402
 
 pytestmark = [
     pytest.mark.browser,
@@ -31,12 +31,6 @@ pytest.importorskip("axe_playwright_python.sync_playwright")
 
 DESKTOP = {"viewport": {"width": 1280, "height": 800}}
 SLOW = 240_000  # the TED study's bootstraps on a shared machine
-
-
-@pytest.fixture(scope="module")
-def server():
-    with streamlit_server(quiet=True) as url:  # no PATH: the TED en-de demo
-        yield url
 
 
 @pytest.fixture
@@ -58,8 +52,8 @@ def download(page, selector: str) -> tuple[str, str]:
     return info.value.suggested_filename, Path(info.value.path()).read_text(encoding="utf-8")
 
 
-def test_significance_clusters_beside_the_human_ones(page, server) -> None:
-    open_page(page, server, "significance")
+def test_significance_clusters_beside_the_human_ones(page, demo_server) -> None:
+    open_page(page, demo_server, "significance")
     run_it = page.get_by_text("Run it:")  # a large randomisation waits for a toggle
     if run_it.count():
         run_it.first.click()
@@ -73,8 +67,8 @@ def test_significance_clusters_beside_the_human_ones(page, server) -> None:
     assert not axe_serious(page), axe_serious(page)
 
 
-def test_bleu_vs_human_ranks_and_the_reference_on_the_chart(page, server) -> None:
-    open_page(page, server, "bleu_vs_human")
+def test_bleu_vs_human_ranks_and_the_reference_on_the_chart(page, demo_server) -> None:
+    open_page(page, demo_server, "bleu_vs_human")
     page.get_by_role("heading", name="Rank against rank").wait_for(timeout=SLOW)
     page.get_by_text("Ranks as a table").click()
     wait_app_idle(page)
@@ -89,8 +83,8 @@ def test_bleu_vs_human_ranks_and_the_reference_on_the_chart(page, server) -> Non
     assert not axe_serious(page), axe_serious(page)
 
 
-def test_metric_ranking_error_free_detection(page, server) -> None:
-    open_page(page, server, "metric_ranking")
+def test_metric_ranking_error_free_detection(page, demo_server) -> None:
+    open_page(page, demo_server, "metric_ranking")
     heading = page.get_by_role("heading", name="Error-free detection (WMT26 subtask 3)")
     heading.wait_for(timeout=SLOW)
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Translations")
@@ -105,8 +99,8 @@ def test_metric_ranking_error_free_detection(page, server) -> None:
     assert not axe_serious(page), axe_serious(page)
 
 
-def test_error_spans_wmt25_section_and_its_tsvs(page, server) -> None:
-    open_page(page, server, "error_spans")
+def test_error_spans_wmt25_section_and_its_tsvs(page, demo_server) -> None:
+    open_page(page, demo_server, "error_spans")
     page.get_by_role("heading", name="WMT25's span score").wait_for(timeout=SLOW)
     page.get_by_text("major (every unmatched word)", exact=True).click()
     wait_app_idle(page, timeout_ms=SLOW)
