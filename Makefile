@@ -26,7 +26,7 @@ install-test: $(VENV)/.installed-test
 
 # `streamlit run` through ui/app/serve.py, which imports the first page's modules while the browser connects;
 # Streamlit's other settings (headless, no file watcher, ...) are in .streamlit/config.toml; two malloc arenas
-# keep the server's memory down (bleu_core/launch.py, MALLOC_ARENAS).
+# keep the server's memory down (bleu_core/cli/launch.py, MALLOC_ARENAS).
 run: $(VENV)/.installed
 	MALLOC_ARENA_MAX=$${MALLOC_ARENA_MAX:-2} $(PY) -m ui.app.serve run app.py --server.port $(PORT) $(if $(ADDRESS),--server.address $(ADDRESS))
 

@@ -38,7 +38,7 @@ class OptionalBuildExt(build_ext):
 
 
 #: The Streamlit app's own files, outside any package in a checkout (``make run`` runs ``app.py`` there); a wheel
-#: carries them in ``ui/_app/`` so that ``bleu-study app`` works after ``pip install`` (:func:`bleu_core.launch.app_script`).
+#: carries them in ``ui/_app/`` so that ``bleu-study app`` works after ``pip install`` (:func:`bleu_core.cli.launch.app_script`).
 APP_FILES = ("app.py", "pages/*.py", ".streamlit/config.toml")
 
 

@@ -74,7 +74,7 @@ def script_times(repeats: int) -> dict[str, list[float]]:
     from streamlit.testing.v1 import AppTest
 
     import ui.app.cache
-    import ui.app.statistics_store
+    import ui.app.shared_cache
     from ui.app import state as K
     from ui.app import warmup
 
@@ -85,7 +85,7 @@ def script_times(repeats: int) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
     for page in ("explore", "bleu_vs_human"):
         for _ in range(repeats):
-            ui.app.statistics_store.STATISTICS.clear()
+            ui.app.shared_cache.STATISTICS.clear()
             ui.app.cache.segment_matches.clear()
             ui.app.cache.segment_matches_of_systems.clear()
             at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=300)

@@ -152,8 +152,8 @@ def sentence_runs(
     import bleuscore
     import sacrebleu
 
-    from bleu_core.bleu import sentence_scores, statistics_for
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.bleu import sentence_scores, statistics_for
+    from bleu_core.engine.options import BleuOptions
 
     per_segment = [list(r) for r in zip(*refs, strict=True)]
     options = BleuOptions(effective_order=True)

@@ -7,7 +7,7 @@ A tokenizer change on that page (``pages/error_spans.py``) computes, for the new
 
 * the agreement tables at max orders 1-4 (:func:`bleu_core.study.error_agreement.error_agreement_by_order`,
   what ``ui.explore.agreement.agreement_by_order`` caches), which first tokenises and aligns every annotated
-  translation (:func:`bleu_core.token_offsets.token_columns_corpus`, remembered for the next call);
+  translation (:func:`bleu_core.tokenize.token_offsets.token_columns_corpus`, remembered for the next call);
 * the span scores at the chosen order (:func:`bleu_core.study.span_scores.span_scores`, what
   ``ui.explore.span_scores_view.cached_span_scores`` caches), which finds those tokens remembered.
 
@@ -44,7 +44,7 @@ WMT24 = ROOT.parent / "shared" / "data" / "wmt24-general-esa"
 from bleu_core.study import load_study  # noqa: E402
 from bleu_core.study.error_agreement import error_agreement_by_order  # noqa: E402
 from bleu_core.study.span_scores import span_scores  # noqa: E402
-from bleu_core.token_offsets import token_columns_corpus  # noqa: E402
+from bleu_core.tokenize.token_offsets import token_columns_corpus  # noqa: E402
 
 PARTS = ("tokenise", "agreement", "spans", "page")
 

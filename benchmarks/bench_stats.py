@@ -27,10 +27,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bleu_core.options import BleuOptions  # noqa: E402
-from bleu_core.statistics import compute_statistics  # noqa: E402
-from bleu_core.stats.bootstrap import bootstrap  # noqa: E402
-from bleu_core.stats.randomization import approximate_randomization  # noqa: E402
+from bleu_core.engine.options import BleuOptions  # noqa: E402
+from bleu_core.engine.statistics import compute_statistics  # noqa: E402
+from bleu_core.evaluation.bootstrap import bootstrap  # noqa: E402
+from bleu_core.evaluation.randomization import approximate_randomization  # noqa: E402
 
 
 def make_corpus(n_systems: int, n_segments: int, seed: int = 0):
@@ -174,8 +174,8 @@ def main() -> int:
     )
 
     # where our resampling time goes (best of 15: component timings are short and the machine is shared)
-    from bleu_core.stats.resampling import bootstrap_indices
-    from bleu_core.stats.systems import bleu_scores, stack_systems
+    from bleu_core.evaluation.systems import bleu_scores, stack_systems
+    from bleu_core.maths.resampling import bootstrap_indices
 
     stack = stack_systems(stats)
     t_idx, idx = timed(lambda: bootstrap_indices(args.segments, m, np.random.default_rng(1)), 15)

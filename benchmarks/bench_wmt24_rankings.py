@@ -5,7 +5,7 @@ place from ``../shared/data/wmt24-general-esa``, never copied), the machine syst
 sacrebleu's choice for Japanese) and chrF, then ranked against ESA by three statistics — system-level
 pairwise accuracy and soft pairwise accuracy, segment-level acc*_eq — each with its significance clusters
 (1,000 permutation resamples per pair of metrics), bootstrap intervals (1,000 resamples) and chance line
-(``bleu_core.stats.chance``). Measured, each the best of ``--repeats`` runs (wall clock; the CPU time in
+(``bleu_core.evaluation.chance``). Measured, each the best of ``--repeats`` runs (wall clock; the CPU time in
 brackets): loading, scoring, and each ranking.
 
 Run: ``.venv/bin/python benchmarks/bench_wmt24_rankings.py [--repeats 3] [--data DIR]``.
@@ -22,11 +22,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bleu_core.evaluation.chance import add_chance  # noqa: E402
+from bleu_core.evaluation.clusters import rank_metrics  # noqa: E402
 from bleu_core.metrics.study_scores import study_metric_scores  # noqa: E402
-from bleu_core.stats.chance import add_chance  # noqa: E402
-from bleu_core.stats.clusters import rank_metrics  # noqa: E402
 from bleu_core.study import load_study  # noqa: E402
-from bleu_core.tokenizers import tokenizer_for_language  # noqa: E402
+from bleu_core.tokenize.tokenizers import tokenizer_for_language  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "wmt24-general-esa"
 STATISTICS = ("pairwise-accuracy", "soft-pairwise-accuracy", "acc-eq")

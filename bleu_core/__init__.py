@@ -8,26 +8,27 @@
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from .engine.options import BleuOptions
+from .engine.signature import __version__, make_signature
 from .errors import BleuOptionError, BleuStudyError, InputError, StudyError
-from .options import BleuOptions
-from .signature import __version__, make_signature
 
 if TYPE_CHECKING:
-    from .bleu import BleuScore, corpus_bleu, corpus_score, sentence_bleu, sentence_scores
-    from .matches import SegmentMatches, match_provenance
-    from .score import BleuArrays, bleu_from_stats
-    from .statistics import SegmentStatistics, compute_statistics
-    from .tokenizers import TOKENIZER_NAMES, get_tokenizer
+    from .engine.bleu import BleuScore, corpus_bleu, corpus_score, sentence_bleu, sentence_scores
+    from .engine.matches import SegmentMatches, match_provenance
+    from .engine.score import BleuArrays, bleu_from_stats
+    from .engine.statistics import SegmentStatistics, compute_statistics
+    from .tokenize.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 #: Names loaded on first use (PEP 562), so that ``bleu-study score`` does not import numpy through them.
 _LAZY = {
     **dict.fromkeys(
-        ("BleuScore", "corpus_bleu", "corpus_score", "sentence_bleu", "sentence_scores"), ".bleu"
+        ("BleuScore", "corpus_bleu", "corpus_score", "sentence_bleu", "sentence_scores"),
+        ".engine.bleu",
     ),
-    **dict.fromkeys(("SegmentMatches", "match_provenance"), ".matches"),
-    **dict.fromkeys(("BleuArrays", "bleu_from_stats"), ".score"),
-    **dict.fromkeys(("SegmentStatistics", "compute_statistics"), ".statistics"),
-    **dict.fromkeys(("TOKENIZER_NAMES", "get_tokenizer"), ".tokenizers"),
+    **dict.fromkeys(("SegmentMatches", "match_provenance"), ".engine.matches"),
+    **dict.fromkeys(("BleuArrays", "bleu_from_stats"), ".engine.score"),
+    **dict.fromkeys(("SegmentStatistics", "compute_statistics"), ".engine.statistics"),
+    **dict.fromkeys(("TOKENIZER_NAMES", "get_tokenizer"), ".tokenize.tokenizers"),
 }
 
 
@@ -38,7 +39,7 @@ def __getattr__(name: str) -> Any:
         return value
     if not name.startswith(
         "_"
-    ):  # a submodule the eager imports used to load (`bleu_core.score`, ...)
+    ):  # a submodule the eager imports used to load (`bleu_core.engine.score`, ...)
         try:
             return import_module(f".{name}", __name__)
         except ModuleNotFoundError as exc:

@@ -71,8 +71,8 @@ class StatsInputError(BleuStudyError):
     """Input a statistical procedure cannot use (too few systems, segments, ratings; mismatched shapes...).
 
     The message says what is wrong and how to fix it. It lives here, beside the other errors, because the
-    correlation and the linear fit every subpackage shares (:mod:`bleu_core.correlate`,
-    :mod:`bleu_core.regression`) raise it as well as :mod:`bleu_core.stats`.
+    correlation and the linear fit every subpackage shares (:mod:`bleu_core.maths.correlation`,
+    :mod:`bleu_core.maths.regression`) raise it as well as :mod:`bleu_core.evaluation`.
 
     >>> raise StatsInputError("need at least 2 systems, got 1")
     Traceback (most recent call last):

@@ -5,13 +5,15 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis import bleu_vs_human_page as bvh
-from ui.app import cache
+from bleu_core.maths import regression
+from ui.analysis import charts, cluster_view, domains, frames, relate
+from ui.analysis.correlation_cache import bleu_system_correlations
+from ui.app import cache, context
 from ui.app import state as K
 from ui.app.analysis_cache import metric_scores
 from ui.app.background import show_pending
 from ui.app.chart_layout import scatter_labels_default
+from ui.app.context import current_scores, show_chart, signature_caption, table_downloads
 from ui.app.criterion import criterion_box
 from ui.app.frames import records_frame
 from ui.app.limits import session_resampling
@@ -100,26 +102,26 @@ table_rows = []
 seed, n_res = session_resampling()
 cols = st.columns(min(2, len(series)))
 pearson = (  # BLEU, all raters: r with its interval, as Correlation and `meta` give it
-    bvh.bleu_system_correlations(scores, tuple(systems), criterion, n_res, seed)["pearson"]
+    bleu_system_correlations(scores, tuple(systems), criterion, n_res, seed)["pearson"]
     if metric == "BLEU" and len(systems) >= 3
     else None
 )
 for k, (name, human) in enumerate(series.items()):
-    frame = bvh.system_points(systems, bleu, human, study.human_systems).rename(
+    frame = frames.system_points(systems, bleu, human, study.human_systems).rename(
         columns={"BLEU": metric}
     )
-    fit = bvh.linear_fit(frame[metric], frame["human score"])
+    fit = regression.linear_fit(frame[metric], frame["human score"])
     interval = pearson if k == 0 else None
-    table_rows.append(bvh.fit_row(name, fit, interval))
+    table_rows.append(frames.fit_row(name, fit, interval))
     with cols[k % len(cols)]:
-        chart = bvh.reference_scatter(  # the rated reference: a rule at its human score
+        chart = cluster_view.reference_scatter(  # the rated reference: a rule at its human score
             study,
             criterion if k == 0 else None,
             frame,
             x=metric,
             y="human score",
             title=f"{name} vs {metric}",
-            subtitle=f"{bvh.describe_fit(fit)} · {direction}",
+            subtitle=f"{relate.describe_fit(fit)} · {direction}",
             x_title="corpus BLEU"
             if metric == "BLEU"
             else f"{metric} ({'higher' if up else 'lower'} is better)",
@@ -129,13 +131,13 @@ for k, (name, human) in enumerate(series.items()):
         st.metric(
             f"Pearson r · {md_escape(name)}",
             "—" if fit.r != fit.r else f"{fit.r:.3f}",
-            help=bvh.describe_fit(fit),
+            help=relate.describe_fit(fit),
         )
-        st.caption(bvh.describe_fit(fit))
+        st.caption(relate.describe_fit(fit))
         if interval is not None:
             st.caption(interval_note(interval))
         show_chart(chart, f"{metric} vs {criterion if k == 0 else name}", stable=True, subtitle=False)  # fmt: skip
-bvh.analysis_caption(scores, systems, metric=metric, criterion=criterion, ci=pearson or "none")
+context.analysis_caption(scores, systems, metric=metric, criterion=criterion, ci=pearson or "none")
 fits = records_frame(table_rows)
 with st.expander("System-level fits as a table"):
     st.dataframe(tidy_frame(fits), hide_index=True, width="stretch")
@@ -146,10 +148,10 @@ order = sorted(systems, key=lambda s: bleu[s] if up else -bleu[s])
 norm_series = {metric: bleu if up else {s: -v for s, v in bleu.items()}}
 for name, human in series.items():
     norm_series[name] = human if crit.higher_is_better else {s: -v for s, v in human.items()}
-norm = bvh.normalised_frame(norm_series, order)
+norm = frames.normalised_frame(norm_series, order)
 flip = "" if crit.higher_is_better else " (human scores negated so that up is better)"
 show_chart(
-    bvh.normalised_chart(
+    charts.normalised_chart(
         norm,
         title=f"{metric} and {criterion} normalised by their range",
         subtitle=f"0 = worst, 1 = best system in view{flip}",
@@ -158,18 +160,18 @@ show_chart(
     stable=True,
 )
 
-bvh.render_ranks(scores, systems, bleu, criterion, metric)  # BLEU rank against human rank
-bvh.render_bvh_domains(scores, criterion, systems)  # sentence / document / corpus; per domain
+cluster_view.render_ranks(scores, systems, bleu, criterion, metric)  # BLEU rank against human rank
+domains.render_bvh_domains(scores, criterion, systems)  # sentence / document / corpus; per domain
 st.subheader("Segment level")
 if np.isnan(metric_seg).all():
     st.info(f"{md_escape(metric)} has system-level scores only: no segment-level view.")
     st.stop()
-bleu_seg, human_seg = bvh.segment_pairs(
+bleu_seg, human_seg = relate.segment_pairs(
     metric_seg,
     cache.segment_scores(scores.key, study, criterion),
     [scores.system_index(s) for s in systems],
 )
-corr = bvh.segment_correlation(bleu_seg, human_seg)
+corr = relate.segment_correlation(bleu_seg, human_seg)
 m1, m2, m3 = st.columns(3)
 m1.metric("Pearson r", format_number(corr.pearson), help=f"p = {format_p(corr.pearson_p)}")
 m2.metric("Kendall tau-b", format_number(corr.kendall), help=f"p = {format_p(corr.kendall_p)}")
@@ -178,12 +180,12 @@ st.caption(
     f"Pearson p = {format_p(corr.pearson_p)} · Kendall p = {format_p(corr.kendall_p)} · "
     f"{segment_note(scores.options)} Its smoothing changes the segment-level picture, not the system level."
 )
-fit = bvh.linear_fit(bleu_seg, human_seg)
+fit = regression.linear_fit(bleu_seg, human_seg)
 x_range = (0.0, 100.0) if metric == "BLEU" else (float(np.nanmin(bleu_seg)), float(np.nanmax(bleu_seg)))  # fmt: skip
-line = bvh.fit_line(fit.slope, fit.intercept, *x_range)
+line = frames.fit_line(fit.slope, fit.intercept, *x_range)
 show_chart(
-    bvh.segment_density(
-        bvh.binned_counts(bleu_seg, human_seg, bins=25, x_range=x_range),
+    charts.segment_density(
+        frames.binned_counts(bleu_seg, human_seg, bins=25, x_range=x_range),
         line,
         title=f"{'Sentence BLEU' if metric == 'BLEU' else metric} vs {criterion}",
         subtitle=f"r = {corr.pearson:.3f}, tau = {corr.kendall:.3f}, n = {corr.n} translations",

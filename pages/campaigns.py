@@ -17,23 +17,18 @@ from ui.app import state as K
 from ui.app.context import current_study
 from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
-from ui.campaigns.campaigns_page import (
-    AnalysisInput,
-    field_downloads,
-    forget_campaign,
-    forms,
-    lesson_panel,
-    open_store,
-    pearmut_import_section,
-    quality_section,
+from ui.campaigns import forms, lesson_panel
+from ui.campaigns.db import open_store
+from ui.campaigns.esa_manage import AnalysisInput, field_downloads, quality_section
+from ui.campaigns.lesson_study import study_mismatch
+from ui.campaigns.pearmut_import import pearmut_import_section
+from ui.campaigns.session import forget_campaign, remember_campaign, use_ratings_in_study
+from ui.campaigns.views import (
     ratings_download,
-    remember_campaign,
     show_agreement,
     show_created_notice,
     show_progress,
     show_summary,
-    study_mismatch,
-    use_ratings_in_study,
 )
 
 ALL_JUDGES = "all judges"

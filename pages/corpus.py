@@ -7,19 +7,17 @@ import streamlit as st
 from bleu_core.study.criterion_order import criteria_order
 from bleu_core.study.output_rows import missing_note
 from bleu_core.study.system_names import system_label
-from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis.corpus_page import (
-    WMT_ESA_COLUMN,
-    corpus_bars,
-    corpus_frame,
+from ui.analysis.charts import corpus_bars
+from ui.analysis.domains import render_corpus_domains
+from ui.analysis.frames import WMT_ESA_COLUMN, corpus_frame, wmt_esa_column
+from ui.analysis.reference_bias_view import render_reference_bias
+from ui.analysis.reference_scores import (
     reference_rows,
-    render_corpus_domains,
-    render_reference_bias,
     render_reference_scores,
     with_reference_rows,
-    wmt_esa_column,
 )
 from ui.app import state as K
+from ui.app.context import current_scores, show_chart, signature_caption, table_downloads
 from ui.app.frames import system_human_scores
 
 st.title("Corpus BLEU")
@@ -66,10 +64,13 @@ config = {
         )
         for c in criteria_order(study.criteria)
     },
-    "esa": st.column_config.NumberColumn("esa (plain mean)", format="%.3f", help="the mean of the "
-                                         "system's rated segments; WMT24 averages per-domain means"),
+    "esa": st.column_config.NumberColumn(
+        "esa (plain mean)",
+        format="%.3f",
+        help="the mean of the system's rated segments; WMT24 averages per-domain means",
+    ),
     WMT_ESA_COLUMN: st.column_config.NumberColumn(WMT_ESA_COLUMN, format="%.3f"),
-}  # fmt: skip
+}
 st.dataframe(frame, hide_index=True, column_config=config, width="stretch")
 render_reference_scores(study)
 signature_caption(scores.signature)

@@ -6,24 +6,24 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from bleu_core.signature import analysis_signature, interval_field
-from bleu_core.stats.tau_like import study_tau_like
-from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis.correlation_page import (
-    chance_said,
-    correlation_chart,
-    correlation_frame,
-    correlation_notes,
-    show_human_passes,
-    subset_chart,
-    subset_frames,
-)
-from ui.analysis.correlation_page import correlation_cache as corr_cache
+from bleu_core.engine.signature import analysis_signature, interval_field
+from bleu_core.evaluation.tau_like import study_tau_like
+from ui.analysis import correlation_cache as corr_cache
+from ui.analysis.correlation_lines import chance_said
+from ui.analysis.correlation_table import correlation_chart, correlation_frame, correlation_notes
+from ui.analysis.human_passes import show_human_passes
+from ui.analysis.reference_subsets import show_reference_subsets
 from ui.app import cache
 from ui.app import state as K
 from ui.app.analysis_cache import score_keys
-from ui.app.background import Steps, result, show_pending
-from ui.app.context import under_app_test
+from ui.app.background import Steps, show_pending
+from ui.app.context import (
+    current_scores,
+    show_chart,
+    signature_caption,
+    table_downloads,
+    under_app_test,
+)
 from ui.app.criterion import criterion_box
 from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
@@ -79,18 +79,27 @@ else:
     steps.step(f"bootstrapping the segment-level correlations ({n_resamples} resamples)")
     wmt = study_tau_like(study, criterion, rows_idx)  # the pairs meta's tau-like counts
     seg_wait: list | None = None if under_app_test() else []  # at WMT scale: in the background
-    segment = corr_cache.segment_level(
-        ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
-        lambda p: corr_cache.segment_level_job(sentence, human_seg, SEGMENT_METHODS, n_resamples,
-                                               seed, p, counts, tau_like=wmt),
-        seg_wait,
-    ) or []  # fmt: skip
+    segment = (
+        corr_cache.segment_level(
+            ("segment correlations", scores.key, names, criterion, opts_key, n_resamples, seed),
+            lambda p: corr_cache.segment_level_job(
+                sentence, human_seg, SEGMENT_METHODS, n_resamples, seed, p, counts, tau_like=wmt
+            ),
+            seg_wait,
+        )
+        or []
+    )
     sys_lines = corr_cache.bleu_system_chance(scores, names, criterion, seed, system.values())
-    seg_lines = corr_cache.segment_level(  # the chance lines: 100 permutations of every row
-        ("segment chance", scores.key, names, criterion, opts_key, seed),
-        lambda p: corr_cache.segment_chance_job(segment, sentence, human_seg, seed, wmt, p),
-        seg_wait, "segment-level chance lines",
-    ) if segment else None  # fmt: skip
+    seg_lines = (
+        corr_cache.segment_level(  # the chance lines: 100 permutations of every row
+            ("segment chance", scores.key, names, criterion, opts_key, seed),
+            lambda p: corr_cache.segment_chance_job(segment, sentence, human_seg, seed, wmt, p),
+            seg_wait,
+            "segment-level chance lines",
+        )
+        if segment
+        else None
+    )
     steps.done()
     show_pending(seg_wait or [])
     frame = correlation_frame(list(system.values()), segment, sys_lines, seg_lines)
@@ -132,14 +141,23 @@ else:
     pending: list = []  # TER, chrF, NIST…: scored in the background, shown when done
     sides = corr_cache.metric_sides(
         scores.key, study, (first, other), names, scores.options, (bleu_sys, sentence), pending
-    )  # fmt: skip
+    )
     show_pending(pending)
     if sides is not None:  # else: still being scored (progress above)
         tests_frame = corr_cache.metric_tests(
-            scores.key, names, criterion, first, other,
-            tuple(score_keys(study, (first, other), scores.options).values()), n_resamples, seed,
-            sides[first], sides[other], human_sys, human_seg,
-        )  # fmt: skip
+            scores.key,
+            names,
+            criterion,
+            first,
+            other,
+            tuple(score_keys(study, (first, other), scores.options).values()),
+            n_resamples,
+            seed,
+            sides[first],
+            sides[other],
+            human_sys,
+            human_seg,
+        )
         st.dataframe(tidy_frame(tests_frame), hide_index=True, width="stretch")
         table_downloads(
             tests_frame,
@@ -151,36 +169,4 @@ else:
             f"the permutation test swaps the two metrics' z-scores per system ({run_note})."
         )
 
-st.subheader("How many references do we need? (paper §3)")
-if len(study.references) < 2:
-    st.info("This study has one reference stream; reference subsets need at least two.")
-    st.stop()
-draws = int(
-    st.number_input(
-        "Random single-reference draws", min_value=1, max_value=1000, step=10, key=K.CORR_DRAWS
-    )
-)
-waiting: list | None = None if under_app_test() else []  # minutes at 50 × 10k: in the background
-found = result(
-    ("reference subsets", scores.key, names, repr(scores.options), draws, seed),
-    lambda p: corr_cache.reference_analysis(
-        study, names, scores.options, draws, seed, p, (scores.references, scores.stats[rows_idx])
-    ),
-    "reference subsets",
-    waiting,
-)
-show_pending(waiting or [])
-if found is None:
-    st.stop()
-subsets, single = found
-sub_frame, sizes = subset_frames(subsets)
-show_chart(
-    subset_chart(sub_frame, title="BLEU with every subset of the references"), "reference subsets"
-)
-st.dataframe(tidy_frame(sizes), hide_index=True, width="stretch")
-table_downloads(sub_frame, "reference subsets", caption="BLEU per reference subset")
-st.write(
-    f"One random reference per document ({single.units}, {draws} draws, seed {single.seed}): "
-    f"the ranking is exactly that of all references in {single.same_order_share:.0%} of the draws; "
-    f"mean Kendall tau {single.mean_kendall:.3f}."
-)
+show_reference_subsets(scores, names, rows_idx, seed)

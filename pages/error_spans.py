@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui import require_study, show_chart, signature_caption, table_downloads
 from ui.app import state as K
-from ui.app.context import current_key, current_options, current_references
-from ui.app.markup import md_escape
-from ui.explore.error_spans_page import agreement as ag
-from ui.explore.error_spans_page import (
-    cached_span_scores,
-    count_view_ahead,
-    open_in_explore,
-    rater_label,
-    show_span_scores,
-    show_wmt25_spans,
+from ui.app.context import (
+    current_key,
+    current_options,
+    current_references,
+    require_study,
+    show_chart,
+    signature_caption,
+    table_downloads,
 )
+from ui.app.markup import md_escape
+from ui.explore import agreement as ag
+from ui.explore.error_spans import rater_label
+from ui.explore.error_spans_ahead import count_view_ahead
+from ui.explore.span_scores_view import cached_span_scores, show_span_scores
+from ui.explore.span_view import open_in_explore
+from ui.explore.wmt25_view import show_wmt25_spans
 
 st.title("BLEU vs error spans")
 study = require_study()

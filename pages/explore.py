@@ -8,23 +8,17 @@ import streamlit as st
 
 from bleu_core.study.criterion_order import criteria_order
 from bleu_core.study.system_names import system_label
-from ui import current_scores, signature_caption
 from ui.app import cache
 from ui.app import state as K
+from ui.app.context import current_scores, signature_caption
 from ui.app.criterion import criterion_box
 from ui.app.markup import md_escape
 from ui.app.segment_bleu import NOT_IN_RELEASE
-from ui.explore.explore_page import (
-    browse,
-    browse_label,
-    comparison_table,
-    ngram_frame,
-    rated_only,
-    render_rated_counts,
-    system_entries,
-    texts_block,
-)
-from ui.explore.explore_page import span_view as spans
+from ui.explore import browse
+from ui.explore import span_view as spans
+from ui.explore.frames import ngram_frame, system_entries
+from ui.explore.highlight import browse_label, comparison_table, texts_block
+from ui.explore.rated import rated_only, render_rated_counts
 
 PAGE_SIZE = 25
 SORTS = {

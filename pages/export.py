@@ -6,10 +6,10 @@ import json
 
 import streamlit as st
 
-from ui import current_scores, file_stem, signature_caption
-from ui.analysis.export_page import export_contents
+from ui.analysis.export_zip import export_contents
 from ui.app import chart_images
 from ui.app import state as K
+from ui.app.context import current_scores, file_stem, signature_caption
 from ui.app.frames import records_frame
 from ui.app.limits import resamples_input
 

@@ -6,14 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from ui import require_study, show_chart, table_downloads
-from ui.analysis.judges_page import (
-    judges_cache,
-    judges_chart,
-)
+from ui.analysis import judges_cache
+from ui.analysis.stats_charts import judges_chart
 from ui.app import state as K
 from ui.app.background import Steps
-from ui.app.context import current_key
+from ui.app.context import current_key, require_study, show_chart, table_downloads
 from ui.app.criterion import criterion_box
 from ui.app.frames import rater_groups
 from ui.app.markup import md_escape
@@ -107,11 +104,14 @@ show_chart(
         drawn,
         title=f"{criterion}: same-judge differences",  # short: it fits a phone's width
         subtitle=f"adjacent systems · mean difference with {level:.0%} t interval · {direction}"
-        + (f" · {len(frame) - len(drawn)} of {len(frame)} pairs undefined" if len(drawn) < len(frame)
-           else ""),
+        + (
+            f" · {len(frame) - len(drawn)} of {len(frame)} pairs undefined"
+            if len(drawn) < len(frame)
+            else ""
+        ),
     ),
     f"judges {criterion}",
-)  # fmt: skip
+)
 st.dataframe(tidy_frame(frame.drop(columns=["lower", "higher"])), hide_index=True, width="stretch")
 if len(drawn) < len(frame):
     st.caption(

@@ -4,32 +4,26 @@ from __future__ import annotations
 
 import streamlit as st
 
+from bleu_core.engine.signature import make_signature
 from bleu_core.errors import BleuStudyError
-from bleu_core.signature import make_signature
-from ui import current_options, current_scores, current_study, signature_caption
 from ui.app import demos
 from ui.app import state as K
+from ui.app.context import current_options, current_scores, current_study, signature_caption
 from ui.app.frames import records_frame
 from ui.app.markup import STYLE, md_escape
 from ui.app.presentation import presentation_switch
-from ui.explore.learn_page import (
-    SMOOTHED_ABOVE_ONE,
-    corpus_vs_sentence_frame,
-    error_free_card,
+from ui.explore.error_free_card import error_free_card
+from ui.explore.frames import corpus_vs_sentence_frame, ngram_frame, tokens_frame
+from ui.explore.highlight import legend_html, segment_block
+from ui.explore.learn_quiz import (
     example_label,
-    examples_from_study,
     learn_options,
-    legend_html,
-    ngram_frame,
     penalty_and_bleu_steps,
     precision_line,
     precision_step,
     quiz_controls,
-    segment_block,
-    smoothing_rows,
-    tokens_frame,
-    walkthrough,
 )
+from ui.explore.teach import SMOOTHED_ABOVE_ONE, examples_from_study, smoothing_rows, walkthrough
 
 st.title("Learn BLEU")
 presentation_switch()  # large type for the projector, kept in the address (?present=1)

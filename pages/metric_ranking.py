@@ -7,24 +7,24 @@ import time
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
+from bleu_core.evaluation.clusters import DEFAULT_STATISTICS, STATISTICS
+from bleu_core.evaluation.ranking_latex import findings_latex
+from bleu_core.evaluation.statistic_names import STATISTIC_NAMES
+from bleu_core.evaluation.system_sets import common_systems
 from bleu_core.metrics.registry import METRICS
-from bleu_core.stats.clusters import DEFAULT_STATISTICS, STATISTICS
-from bleu_core.stats.system_sets import common_systems
 from bleu_core.study.criterion_order import criteria_order
 from bleu_core.study.system_names import system_label
-from ui import current_scores, show_chart, table_downloads
-from ui.analysis.metric_ranking_page import (
-    STATISTIC_NAMES,
-    analysis_caption,
+from ui.analysis.error_free_view import show_error_free
+from ui.analysis.ranking import (
     cached_ranking,
     findings_display,
     findings_frame,
-    findings_latex,
     highlight_bleu,
     ranking_frame,
+)
+from ui.analysis.ranking_extras import (
     show_ceiling_choice,
-    show_chance_lines,
-    show_error_free,
+    show_each_ranking,
     show_explainers,
     show_release_view,
     warn_degenerate,
@@ -32,6 +32,7 @@ from ui.analysis.metric_ranking_page import (
 from ui.app import state as K
 from ui.app.analysis_cache import metric_scores
 from ui.app.background import show_pending
+from ui.app.context import analysis_caption, current_scores, show_chart, table_downloads
 from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.app.metric_tables import attached_labels, metric_scores_digest, metric_table
@@ -161,8 +162,12 @@ st.caption(
     "95% bootstrap confidence interval, then `rank`, the significance cluster (1 = best). BLEU's "
     f"row is highlighted. {run_note}."
 )
-analysis_caption(scores, systems, criterion="+".join(dict.fromkeys(r.criterion for r in rankings)),
-                 ci=f"bootstrap:{n_resamples}:seed{seed}:alpha{alpha:g}")  # fmt: skip
+analysis_caption(
+    scores,
+    systems,
+    criterion="+".join(dict.fromkeys(r.criterion for r in rankings)),
+    ci=f"bootstrap:{n_resamples}:seed{seed}:alpha{alpha:g}",
+)
 caption = f"Metrics ranked by agreement with human judgment ({study.name})"
 table_downloads(wide, "metric ranking findings", caption=caption)
 st.download_button(
@@ -174,17 +179,7 @@ st.download_button(
     icon=":material/download:",
 )
 
-st.subheader("Each ranking")
-for r in rankings:
-    head = f"{r.criterion} · {r.level} level · {STATISTIC_NAMES[r.statistic]}"
-    with st.expander(md_escape(head), expanded=len(rankings) <= 2):
-        frame = ranking_frame([r]).drop(columns=["criterion", "level", "statistic"])
-        st.dataframe(highlight_bleu(frame), hide_index=True, width="stretch")
-        notes = [r.describe_systems(), f"clusters: {r.test}"]
-        notes += [f"95% CI: {r.interval}"] if r.interval else []
-        notes += [r.note] if r.note else []
-        st.caption(" · ".join(md_escape(n) for n in notes))
-        show_chance_lines(r, show_chart)
+show_each_ranking(rankings, show_chart)
 long = ranking_frame(rankings)
 table_downloads(long, "metric ranking rows", caption=caption)
 st.caption(

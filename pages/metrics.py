@@ -7,25 +7,33 @@ import streamlit as st
 
 from bleu_core.metrics.registry import DEFAULT_METRICS, METRICS
 from bleu_core.metrics.variants import variants_for
-from ui import current_options, current_scores, require_study, show_chart, table_downloads
 from ui.app import state as K
 from ui.app.analysis_cache import PAGE_DEFAULT_METRICS, score_keys
 from ui.app.background import Steps, result, show_pending
-from ui.app.context import current_key, under_app_test
+from ui.app.context import (
+    analysis_caption,
+    current_key,
+    current_options,
+    current_scores,
+    require_study,
+    show_chart,
+    table_downloads,
+    under_app_test,
+)
 from ui.app.criterion import criterion_box
 from ui.app.limits import session_resampling
 from ui.app.markup import md_escape
 from ui.app.metric_tables import metric_choices
 from ui.app.numbers import tidy_frame
 from ui.app.segment_bleu import segment_bleu, with_segment_bleu
-from ui.metrics.metrics_page import (
-    analysis_caption,
+from ui.metrics import charts as cm
+from ui.metrics.panels import (
     correlation_notes,
     explorer_grid,
+    show_babych_tables,
     system_scores_table,
     williams_table,
 )
-from ui.metrics.metrics_page import charts as cm
 
 st.title("Metrics compared")
 st.write(
@@ -96,14 +104,20 @@ if study.criteria:
         st, "Criterion for the chart and the Williams test", study, K.MET_CRITERION
     )
     if not frame.empty:
-        show_chart(cm.correlation_chart(frame, criterion=criterion, seed=seed),
-                   f"metrics vs {criterion}")  # fmt: skip
-        st.dataframe(tidy_frame(frame), hide_index=True, width="stretch",
-                     column_config=cm.CORRELATION_COLUMNS)  # fmt: skip
+        show_chart(
+            cm.correlation_chart(frame, criterion=criterion, seed=seed), f"metrics vs {criterion}"
+        )
+        st.dataframe(
+            tidy_frame(frame),
+            hide_index=True,
+            width="stretch",
+            column_config=cm.CORRELATION_COLUMNS,
+        )
         table_downloads(frame, "metric correlations", caption="Metric vs human correlations")
     st.caption(correlation_notes(frame, options, seed))
-    analysis_caption(current_scores(), systems, criterion=criterion,
-                     ci=("bootstrap", n_resamples, seed))  # fmt: skip
+    analysis_caption(
+        current_scores(), systems, criterion=criterion, ci=("bootstrap", n_resamples, seed)
+    )
     if len(metrics) >= 2:
         pair = st.multiselect(
             "Williams test: compare two metrics",
@@ -131,19 +145,31 @@ st.write(
     "keep their own word rules."
 )
 VARIANTS = variants_for(options.tokenize)
-st.table({"implementation": [v.label for v in VARIANTS], "what differs": [v.explanation for v in
-          VARIANTS], "call": [v.call for v in VARIANTS]})  # fmt: skip
+st.table(
+    {
+        "implementation": [v.label for v in VARIANTS],
+        "what differs": [v.explanation for v in VARIANTS],
+        "call": [v.call for v in VARIANTS],
+    }
+)
 steps.step("scoring with every BLEU implementation")
 waiting: list | None = None if under_app_test() else []  # seconds at WMT scale: in the background
-variants = result(("many BLEUs", key, systems, options.tokenize), lambda p: cm.many_bleus_frame(
-    study, systems, p, tokenize=options.tokenize), "many BLEUs", waiting)  # fmt: skip
+variants = result(
+    ("many BLEUs", key, systems, options.tokenize),
+    lambda p: cm.many_bleus_frame(study, systems, p, tokenize=options.tokenize),
+    "many BLEUs",
+    waiting,
+)
 steps.done()
 show_pending(waiting or [])
 if variants is not None:
     pivot = variants.pivot_table(index="system", columns="variant", values="BLEU", sort=False)
     st.dataframe(pivot, width="stretch")
-    table_downloads(variants, "many bleus", caption="The same data scored as sacrebleu, NLTK, HF "
-                    "evaluate and the paper")  # fmt: skip
+    table_downloads(
+        variants,
+        "many bleus",
+        caption="The same data scored as sacrebleu, NLTK, HF evaluate and the paper",
+    )
 
 st.subheader("Parameter explorer")
 st.write(
@@ -161,35 +187,14 @@ else:
     show_chart(cm.explorer_chart(ex), f"explorer {system}")
     st.dataframe(ex, hide_index=True, width="stretch")
     table_downloads(ex, f"explorer {system}", caption=f"BLEU variants for {system}")
-    st.caption(f"Default (the sidebar's settings): {result.default_score:.2f} · "
-               f"`{result.default_signature}`")  # fmt: skip
+    st.caption(
+        f"Default (the sidebar's settings): {result.default_score:.2f} · "
+        f"`{result.default_signature}`"
+    )
     if result.best is not None:
         st.success(
             f"Best segment-level agreement with {exp_criterion} ({result.best_by} = "
             f"{getattr(result.best, result.best_by):.3f}): {'; '.join(result.best.changed) or 'the default'}"
         )
 
-st.subheader("Babych & Hartley (2004): weighted n-grams")
-with st.expander(
-    "Tables 1-3: BLEU vs tf.idf / S-score weighted precision, recall and F with one reference"
-):
-    st.write(
-        "Each reference is used alone; word weights (tf.idf, S-score) come from that reference's documents. "
-        "An n-gram counts its most salient word's weight when above 1, else 1. Correlations use machine "
-        "systems only, as in the paper; stability is the standard deviation across references."
-    )
-    if not st.toggle("Compute the tables (a few seconds on a large study)", key=K.MET_BABYCH_ON):
-        st.stop()
-    tables = cm.babych_result(key, study, options.tokenize, options.lowercase)
-    t1, t2, t3 = cm.babych_frames(tables)
-    st.dataframe(t1, hide_index=True, width="stretch")
-    table_downloads(
-        t1,
-        "babych scores",
-        caption="BLEU and weighted P/R/F per system (Babych & Hartley Table 1-2)",
-    )
-    st.dataframe(t2, width="stretch")
-    if not t3.empty:
-        st.dataframe(t3, hide_index=True, width="stretch")
-    for note in tables.notes:
-        st.caption(note)
+show_babych_tables(key, study, options)

@@ -17,12 +17,14 @@ from ui.app import state as K
 from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape
 from ui.app.presentation import presentation_switch, show_altair
-from ui.campaigns.projector_page import class_mode as cm
-from ui.campaigns.projector_page import contrastive_projector as cesa
-from ui.campaigns.projector_page import esa_projector as esa
-from ui.campaigns.projector_page import lesson_study, open_store, sync_browser_memory
-from ui.campaigns.projector_page import projector_access as pa
-from ui.campaigns.projector_page import projector_parts as parts
+from ui.campaigns import class_mode as cm
+from ui.campaigns import contrastive_projector as cesa
+from ui.campaigns import esa_projector as esa
+from ui.campaigns import lesson_study
+from ui.campaigns import projector_access as pa
+from ui.campaigns import projector_parts as parts
+from ui.campaigns.browser_memory import sync_browser_memory
+from ui.campaigns.db import open_store
 
 REFRESH_SECONDS = 2
 state = st.session_state

@@ -1,7 +1,7 @@
 """Published tables: every metric × human criterion correlation of a paper's system-level table.
 
 The page and ``python -m bleu_core meta --system-scores TABLE.csv`` share one code path
-(:mod:`bleu_core.stats.system_table`): the same parser and error messages, the same rule for which columns
+(:mod:`bleu_core.evaluation.system_table`): the same parser and error messages, the same rule for which columns
 are human criteria, the same correlations (scipy's p-values; ``NA`` skipped pair by pair).
 """
 
@@ -14,18 +14,17 @@ from typing import NoReturn
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.io.text import decode_text
-from bleu_core.stats.correlation import METHODS
-from bleu_core.stats.system_table import (
+from bleu_core.evaluation.correlation import METHODS
+from bleu_core.evaluation.system_table import (
     is_human_column,
     parse_system_table,
     table_correlations,
     wmt_table_pairs,
 )
+from bleu_core.io.text import decode_text
 from bleu_core.study.demo import data_dir as demo_dir
-from ui import show_chart, table_downloads
 from ui.app import state as K
-from ui.app.context import ensure_entrypoint
+from ui.app.context import ensure_entrypoint, show_chart, table_downloads
 from ui.app.markup import md_escape as esc
 from ui.app.numbers import plural
 from ui.metrics import published_charts as cp

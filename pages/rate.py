@@ -17,28 +17,28 @@ from bleu_core.errors import BleuStudyError
 from ui.app import state as K
 from ui.app.context import ensure_entrypoint
 from ui.app.markup import md_escape
-from ui.campaigns.rate_page import (
-    connection_notice,
+from ui.campaigns.browser_memory import sync_browser_memory
+from ui.campaigns.contrastive_rating import rate_screen
+from ui.campaigns.esa_marking import rate_slider_item, show_feedback
+from ui.campaigns.judge_access import (
     current_session,
-    finished_choice,
     join_or_resume,
+    resume_from_address,
+    resume_from_browser,
+    sign_out,
+    signed_in,
+)
+from ui.campaigns.lesson_timer import seconds_left, timer_text
+from ui.campaigns.rating_widgets import (
+    connection_notice,
+    finished_choice,
     judge_header,
     keyboard_controls,
     live_countdown,
     navigation,
-    rate_screen,
-    rate_slider_item,
-    resume_from_address,
-    resume_from_browser,
     score_form,
     scroll_to_item,
-    seconds_left,
-    show_feedback,
     show_item,
-    sign_out,
-    signed_in,
-    sync_browser_memory,
-    timer_text,
     welcome,
 )
 

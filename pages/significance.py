@@ -6,13 +6,15 @@ import pandas as pd
 import streamlit as st
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.stats.results import VERDICT_RULE
-from ui import current_scores, show_chart, signature_caption, table_downloads
-from ui.analysis import significance_page as sig_view
-from ui.analysis.significance_page import significance_data as sig
+from bleu_core.evaluation.results import VERDICT_RULE
+from ui.analysis import significance_data as sig
+from ui.analysis import stats_charts, stats_frames
+from ui.analysis.cluster_view import render_clusters
+from ui.analysis.randomisation_view import show_randomisation
+from ui.app import context
 from ui.app import state as K
-from ui.app.analysis_cache import AR_ON_DEMAND_WORK
 from ui.app.background import Steps, show_pending
+from ui.app.context import current_scores, show_chart, signature_caption, table_downloads
 from ui.app.limits import resamples_input
 from ui.app.markup import md_escape
 from ui.app.numbers import tidy_frame
@@ -101,14 +103,19 @@ except BleuStudyError as err:
 else:
     for warning in blocks.warnings:
         st.warning(warning)
-    layout, tests, long = sig_view.block_frames(blocks, metric, scale)
+    layout, tests, long = stats_frames.block_frames(blocks, metric, scale)
     st.dataframe(layout, width="stretch")
     st.dataframe(tidy_frame(tests), hide_index=True, width="stretch")
     paper = "BLEU on the 0-100 scale (the paper's Table 2 prints the 0-1 scale: divide by 100 to compare)"
     st.caption(f"{blocks.layout} · {paper if is_bleu else metric + unit}.")
     table_downloads(tests, "block t-tests", caption=blocks.layout)
-    chart = sig_view.block_chart(long, title=f"{metric} per block", subtitle=blocks.layout, value="score",
-                        y_title=f"block {metric}{unit}")  # fmt: skip
+    chart = stats_charts.block_chart(
+        long,
+        title=f"{metric} per block",
+        subtitle=blocks.layout,
+        value="score",
+        y_title=f"block {metric}{unit}",
+    )
     show_chart(chart, "block scores", stable=True)
 
 # ------------------------------------------------------------------------------------------ bootstrap
@@ -121,13 +128,15 @@ bar.step(
 boot = sig.bootstrap_of(scores, key, stats, names, n_resamples, alpha, seed)
 bar.done()
 level = f"{1 - alpha:.0%}"
-intervals = sig_view.intervals_frame(boot, level, metric, digits=2 if scale else 4)
+intervals = stats_frames.intervals_frame(boot, level, metric, digits=2 if scale else 4)
 st.dataframe(tidy_frame(intervals), hide_index=True, width="stretch")
 st.caption(f"Bootstrap: {run_note}.")
-table_downloads(intervals, "bootstrap intervals", caption=f"Bootstrap {level} intervals ({run_note})")  # fmt: skip
+table_downloads(
+    intervals, "bootstrap intervals", caption=f"Bootstrap {level} intervals ({run_note})"
+)
 columns = {"system": "label", metric: "value", f"{level} CI low": "low", f"{level} CI high": "high"}
 show_chart(
-    sig_view.interval_chart(
+    stats_charts.interval_chart(
         intervals.rename(columns=columns),
         x_title=f"{metric}{unit}",
         title=f"{metric} with {level} bootstrap intervals",
@@ -138,7 +147,7 @@ show_chart(
 )
 if is_bleu:
     signature_caption(scores.signature)
-sig_view.analysis_caption(scores, names, metric=metric, ci=("bootstrap", n_resamples, seed))
+context.analysis_caption(scores, names, metric=metric, ci=("bootstrap", n_resamples, seed))
 
 st.subheader("Paired bootstrap: every pair of systems")
 st.caption(
@@ -149,15 +158,17 @@ st.caption(
 paired = boot.paired(alpha=alpha)
 st.caption(f"Paired bootstrap: {run_note} (the same resampled test sets as above).")
 show_chart(
-    sig_view.verdict_matrix(sig_view.matrix_frame(paired), title=f"Paired bootstrap ({metric})", subtitle=run_note),
+    stats_charts.verdict_matrix(
+        stats_frames.matrix_frame(paired), title=f"Paired bootstrap ({metric})", subtitle=run_note
+    ),
     "paired bootstrap matrix",
     stable=True,
-)  # fmt: skip
+)
 with st.expander("All pairs as a table"):
-    pairs = sig_view.comparisons_frame(paired)
-    st.dataframe(sig_view.pairs_display(pairs, n_resamples), hide_index=True, width="stretch")
+    pairs = stats_frames.comparisons_frame(paired)
+    st.dataframe(stats_frames.pairs_display(pairs, n_resamples), hide_index=True, width="stretch")
     table_downloads(pairs, "paired bootstrap", caption=f"Paired bootstrap ({run_note})")
-sig_view.render_clusters(scores, names, paired, metric)  # beside the human scores' clusters (WMT25)
+render_clusters(scores, names, paired, metric)  # beside the human scores' clusters (WMT25)
 if not set(st.session_state.get(K.SIG_PAIR) or []) <= set(names):  # a value, never also a default
     st.session_state[K.SIG_PAIR] = names[:2]
 st.session_state.setdefault(K.SIG_PAIR, names[:2])
@@ -166,34 +177,9 @@ if len(pair) == 2:
     i, j = boot.systems.index(pair[0]), boot.systems.index(pair[1])
     diffs = pd.DataFrame({"difference": boot.samples[i] - boot.samples[j]})
     x_title = f"{metric}({pair[0]}) − {metric}({pair[1]})"
-    chart = sig_view.histogram(diffs, x="difference", x_title=x_title, title="Resampled differences",
-                      subtitle=run_note)  # fmt: skip
+    chart = stats_charts.histogram(
+        diffs, x="difference", x_title=x_title, title="Resampled differences", subtitle=run_note
+    )
     show_chart(chart, "bootstrap differences", stable=True)
 
-st.subheader("Approximate randomisation")
-trials = resamples_input("Trials", key=K.SIG_TRIALS, min_value=100, step=1000)
-n_pairs = len(names) * (len(names) - 1) // 2
-if n_pairs * trials * study.n_segments > AR_ON_DEMAND_WORK and not st.toggle(
-    f"Run it: {n_pairs:,} pairs × {trials:,} trials × {study.n_segments:,} segments (a minute or more)",
-    key=K.SIG_AR_ON,
-):
-    st.stop()
-bar = Steps(1, "Significance")
-bar.step(
-    f"approximate randomisation of every pair of {len(names)} systems ({metric}), {trials} trials"
-)
-ar = sig.randomization_of(scores, key, stats, names, trials, seed, alpha)
-bar.done()
-ar_note = f"{named}seed {seed} · {trials} trials"
-st.caption(f"Approximate randomisation: {ar_note}.")
-show_chart(
-    sig_view.verdict_matrix(sig_view.matrix_frame(ar), title="Approximate randomisation", subtitle=ar_note),
-    "randomisation matrix",
-    stable=True,
-)  # fmt: skip
-with st.expander("All pairs as a table"):
-    ar_frame = sig_view.comparisons_frame(ar).drop(columns=["CI low", "CI high", "p (sacrebleu)"])
-    st.dataframe(tidy_frame(ar_frame), hide_index=True, width="stretch")
-    table_downloads(
-        ar_frame, "approximate randomisation", caption=f"Approximate randomisation ({ar_note})"
-    )
+show_randomisation(scores, key, stats, names, seed, alpha, metric, named)

@@ -12,11 +12,9 @@ from ui.app import context, uploads
 from ui.app import state as K
 from ui.app.limits import UPLOAD_LIMITS, UPLOAD_MAX_MB
 from ui.app.markup import markdown_table, md_escape
-from ui.study.study_page import (
-    metric_scores_panel,
-    study_overview,
-    upload,
-)
+from ui.study import upload
+from ui.study.metric_upload import metric_scores_panel
+from ui.study.overview import study_overview
 
 context.ensure_entrypoint()
 st.title("Study")

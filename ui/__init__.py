@@ -2,8 +2,8 @@
 
 Rooms (one sub-package per area of the navigation; a page imports its room and ``ui.app`` only)
 -------------------------------------------------------------------------------------------------
-A page imports one module of its room (its facade ``ui/<room>/<page>_page.py`` when it needs names from
-several) and any module of ``ui.app``; no function or class name is defined in two modules of one room.
+A page imports each name from the module of its room (or of ``ui.app``) that defines it: no module
+re-exports another's names, and no function or class name is defined in two modules of one room.
 
 ``ui.app``        shared by every page: session-state keys, sidebar settings, caches and the statistics
                   store, warm-up, export, shared frames and markup. Imports no other room.
@@ -17,12 +17,12 @@ several) and any module of ``ui.app``; no function or class name is defined in t
 
 Each room's ``__init__`` lists its modules and what it may import; ``tests/app/test_ui_rooms.py`` checks it.
 
-Helpers for page authors (``from ui import ...``)
--------------------------------------------------
+Helpers for page authors (``from ui.app.context import ...``)
+-------------------------------------------------------------
 A page is a short script: read widgets, call the core, render. Typical page::
 
     import streamlit as st
-    from ui import current_scores, show_chart, signature_caption, table_downloads
+    from ui.app.context import current_scores, show_chart, signature_caption, table_downloads
 
     scores = current_scores()              # the open study scored under the sidebar settings
     st.dataframe(frame)                    # build frames with ui.analysis.frames
@@ -37,9 +37,9 @@ A page is a short script: read widgets, call the core, render. Typical page::
                                reference choice (``ui.app.references``: the other human translations are
                                human systems; the study key changes with the choice, so every cache follows).
 ``current_scores()``           :class:`ui.app.context.Scores`: ``stats`` (systems × segments × F array, cached),
-                               ``corpus`` and ``sentence`` (:class:`bleu_core.score.BleuArrays`), ``systems``,
+                               ``corpus`` and ``sentence`` (:class:`bleu_core.engine.score.BleuArrays`), ``systems``,
                                ``options``, ``signature``, ``references``.
-``study_statistics(study, key, refs, options)``  the stored :class:`ui.app.statistics_store.SystemStatistics` (read-only
+``study_statistics(study, key, refs, options)``  the stored :class:`ui.app.shared_cache.SystemStatistics` (read-only
                                arrays shared by all sessions, counted to order 10) and the array cut to the
                                options' order.
 ``signature_caption(sig)``     a caption ``BLEU signature: `…```.
@@ -59,36 +59,3 @@ A page is a short script: read widgets, call the core, render. Typical page::
 Seed and resample count of resampling procedures: ``seed, n_resamples = ui.app.limits.session_resampling()``
 on every page (the cap checked; the export zip records the same two through ``resampling_settings``).
 """
-
-from __future__ import annotations
-
-from typing import Any
-
-__all__ = [
-    "Scores",
-    "chart_downloads",
-    "ensure_entrypoint",
-    "open_demo",
-    "open_study",
-    "current_options",
-    "current_references",
-    "current_scores",
-    "current_study",
-    "file_stem",
-    "require_study",
-    "show_chart",
-    "signature_caption",
-    "study_statistics",
-    "table_downloads",
-]
-
-
-def __getattr__(name: str) -> Any:
-    """The helpers above, from :mod:`ui.app.context` when first asked for: importing the package (any
-    ``ui.*`` module, e.g. ``python -m ui.app.serve`` before the server starts) stays cheap, and the
-    context with numpy and the study package loads when a page needs it."""
-    if name in __all__:
-        from ui.app import context
-
-        return getattr(context, name)
-    raise AttributeError(f"module 'ui' has no attribute {name!r}")

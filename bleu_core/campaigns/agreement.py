@@ -7,7 +7,7 @@ judges and missing ratings; 1 is perfect agreement, 0 is agreement at chance lev
 two scores are: ``interval`` (squared difference), ``ordinal`` (by how many ratings fall between them), ``nominal``
 (equal or not) or ``ratio``.
 
-*Pairwise correlation* (Pearson or Spearman, :func:`bleu_core.correlate.correlation`) compares two judges on the
+*Pairwise correlation* (Pearson or Spearman, :func:`bleu_core.maths.correlation.correlation`) compares two judges on the
 items both rated.
 *Calibration* gives each judge's mean score and *offset*: how much higher they score than the other judges on the
 same items. The paper noticed exactly this: some judges are more liberal than others (§4).
@@ -32,8 +32,8 @@ from itertools import combinations
 import numpy as np
 
 from bleu_core.campaigns.model import CampaignError, StoredRating
-from bleu_core.correlate import correlation
 from bleu_core.limits import MAX_RESAMPLES
+from bleu_core.maths.correlation import correlation
 
 ALPHA_LEVELS: tuple[str, ...] = ("nominal", "ordinal", "interval", "ratio")
 CORRELATION_METHODS: tuple[str, ...] = ("pearson", "spearman")

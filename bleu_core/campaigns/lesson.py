@@ -32,8 +32,8 @@ import numpy as np
 from bleu_core.campaigns.agreement import AlphaResult, krippendorff_alpha, reliability_data
 from bleu_core.campaigns.model import Campaign, CampaignError, RatingCriterion, StoredRating
 from bleu_core.campaigns.planning import CampaignPlan, plan_campaign
-from bleu_core.correlate import pearson_r
-from bleu_core.regression import linear_fit
+from bleu_core.maths.correlation import pearson_r
+from bleu_core.maths.regression import linear_fit
 from bleu_core.study.model import Study
 
 __all__ = [

@@ -5,7 +5,7 @@
 * :mod:`bleu_core.fast.counting` — clipped n-gram matches of many segments with numpy sorting and counting,
   exact (no hashing), order by order.
 * :mod:`bleu_core.fast.corpus` — both, chunk by chunk with bounded memory: what
-  :func:`bleu_core.statistics.compute_statistics` runs.
+  :func:`bleu_core.engine.statistics.compute_statistics` runs.
 * :mod:`bleu_core.fast.word_index` — ``str.split`` + numbering of distinct words, and expanding word ids
   into token ids: compiled, or pure Python/numpy.
 * :mod:`bleu_core.fast.clipping` — clipped matches segment by segment in compiled code (the pure path of
@@ -27,11 +27,11 @@
   of time at install; :mod:`bleu_core.fast.native` wraps it): always when built, unless ``BLEU_STUDY_PURE=1``.
 
 Layering (no import cycles): ``compiled`` ← ``native`` ← ``word_index``, ``clipping`` ← ``counting``,
-``batch_tokenizers`` ← ``corpus``. Outside this package the modules use only :mod:`bleu_core.line_tokenizers`
-and :mod:`bleu_core.segment_counts`, never :mod:`bleu_core.statistics` or :mod:`bleu_core.tokenizers` (which
+``batch_tokenizers`` ← ``corpus``. Outside this package the modules use only :mod:`bleu_core.tokenize.line_tokenizers`
+and :mod:`bleu_core.fast.segment_counts`, never :mod:`bleu_core.engine.statistics` or :mod:`bleu_core.tokenize.tokenizers` (which
 use them).
 
 Everything here must give exactly the same result as the oracles
-(:func:`bleu_core.statistics.segment_row`, sacrebleu's tokenizers); ``tests/engine/test_fast_*.py`` prove it on real
+(:func:`bleu_core.engine.statistics.segment_row`, sacrebleu's tokenizers); ``tests/engine/test_fast_*.py`` prove it on real
 data and on Hypothesis-generated input, for the compiled and the pure path alike. Speed is measured in ``benchmarks/bench_bleu.py``.
 """

@@ -8,7 +8,7 @@
  * hypothesis files, the rest the references, all tokenised with one vocabulary per part, so the references
  * and every word the systems share are tokenised once. What it computes, segment by segment and system by
  * system (line i of a hypothesis file against line i of every reference file), exactly as
- * bleu_core.statistics.compute_statistics does on the decoded lines (and then sums, for the totals):
+ * bleu_core.engine.statistics.compute_statistics does on the decoded lines (and then sums, for the totals):
  *   1. words: a line split on str.split()'s whitespace (the ASCII bytes 9-13, 28-32 and the non-ASCII
  *      spaces of word_index.NON_ASCII_WHITESPACE in UTF-8);
  *   2. tokens of a word, as sacrebleu's Tokenizer13a makes them on " word " (13a is word-local, see

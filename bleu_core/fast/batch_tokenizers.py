@@ -19,7 +19,7 @@ other, provided each word is tokenised in the right *context*:
 * ``char`` and ``none`` do not care about neighbours at all.
 
 Lower-casing is word-local too (Python's final-sigma rule never looks across whitespace). ``zh`` and ``paper``
-are tokenised line by line with :class:`bleu_core.tokenizers.Tokenizer` (same result, no speed-up).
+are tokenised line by line with :class:`bleu_core.tokenize.tokenizers.Tokenizer` (same result, no speed-up).
 
 The rules are still sacrebleu's, run once over all new distinct words joined together: in C with the compiled
 kernels (``rules_13a`` and ``rules_intl`` in ``_kernels.c``; intl's Unicode classes come from the ``regex``
@@ -31,7 +31,7 @@ only (``str.isalnum``) is left whole, as every rule of 13a and intl leaves it. T
 every line of the real data in ``/work/shared/data`` and on Hypothesis-generated text.
 
 Cost: a line (a string object) met twice in one call is tokenised once (one dictionary look-up per line: the
-reference that :func:`bleu_core.statistics.compute_system_statistics` repeats for every system).
+reference that :func:`bleu_core.engine.statistics.compute_system_statistics` repeats for every system).
 The distinct lines are joined into one text, which the compiled kernels read in UTF-8 (built line by line, so
 that a line of ASCII is copied as it is; the markers are counted on the bytes, vectorised), numbering every
 word through a hash table (:mod:`bleu_core.fast.word_index`); the pure path uses ``str.split`` and a
@@ -58,7 +58,7 @@ from typing import cast
 
 import numpy as np
 
-from ..line_tokenizers import LineTokenizer, sacrebleu_class
+from ..tokenize.line_tokenizers import LineTokenizer, sacrebleu_class
 from . import native
 from .compiled import use_compiled
 from .word_index import WordTable, count_bytes, number_words, tokens_of_words
@@ -250,7 +250,7 @@ class BatchTokenizer:
         """Token ids of ``lines`` (each line as ``Tokenizer(name, lowercase)`` would tokenise it).
 
         A string object met more than once in ``lines`` is tokenised once: the reference stream that
-        :func:`bleu_core.statistics.compute_system_statistics` repeats for every system (the same objects)
+        :func:`bleu_core.engine.statistics.compute_system_statistics` repeats for every system (the same objects)
         costs one dictionary look-up a line. Lines are told apart by identity, not by value: equal strings
         give equal tokens anyway, and hashing every line of a big corpus of distinct lines would cost more
         than the repeats it finds. When at most one line in :data:`_FEW_REPEATS` is a repeat, every line is

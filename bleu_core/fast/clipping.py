@@ -1,7 +1,7 @@
 """Clipped n-gram matches of many segments, segment by segment in compiled code.
 
 The same numbers as :func:`bleu_core.fast.counting.clipped_matches` (numpy, sorting the whole chunk order by
-order) and as the reference :func:`bleu_core.statistics.segment_row` (``Counter`` per line), computed the way
+order) and as the reference :func:`bleu_core.engine.statistics.segment_row` (``Counter`` per line), computed the way
 one would by hand, one segment at a time:
 
 1. **Order 1.** Every distinct hypothesis token gets a *class* (through arrays indexed by token id, or a small

@@ -1,6 +1,6 @@
 """Corpus statistics end to end: batched tokenisation and vectorised counting, chunk by chunk.
 
-:func:`corpus_statistics` is what :func:`bleu_core.statistics.compute_statistics` runs. It walks the corpus in
+:func:`corpus_statistics` is what :func:`bleu_core.engine.statistics.compute_statistics` runs. It walks the corpus in
 chunks of segments; for each chunk it tokenises the hypotheses and every reference stream with one
 :class:`~bleu_core.fast.batch_tokenizers.BatchTokenizer` (so equal tokens get equal ids), and counts with
 :func:`~bleu_core.fast.counting.rows_from_ids`. Only the output array (8 bytes × (4 + 2N) per segment) grows with
@@ -21,11 +21,11 @@ from typing import cast
 
 import numpy as np
 
-from ..line_tokenizers import LineTokenizer
-from ..segment_counts import segment_row
+from ..tokenize.line_tokenizers import LineTokenizer
 from .batch_tokenizers import BatchTokenizer
 from .compiled import use_compiled
 from .counting import CHUNK_POSITIONS, rows_from_ids
+from .segment_counts import segment_row
 
 #: Characters per token position assumed when sizing chunks: English text averages 5-6 characters a token;
 #: ``char`` (and ``zh`` on Chinese) makes about one token per character.
@@ -146,7 +146,7 @@ def corpus_statistics(
     """Statistics rows of a corpus and its number of references (``-1`` if it varies from segment to segment).
 
     ``references`` are reference streams (``references[k][i]`` is reference ``k`` of segment ``i``; ``None`` marks
-    a missing one). Inputs are assumed validated (see :func:`bleu_core.statistics.check_corpus`).
+    a missing one). Inputs are assumed validated (see :func:`bleu_core.engine.statistics.check_corpus`).
     """
     n_segments = len(hypotheses)
     if n_segments <= SMALL_CORPUS:

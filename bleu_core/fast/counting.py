@@ -1,6 +1,6 @@
 """Counting clipped n-gram matches for many segments at once, with numpy.
 
-The oracle (:func:`bleu_core.statistics.segment_row`) builds a ``Counter`` of n-grams per
+The oracle (:func:`bleu_core.engine.statistics.segment_row`) builds a ``Counter`` of n-grams per
 hypothesis and per reference. Here every token is an integer and the same counts come from sorting:
 
 1. **Unigrams.** Each token position gets the key ``(segment, token)``; sorting the keys and numbering the
@@ -176,7 +176,7 @@ def rows_from_ids(
     max_order: int,
     compiled: bool | None = None,
 ) -> np.ndarray:
-    """Statistics rows (see :mod:`bleu_core.statistics`) of segments given as token ids.
+    """Statistics rows (see :mod:`bleu_core.engine.statistics`) of segments given as token ids.
 
     ``hyp_ids`` holds the tokens of every hypothesis one after the other, ``hyp_lengths`` how many belong to each.
     Reference slot ``k`` is given the same way by ``ref_ids[k]``/``ref_lengths[k]``; ``ref_present[k]`` says
@@ -270,10 +270,10 @@ def statistics_array(
     refs_tokens: Sequence[Sequence[Sequence[str]]],
     max_order: int,
 ) -> np.ndarray:
-    """Rows of :mod:`bleu_core.statistics` for tokenised segments; ``refs_tokens[i]`` are segment i's references.
+    """Rows of :mod:`bleu_core.engine.statistics` for tokenised segments; ``refs_tokens[i]`` are segment i's references.
 
     Segments may have different numbers of references (none at all gives zero matches and reference lengths 0).
-    Same result as :func:`bleu_core.statistics.segment_row` on every segment.
+    Same result as :func:`bleu_core.engine.statistics.segment_row` on every segment.
     """
     if len(hyp_tokens) != len(refs_tokens):
         raise ValueError(f"{len(hyp_tokens)} hypotheses but {len(refs_tokens)} reference lists")

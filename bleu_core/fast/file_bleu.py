@@ -11,14 +11,14 @@ each takes half of the lines (tokenising and counting them). No ``str`` is built
 not imported. ``significance`` resamples segments, so it takes one row per segment and system instead
 (:func:`files_segments`, the kernel ``bleu13a_segments``: the same counts, not summed).
 
-It gives exactly the numbers of :func:`bleu_core.statistics.compute_statistics` on the decoded lines (its
+It gives exactly the numbers of :func:`bleu_core.engine.statistics.compute_statistics` on the decoded lines (its
 pure paths, :func:`python_file_segments` and :func:`python_file_totals`, compute them that way; tests compare the two, and both with
 sacrebleu, on the real data and on Hypothesis text). Whenever the general path would warn or fail, the kernel
 declines with a reason instead (:data:`REASONS`), and ``score`` takes the general path, which words the
-message: so errors and warnings stay those of :mod:`bleu_core.io.text` and :mod:`bleu_core.cli_options`.
+message: so errors and warnings stay those of :mod:`bleu_core.io.text` and :mod:`bleu_core.cli.options`.
 One file's reason declines every file of the call.
 
-The example of :mod:`bleu_core.statistics` (sacrebleu counts 5/6, 3/5, 1/4 and 0/3 n-grams on it):
+The example of :mod:`bleu_core.engine.statistics` (sacrebleu counts 5/6, 3/5, 1/4 and 0/3 n-grams on it):
 
 >>> file_totals(b"the cat sat on the mat\\n", [b"the cat is on the mat\\n"], 4, compiled=False)
 (1, [6, 6, 6, 6, 5, 3, 1, 0, 6, 5, 4, 3])
@@ -51,7 +51,7 @@ REASONS = (
 )
 
 #: All input files together above this size take the general path, which reads them block by block above
-#: :data:`bleu_core.file_statistics.STREAM_BYTES` (the same size, tested): the kernel holds every file's bytes
+#: :data:`bleu_core.engine.file_statistics.STREAM_BYTES` (the same size, tested): the kernel holds every file's bytes
 #: and their token ids (about as many bytes again) in memory at once.
 MAX_FAST_BYTES = 64 * 1024 * 1024
 
@@ -239,7 +239,7 @@ def python_file_segments(
 ) -> np.ndarray | str:
     """The pure path of :func:`file_segments`: the same checks in Python, then
     :func:`bleu_core.fast.corpus.corpus_statistics` (what
-    :func:`bleu_core.statistics.compute_statistics` runs) on the decoded lines."""
+    :func:`bleu_core.engine.statistics.compute_statistics` runs) on the decoded lines."""
     import numpy as np
 
     for data in [hyp, *refs]:
@@ -333,7 +333,7 @@ def corpus_rows(
     stream_bytes: int = MAX_FAST_BYTES,
 ) -> list[tuple[str, list[float]]] | None:
     """``score``'s corpus statistics row per system file (the columns of
-    :class:`bleu_core.statistics.SegmentStatistics`, summed), or ``None`` when the general path must run:
+    :class:`bleu_core.engine.statistics.SegmentStatistics`, summed), or ``None`` when the general path must run:
     the files cannot take the kernel (:func:`_fast_inputs`: another tokenizer, lower-casing, no compiled
     kernels, too many references, a missing or over-size file, input above ``stream_bytes``, which the
     general path reads block by block), several references with the ``average`` length policy (its column
@@ -372,8 +372,8 @@ def segment_rows(
     max_bytes: int,
     stream_bytes: int = MAX_FAST_BYTES,
 ) -> list[tuple[str, np.ndarray]] | None:
-    """Per-segment statistics per system file, as :func:`bleu_core.statistics.compute_system_statistics`
-    gives them on the files' lines (``float64``, the columns of :class:`bleu_core.statistics.SegmentStatistics`:
+    """Per-segment statistics per system file, as :func:`bleu_core.engine.statistics.compute_system_statistics`
+    gives them on the files' lines (``float64``, the columns of :class:`bleu_core.engine.statistics.SegmentStatistics`:
     the ``average`` column is each segment's summed reference lengths divided by their number, as numpy
     divides it there), or ``None`` when the general path must run (the conditions of :func:`corpus_rows`,
     except that the ``average`` column is exact here for any number of references).

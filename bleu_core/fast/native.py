@@ -1,6 +1,6 @@
 """Python faces of the C kernels (``bleu_core/fast/_kernels.c``): array allocation, table growth, dtypes.
 
-numpy is imported by the functions that need it, not by this module: :mod:`bleu_core.line_tokenizers` loads it
+numpy is imported by the functions that need it, not by this module: :mod:`bleu_core.tokenize.line_tokenizers` loads it
 for :func:`rules_13a` alone, and ``bleu-study score``'s fast path (:mod:`bleu_core.fast.file_bleu`) runs
 without numpy.
 

@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bleu_core.bleu import corpus_bleu
-from bleu_core.correlate import CorrelationResult, correlation
+from bleu_core.engine.bleu import corpus_bleu
+from bleu_core.engine.options import BleuOptions
 from bleu_core.errors import BleuOptionError
+from bleu_core.maths.correlation import CorrelationResult, correlation
 from bleu_core.metrics.weighted import BASELINE, prf_from_counts, weighted_counts_many
 from bleu_core.metrics.weighting import (
     group_tokens,
@@ -40,8 +41,7 @@ from bleu_core.metrics.weighting import (
     segment_documents,
     tfidf_weights,
 )
-from bleu_core.options import BleuOptions
-from bleu_core.tokenizers import get_tokenizer
+from bleu_core.tokenize.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
@@ -54,7 +54,7 @@ SCHEME_LABELS = {BASELINE: "baseline", "tf.idf": "tf.idf", "s-score": "S-score"}
 def pearson_pairwise(x: Sequence[float], y: Sequence[float]) -> CorrelationResult:
     """Pearson r skipping pairs with a missing value (NaN); NaN when fewer than 3 pairs or a constant side.
 
-    The coefficient, its p-value and ``n`` come from :func:`bleu_core.correlate.correlation`; this function
+    The coefficient, its p-value and ``n`` come from :func:`bleu_core.maths.correlation.correlation`; this function
     only insists that the two lists pair up (one value per system on each side).
 
     >>> ade = [0.677, 0.710, 0.718, float("nan"), 0.789]      # Table 1, REVERSO is NA
@@ -276,7 +276,7 @@ def babych_tables(
     The steps: check the references and systems; tokenize each reference stream and compute its
     weights; score every system (BLEU, and weighted P/R/F against each stream alone); correlate
     those scores with the human criteria; measure their stability across the streams. ``options``
-    (default :class:`~bleu_core.options.BleuOptions`) set BLEU and, with its tokenizer, case and max
+    (default :class:`~bleu_core.engine.options.BleuOptions`) set BLEU and, with its tokenizer, case and max
     order, the weighted measures too.
     """
     ref_names = _reference_names(study, references)

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bleu_core.tokenizers import get_tokenizer
+from bleu_core.tokenize.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
@@ -54,7 +54,7 @@ class MetricScores:
     ``stats`` is ``(K, S, F)``: additive statistics per system and segment (zeros where missing);
     ``from_stats`` maps statistics of shape ``(..., F)`` to scores of shape ``(...)``. It has the shape of
     the statistics helper's score sources (``names``, ``n_segments``, ``observed``, ``resampled``), so
-    :func:`bleu_core.stats.meta.system_correlations` accepts it directly.
+    :func:`bleu_core.evaluation.meta.system_correlations` accepts it directly.
     """
 
     metric: str

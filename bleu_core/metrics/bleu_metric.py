@@ -1,11 +1,11 @@
 """BLEU as a registry metric: sacrebleu's corpus BLEU, and sentence BLEU (effective order) per segment.
 
-The statistics are the engine's (:mod:`bleu_core.statistics`: lengths, clipped matches and totals per
+The statistics are the engine's (:mod:`bleu_core.engine.statistics`: lengths, clipped matches and totals per
 order); systems scored against the same reference streams are counted in one batched pass
-(:func:`~bleu_core.statistics.compute_system_statistics`: the references are tokenised once). The score is
-:func:`bleu_core.score.bleu_from_stats` with the default options but the word tokenizer and case.
+(:func:`~bleu_core.engine.statistics.compute_system_statistics`: the references are tokenised once). The score is
+:func:`bleu_core.engine.score.bleu_from_stats` with the default options but the word tokenizer and case.
 
->>> from bleu_core.statistics import compute_statistics
+>>> from bleu_core.engine.statistics import compute_statistics
 >>> hyps, refs = ["the cat sat on the mat .", "a dog barked"], [["the cat sat on a mat .", "a dog barked loudly"]]
 >>> rows = compute_statistics(hyps, refs).array
 >>> round(float(bleu_score_from_stats(rows.sum(axis=0), BleuOptions())), 4)  # sacrebleu 2.6 corpus_bleu
@@ -19,6 +19,9 @@ from functools import partial
 
 import numpy as np
 
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_statistics, compute_system_statistics
 from bleu_core.metrics.base import (
     MetricScores,
     MetricSpec,
@@ -26,9 +29,6 @@ from bleu_core.metrics.base import (
     ScoringContext,
     assemble,
 )
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_statistics, compute_system_statistics
 
 __all__ = ["BLEU", "bleu_score_from_stats", "bleu_scores_from_statistics"]
 
@@ -125,7 +125,7 @@ def bleu_scores_from_statistics(
     score (NaN), as in ``score_study``; the caller checks that every segment has a reference text
     (otherwise ``score_study`` scores the usable segments alone).
 
-    >>> from bleu_core.statistics import compute_statistics
+    >>> from bleu_core.engine.statistics import compute_statistics
     >>> rows = compute_statistics(["the cat", "a dog"], [["the cat", "a dog barks"]]).array
     >>> m = bleu_scores_from_statistics(["A"], rows[None], np.array([[True, False]]))
     >>> m.stats[0, 1].tolist() == [0.0] * 12, bool(np.isnan(m.segment[0, 1])), round(float(m.segment[0, 0]), 1)

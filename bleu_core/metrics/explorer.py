@@ -30,13 +30,13 @@ from dataclasses import dataclass, fields
 
 import numpy as np
 
-from bleu_core.bleu import statistics_for
-from bleu_core.correlate import correlation
+from bleu_core.engine.bleu import statistics_for
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.signature import make_signature
+from bleu_core.engine.statistics import SegmentStatistics, compute_statistics
 from bleu_core.errors import BleuOptionError
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.signature import make_signature
-from bleu_core.statistics import SegmentStatistics, compute_statistics
+from bleu_core.maths.correlation import correlation
 
 #: More combinations than this are refused (the message says how many were asked for).
 MAX_COMBINATIONS = 2000
@@ -120,7 +120,7 @@ def _describe_changes(
 
 def _correlations(metric: np.ndarray, human: np.ndarray) -> tuple[float, float, int]:
     """Pearson r and Kendall tau-b of sentence BLEU with the human scores, and the number of rated segments
-    (:func:`bleu_core.correlate.correlation`: unrated segments left out, ``nan`` where undefined)."""
+    (:func:`bleu_core.maths.correlation.correlation`: unrated segments left out, ``nan`` where undefined)."""
     pearson = correlation(metric, human, "pearson")
     return pearson.statistic, correlation(metric, human, "kendall").statistic, pearson.n
 

@@ -44,10 +44,10 @@ from functools import partial
 
 import numpy as np
 
+from bleu_core.engine.statistics import ngram_counts
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext, assemble
 from bleu_core.metrics.nist_statistics import check_nist_order
-from bleu_core.statistics import ngram_counts
 
 #: beta of the length penalty: exp(beta * ln(2/3)^2) = 0.5 (Doddington 2002, eq. 3; NLTK, mteval-v13a).
 BETA = math.log(0.5) / math.log(1.5) ** 2
@@ -182,12 +182,12 @@ def corpus_nist(
     >>> round(corpus_nist(["the cat sat on the mat"], [["the cat sat on a mat"]], max_order=2).corpus, 4)
     2.1541
     """
+    from bleu_core.engine.statistics import check_corpus
     from bleu_core.fast.batch_tokenizers import BatchTokenizer
     from bleu_core.metrics.nist_statistics import (
         hypothesis_statistics_from_text,
         reference_ngrams_from_text,
     )
-    from bleu_core.statistics import check_corpus
 
     check_corpus(hypotheses, references)
     check_nist_order(max_order)

@@ -114,7 +114,7 @@ def corpus_per(
     ...                  [["On the happiness of dreaming camels"]], lowercase=True).corpus, 4)
     0.1667
     """
-    from bleu_core.statistics import tokenize_corpus_with_references
+    from bleu_core.engine.statistics import tokenize_corpus_with_references
 
     hyp_tokens, refs = tokenize_corpus_with_references(
         hypotheses, references, tokenize=tokenize, lowercase=lowercase
@@ -158,7 +158,7 @@ def _against_each_reference(
 ) -> list[tuple[dict, np.ndarray]]:
     """Unigram statistics of every member system against each reference stream alone (one batched
     count per stream), with where that stream lacks a reference."""
-    from bleu_core.statistics import compute_system_statistics
+    from bleu_core.engine.statistics import compute_system_statistics
 
     hyps = {system: [t or "" for t in ctx.study.systems[system]] for system in members}
     per_ref = []
@@ -201,7 +201,7 @@ def _registry_statistics(ctx: ScoringContext, spec: MetricSpec) -> MetricStatist
     """PER from one batched unigram count per reference stream.
 
     A segment's ``correct`` words against one reference are BLEU's clipped unigram matches with that
-    single reference, so :func:`~bleu_core.statistics.compute_system_statistics` (``max_order=1``) gives
+    single reference, so :func:`~bleu_core.engine.statistics.compute_system_statistics` (``max_order=1``) gives
     them for all systems at once, each text tokenised once; per segment the reference with the lowest PER
     wins (ties: the first), as :func:`segment_per` does (tests/metrics/test_metrics_registry.py compares
     them)."""

@@ -7,7 +7,7 @@ Each metric declares itself beside its maths (:mod:`~bleu_core.metrics.bleu_metr
 metric means writing its spec in its module and adding it to :data:`METRICS`. One :class:`MetricScores`
 object gives the system scores (``observed()``), the segment scores (``segment``), and the system scores on
 any resampled test set (``resampled(counts)``); it has the shape of the statistics helper's score sources,
-so :func:`bleu_core.stats.meta.system_correlations` accepts it directly.
+so :func:`bleu_core.evaluation.meta.system_correlations` accepts it directly.
 
 Conventions:
 

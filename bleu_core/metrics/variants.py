@@ -2,7 +2,7 @@
 
 "BLEU" is not one number. Popular implementations differ in tokenisation, in the reference length used by the
 brevity penalty and in smoothing, and published scores silently inherit those choices (Post 2018). Each
-implementation's definition is reproduced here as :class:`~bleu_core.options.BleuOptions` of our engine, so the
+implementation's definition is reproduced here as :class:`~bleu_core.engine.options.BleuOptions` of our engine, so the
 differences can be shown side by side on the same study without installing the other libraries:
 
 * **sacrebleu** ``BLEU().corpus_score`` (2.x): the reference point (13a tokens, case kept, closest reference
@@ -28,9 +28,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bleu_core.bleu import corpus_score, statistics_for
+from bleu_core.engine.bleu import corpus_score, statistics_for
+from bleu_core.engine.options import BleuOptions
 from bleu_core.errors import BleuOptionError
-from bleu_core.options import BleuOptions
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ from functools import partial
 
 import numpy as np
 
+from bleu_core.engine.statistics import ngram_counts
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.base import MetricSpec, MetricStatistics, ScoringContext, assemble
 from bleu_core.metrics.weighting import (
@@ -59,7 +60,6 @@ from bleu_core.metrics.weighting import (
     tfidf_weights,
     word_weights,
 )
-from bleu_core.statistics import ngram_counts
 
 NGRAM_RULES: tuple[str, ...] = ("max", "last", "mean")
 BASELINE = "none"
@@ -300,7 +300,7 @@ def weighted_scores(
     >>> round(float(scores["none"].corpus().precision), 4)   # (3+2+1) + (1) matched of (3+2+1) + (2+1)
     0.7778
     """
-    from bleu_core.tokenizers import get_tokenizer
+    from bleu_core.tokenize.tokenizers import get_tokenizer
 
     if len(hypotheses) != len(reference):
         raise BleuOptionError(

@@ -101,7 +101,7 @@ def _validate_documents(documents: Mapping[str, Sequence[str]]) -> None:
         if isinstance(tokens, str):
             raise BleuOptionError(
                 f"document {doc!r} is a string; word weights need a list of tokens per document "
-                "(tokenize the reference first, e.g. with bleu_core.tokenizers.get_tokenizer)."
+                "(tokenize the reference first, e.g. with bleu_core.tokenize.tokenizers.get_tokenizer)."
             )
 
 

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from bleu_core.study.matched_tokens import MatchedTokens, matched_tokens
-from bleu_core.token_offsets import TokenColumns
+from bleu_core.tokenize.token_offsets import TokenColumns
 
 __all__ = ["error_flags", "flat_offsets", "item_tables"]
 
@@ -49,7 +49,7 @@ def error_flags(
     n_groups: int,
 ) -> np.ndarray:
     """A ``(groups, tokens)`` boolean array: True where a token overlaps a span of the group (the rule of
-    :func:`bleu_core.token_offsets.tokens_overlapping`: a shared character; an empty token overlaps
+    :func:`bleu_core.tokenize.token_offsets.tokens_overlapping`: a shared character; an empty token overlaps
     nothing)."""
     flags = np.zeros((n_groups, int(bounds[-1])), dtype=bool)
     for k, spans in enumerate(errors):

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 _Z = re.compile(r"^(?P<raw>.+?)[ _-]z$", re.IGNORECASE)
 #: The names of a criterion holding DA z (DA standardised per rater): tau-like chooses its pairs by the study's
-#: raw ``da`` for them (:mod:`bleu_core.stats.tau_like`), so a campaign's DA does not join as plain ``da`` beside
+#: raw ``da`` for them (:mod:`bleu_core.evaluation.tau_like`), so a campaign's DA does not join as plain ``da`` beside
 #: one (:func:`bleu_core.campaigns.integration.name_clash`).
 DA_Z_NAMES = ("da_z", "da-z", "z", "z_score", "zscore", "raw_z")
 

@@ -15,12 +15,12 @@ BLEU not matched  ``unmatched_in_error``      ``unmatched_clean``
 Definitions (one place for all of bleu-study):
 
 * tokens are the chosen tokenizer's (``tokenize``, ``lowercase``), placed in the text by
-  :func:`bleu_core.token_offsets.token_offsets`;
+  :func:`bleu_core.tokenize.token_offsets.token_offsets`;
 * a token is **inside a span** when its characters overlap the span's
-  (:func:`bleu_core.token_offsets.tokens_overlapping`); only spans on the target side can cover hypothesis
+  (:func:`bleu_core.tokenize.token_offsets.tokens_overlapping`); only spans on the target side can cover hypothesis
   tokens (source-side spans, e.g. omissions, are counted apart in :attr:`SystemAgreement.source_spans`);
 * at **max order n** a token is **matched** when it lies inside a *matched* n-gram of order n, with
-  BLEU's clipping against the chosen references (:func:`bleu_core.matches.match_provenance`, status
+  BLEU's clipping against the chosen references (:func:`bleu_core.engine.matches.match_provenance`, status
   ``matched``); at order 1 that is the token's own unigram match. A ``clipped`` token (in a reference, but
   the reference's count is used up) earns BLEU nothing, so it counts as not matched;
 * only (system, segment) items the raters annotated are counted: items with a segment-level rating (by the
@@ -83,8 +83,8 @@ from bleu_core.study.segment_tokens import (
 )
 from bleu_core.study.spans import ErrorSpan, spans_of
 from bleu_core.study.token_masks import matched_mask, max_reference_counts, overlap_mask
-from bleu_core.token_offsets import TokenColumns, token_columns_corpus
-from bleu_core.tokenizers import get_tokenizer
+from bleu_core.tokenize.token_offsets import TokenColumns, token_columns_corpus
+from bleu_core.tokenize.tokenizers import get_tokenizer
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
@@ -464,7 +464,7 @@ def error_agreement(
     "rewarded Major errors".
 
     >>> from bleu_core.study.demo import load_demo
-    >>> from bleu_core.token_offsets import token_offsets
+    >>> from bleu_core.tokenize.token_offsets import token_offsets
     >>> result = error_agreement(load_demo("ted-en-de").subset(["Nemo"], 20))
     >>> counts = result.systems["Nemo"].counts
     >>> counts.tokens == sum(len(token_offsets(t)) for t in load_demo("ted-en-de").systems["Nemo"][:20])

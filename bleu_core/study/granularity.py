@@ -38,9 +38,9 @@ from typing import Any
 
 import numpy as np
 
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import BleuArrays, bleu_from_stats
 from bleu_core.errors import StudyError
-from bleu_core.options import BleuOptions
-from bleu_core.score import BleuArrays, bleu_from_stats
 from bleu_core.study.model import Segment, Study
 
 __all__ = [
@@ -153,7 +153,7 @@ def group_means(scores: np.ndarray, groups: Grouping) -> np.ndarray:
 @dataclass(frozen=True)
 class GroupedBleu:
     """BLEU of every system on every group: ``stats`` ``(systems, groups, F)`` and its ``bleu`` (a
-    :class:`~bleu_core.score.BleuArrays` with leading shape ``(systems, groups)``; ``bleu.score`` is
+    :class:`~bleu_core.engine.score.BleuArrays` with leading shape ``(systems, groups)``; ``bleu.score`` is
     0-100)."""
 
     groups: Grouping

@@ -13,7 +13,7 @@ time in Python that is a dictionary look-up per n-gram; here it is a few sorts o
 3. BLEU's clip of a code is the most times one of its segment's references holds it (counted per
    reference, then the maximum: an array indexed by code);
 4. the k-th occurrence (from the left, from 0) of an n-gram in a hypothesis is *matched* when k is below
-   its clip (the rule of :func:`bleu_core.matches.match_provenance`); occurrences are ranked by a stable
+   its clip (the rule of :func:`bleu_core.engine.matches.match_provenance`); occurrences are ranked by a stable
    sort on (hypothesis, code);
 5. a token is matched at order n when one of the n n-grams covering it is matched.
 

@@ -32,8 +32,8 @@ from itertools import islice
 
 import numpy as np
 
-from bleu_core.correlate import pearson_r
 from bleu_core.errors import StudyError
+from bleu_core.maths.correlation import pearson_r
 from bleu_core.study.model import LoadWarning, Study
 
 __all__ = [

@@ -16,7 +16,7 @@ zeroes the same rows).
 
 >>> from bleu_core.study import Segment, Study
 >>> study = Study("toy", (Segment("1"), Segment("2")), {"ref": ["a b c d", "e f"]}, {"A": ["a b c d", None]})
->>> from bleu_core.options import BleuOptions
+>>> from bleu_core.engine.options import BleuOptions
 >>> stats = study_statistics(study, ["A"], ["ref"], BleuOptions())
 >>> stats[0, 1].tolist() == [0.0] * stats.shape[-1]   # segment 2: no output, nothing counted
 True
@@ -34,8 +34,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
-    from bleu_core.score import BleuArrays
+    from bleu_core.engine.options import BleuOptions
+    from bleu_core.engine.score import BleuArrays
     from bleu_core.study.model import Study
 
 __all__ = [
@@ -80,7 +80,7 @@ def study_statistics(
 ) -> np.ndarray:
     """Statistics (``K × S × F``) of ``systems`` against the reference streams named ``references``,
     counted in one batched pass at ``options.statistics_order``, missing outputs not counted."""
-    from bleu_core.bleu import system_statistics_for
+    from bleu_core.engine.bleu import system_statistics_for
 
     counted = system_statistics_for(
         {name: study.systems[name] for name in systems},
@@ -93,9 +93,9 @@ def study_statistics(
 
 
 def counted_statistics(study: Study, stats: Mapping[str, Any]) -> dict[str, Any]:
-    """``{system: SegmentStatistics}`` (as :func:`bleu_core.statistics.compute_system_statistics` gives
+    """``{system: SegmentStatistics}`` (as :func:`bleu_core.engine.statistics.compute_system_statistics` gives
     them) with the rows of the system's missing outputs zeroed."""
-    from bleu_core.statistics import SegmentStatistics
+    from bleu_core.engine.statistics import SegmentStatistics
 
     out = {}
     for name, value in stats.items():
@@ -106,9 +106,9 @@ def counted_statistics(study: Study, stats: Mapping[str, Any]) -> dict[str, Any]
 
 
 def study_corpus_bleu(stats: np.ndarray, present: np.ndarray, options: BleuOptions) -> BleuArrays:
-    """Corpus BLEU (:class:`bleu_core.score.BleuArrays`, one row per system) of ``stats``
+    """Corpus BLEU (:class:`bleu_core.engine.score.BleuArrays`, one row per system) of ``stats``
     (``K × S × F``): the rows where ``present`` is False are left out, the others summed and scored once."""
-    from bleu_core.score import bleu_from_stats
+    from bleu_core.engine.score import bleu_from_stats
 
     return bleu_from_stats(without_missing(stats, present).sum(axis=-2), options)
 

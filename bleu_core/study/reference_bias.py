@@ -23,7 +23,7 @@ A WMT26 release (:mod:`bleu_core.study.formats.genmt`) records each reference's 
 "post-edited from X" beside the measured closest system. Without metadata every reference is measured and
 of unknown kind.
 
-Statistics are counted once per reference stream (:func:`bleu_core.statistics.compute_system_statistics`:
+Statistics are counted once per reference stream (:func:`bleu_core.engine.statistics.compute_system_statistics`:
 every system against that reference alone) and once per system for the closeness (every reference as a
 hypothesis against that system's output, one batched pass). Only segments where **every** compared
 reference has a text are counted, so all columns score the same segments; a segment without a system's
@@ -60,7 +60,7 @@ from bleu_core.study.output_rows import output_mask, without_missing
 from bleu_core.study.reference_choice import reference_names
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
     from bleu_core.study.model import Study
 
 __all__ = [
@@ -214,8 +214,8 @@ def _scores_against(
 ) -> np.ndarray:
     """Corpus BLEU (0-100) of each of ``hypotheses`` (in ``order``) against the one ``reference``
     stream, counted in one batched pass; rows where ``present`` is False are not counted."""
-    from bleu_core.score import bleu_from_stats
-    from bleu_core.statistics import compute_system_statistics
+    from bleu_core.engine.score import bleu_from_stats
+    from bleu_core.engine.statistics import compute_system_statistics
 
     counted = compute_system_statistics(
         hypotheses,
@@ -239,9 +239,9 @@ def reference_bias(study: Study, options: BleuOptions | None = None) -> Referenc
     Raises:
         StudyError: fewer than two references or machine systems, or no segment every reference covers.
     """
-    from bleu_core.options import BleuOptions
-    from bleu_core.signature import make_signature
-    from bleu_core.tokenizers import tokenizer_for_language
+    from bleu_core.engine.options import BleuOptions
+    from bleu_core.engine.signature import make_signature
+    from bleu_core.tokenize.tokenizers import tokenizer_for_language
 
     references = reference_names(study)
     if len(references) < 2:

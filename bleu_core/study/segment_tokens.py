@@ -1,7 +1,7 @@
 """One hypothesis token by token: what BLEU credited, where each token sits, which error spans cover it.
 
-:func:`token_records` places the tokenizer's tokens back in the text (:func:`bleu_core.token_offsets.token_offsets`),
-asks :func:`bleu_core.matches.match_provenance` which of them lie in a matched n-gram of the chosen max order,
+:func:`token_records` places the tokenizer's tokens back in the text (:func:`bleu_core.tokenize.token_offsets.token_offsets`),
+asks :func:`bleu_core.engine.matches.match_provenance` which of them lie in a matched n-gram of the chosen max order,
 and attaches the target-side error spans that overlap each token's characters. The result,
 :class:`SegmentTokens`, counts itself into the 2 × 2 table (:class:`~bleu_core.study.agreement_counts.AgreementCounts`)
 and cuts the text into :class:`TextPiece` s a page can draw: every character once, in order, with its token's
@@ -19,11 +19,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from bleu_core.engine.matches import Status, match_provenance
 from bleu_core.errors import BleuOptionError, StudyError
-from bleu_core.matches import Status, match_provenance
 from bleu_core.study.agreement_counts import AgreementCounts
 from bleu_core.study.spans import ErrorSpan, spans_of
-from bleu_core.token_offsets import token_offsets, tokens_overlapping
+from bleu_core.tokenize.token_offsets import token_offsets, tokens_overlapping
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study

@@ -70,7 +70,7 @@ from bleu_core.study.token_masks import matched_mask, max_reference_counts
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
-    from bleu_core.token_offsets import TokenColumns
+    from bleu_core.tokenize.token_offsets import TokenColumns
 
 SEVERITY_WEIGHTS = {"minor": 1.0, "major": 5.0, "critical": 10.0}
 """MQM's severity weights (Freitag et al. 2021); ESA's minor and major take the same. Any other
@@ -413,8 +413,8 @@ def _count_items(
     settings: tuple[str, bool, int, str],
 ) -> dict[str, SpanCounts]:
     """Per system, the summed counts of its ``items`` ((system, segment index) pairs)."""
-    from bleu_core.token_offsets import token_columns_corpus
-    from bleu_core.tokenizers import get_tokenizer
+    from bleu_core.tokenize.token_offsets import token_columns_corpus
+    from bleu_core.tokenize.tokenizers import get_tokenizer
 
     tokenize, lowercase, max_order, method = settings
     if method not in ("arrays", "oracle"):

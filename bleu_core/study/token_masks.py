@@ -9,8 +9,8 @@ the 2 × 2 table needs, and Python's arbitrary-precision integers combine them i
 * then ``(matched & error).bit_count()`` is the number of rewarded errors, ``(~matched & ~error)`` the
   penalised correct words, and so on.
 
-The rules are those of :func:`bleu_core.matches.match_provenance` and
-:func:`bleu_core.token_offsets.tokens_overlapping`, without building a record per n-gram or token;
+The rules are those of :func:`bleu_core.engine.matches.match_provenance` and
+:func:`bleu_core.tokenize.token_offsets.tokens_overlapping`, without building a record per n-gram or token;
 ``tests/study/test_spans.py`` checks they agree.
 
 >>> clip = max_reference_counts([["the", "cat", "sat"]], 2)
@@ -47,7 +47,7 @@ def max_reference_counts(
 
 def overlap_mask(starts: Sequence[int], ends: Sequence[int], start: int, end: int) -> int:
     """Bit t set when token t overlaps ``[start, end)``: the rule of
-    :func:`bleu_core.token_offsets.tokens_overlapping` on precomputed token starts and ends."""
+    :func:`bleu_core.tokenize.token_offsets.tokens_overlapping` on precomputed token starts and ends."""
     mask = 0
     if start < end:
         for t in range(bisect_right(ends, start), bisect_left(starts, end)):
@@ -58,7 +58,7 @@ def overlap_mask(starts: Sequence[int], ends: Sequence[int], start: int, end: in
 
 def matched_mask(hypothesis: tuple[str, ...], clip: dict[tuple[str, ...], int], n: int) -> int:
     """Bit t set when token t lies in a matched n-gram: the same rule as
-    :func:`bleu_core.matches.match_provenance` (the first ``clip`` occurrences of an n-gram, left to
+    :func:`bleu_core.engine.matches.match_provenance` (the first ``clip`` occurrences of an n-gram, left to
     right, are matched), without building its records. ``tests/study/test_spans.py`` checks they agree."""
     seen: dict[tuple[str, ...], int] = {}
     mask = 0

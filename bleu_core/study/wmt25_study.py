@@ -133,8 +133,8 @@ def bleu_spans(
     severity: str = "minor",
 ) -> list[tuple[Wmt25Span, ...]]:
     """Per item, BLEU's predicted spans (see the module docstring for ``severity``)."""
-    from bleu_core.token_offsets import token_columns_corpus
-    from bleu_core.tokenizers import get_tokenizer
+    from bleu_core.tokenize.token_offsets import token_columns_corpus
+    from bleu_core.tokenize.tokenizers import get_tokenizer
 
     check_max_order(max_order)
     if severity not in BLEU_SEVERITY_RULES:

@@ -1,6 +1,6 @@
 """Under its results, each analysis page shows one line that says everything that changes its
 numbers (the BLEU signature, the systems with the human translations in or out, the criterion, the
-interval's method, resamples and seed), built by :func:`bleu_core.signature.analysis_signature` from the
+interval's method, resamples and seed), built by :func:`bleu_core.engine.signature.analysis_signature` from the
 page's own settings; a setting that changes the numbers changes the line.
 
 The study: four systems (one a human translation, H1), two references, a 1-5 fluency criterion rated per
@@ -14,8 +14,8 @@ from app_runs import page_alone
 from streamlit.testing.v1 import AppTest
 from test_pages_stats import judged_study
 
-from bleu_core.options import BleuOptions
-from bleu_core.signature import analysis_signature, interval_field, make_signature
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.signature import analysis_signature, interval_field, make_signature
 from ui.app import state as K
 
 PREFIX = "Analysis signature: "

@@ -9,10 +9,10 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
 from bleu_core.study.demo import load_demo
-from ui.app import statistics_store
+from ui.app import shared_cache
 from ui.app.context import STATISTICS_ORDER, Scores, truncate_order
 from ui.explore import browse
 from ui.explore.frames import browse_frame, segment_frame
@@ -23,7 +23,7 @@ def scores() -> Scores:
     study = load_demo("ted-en-de")
     refs = tuple(study.references)
     options = BleuOptions()
-    stats = statistics_store.system_statistics(
+    stats = shared_cache.system_statistics(
         "test:browse", study, refs, "13a", False, STATISTICS_ORDER
     )
     array = truncate_order(stats.array, STATISTICS_ORDER, options.statistics_order)

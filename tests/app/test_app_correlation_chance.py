@@ -1,6 +1,6 @@
 """The Correlation and Metrics pages show, beside every correlation, its chance line: what a random metric
 (the metric's own scores shuffled, from the page's seed) and a constant metric get for that same
-correlation. The numbers are those of :func:`bleu_core.stats.correlation_chance.correlation_chance` on the
+correlation. The numbers are those of :func:`bleu_core.evaluation.correlation_chance.correlation_chance` on the
 same inputs (the Correlation page's equal ``bleu-study meta``'s chance column, which calls it), said in
 words with the seed and the permutations, and drawn as a labelled tick on each chart.
 
@@ -16,13 +16,13 @@ import pandas as pd
 import pytest
 from app_runs import page_alone
 
-from bleu_core.correlate import CorrelationResult
+from bleu_core.evaluation.chance import ChanceLine
+from bleu_core.evaluation.correlation_chance import correlation_chance
+from bleu_core.evaluation.meta import human_source
+from bleu_core.evaluation.study_meta import meta_evaluate
+from bleu_core.evaluation.tau_like import study_tau_like
+from bleu_core.maths.correlation import CorrelationResult
 from bleu_core.metrics.registry import score_study
-from bleu_core.stats.chance import ChanceLine
-from bleu_core.stats.correlation_chance import correlation_chance
-from bleu_core.stats.meta import human_source
-from bleu_core.stats.study_meta import meta_evaluate
-from bleu_core.stats.tau_like import study_tau_like
 from bleu_core.study import Study
 from ui.analysis.correlation_lines import (
     CHANCE_COLUMNS,
@@ -202,7 +202,7 @@ def test_the_correlation_chart_draws_a_tick_only_where_there_is_a_line() -> None
 
 
 def test_the_metrics_notes_say_the_chance_line_only_with_rows() -> None:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
 
     frame = pd.DataFrame(
         {"level": ["system", "segment"], "shuffled within": ["systems", "all scored translations"]}

@@ -19,9 +19,9 @@ from app_runs import start_app
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_system_statistics
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
 from ui.analysis.domains import document_frame

@@ -1,6 +1,6 @@
 """Metric ranking's error-free detection section (WMT26 subtask 3) under AppTest on the TED en-de demo
 (Apache-2.0, Google's MQM: error-free = MQM score 0): the table equals
-:func:`bleu_core.stats.error_free.error_free_detection` on the same metric scores, the PR chart is drawn,
+:func:`bleu_core.evaluation.error_free.error_free_detection` on the same metric scores, the PR chart is drawn,
 and a study without ESA or MQM says what is missing."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from app_runs import start_app as start
 
+from bleu_core.evaluation.error_free import error_free_detection
 from bleu_core.metrics.study_scores import study_metric_scores
-from bleu_core.stats.error_free import error_free_detection
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 from ui.app import state as K
 

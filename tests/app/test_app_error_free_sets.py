@@ -1,6 +1,6 @@
 """Metric ranking's error-free detection per system set under AppTest: with the human translations
 included, the table gives each metric's rows for the machine translations alone and with the human
-translation, each equal to :func:`bleu_core.stats.error_free.error_free_by_system_set` on the page's
+translation, each equal to :func:`bleu_core.evaluation.error_free.error_free_by_system_set` on the page's
 metric scores."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from app_runs import start_app as start
 
+from bleu_core.evaluation.error_free import error_free_by_system_set, set_label
 from bleu_core.metrics.study_scores import study_metric_scores
-from bleu_core.stats.error_free import error_free_by_system_set, set_label
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 from ui.app import state as K
 

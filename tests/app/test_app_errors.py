@@ -113,12 +113,12 @@ def test_failure_message_names_the_problem_not_the_internals():
 
 def test_the_real_app_shows_the_boundary_on_a_failing_page(monkeypatch):
     """The Study page of app.py with its overview broken: one clean message, the sidebar still there."""
-    import ui.study.study_page
+    import ui.study.overview
 
     def broken(*args: object, **kwargs: object) -> None:
         raise TypeError(f"unsupported operand in {ROOT}/ui/study/overview.py")
 
-    monkeypatch.setattr(ui.study.study_page, "study_overview", broken)
+    monkeypatch.setattr(ui.study.overview, "study_overview", broken)
     study = Study(
         name="toy",
         segments=tuple(Segment(f"s{i}") for i in range(3)),

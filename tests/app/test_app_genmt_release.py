@@ -13,7 +13,7 @@ from pathlib import Path
 from app_runs import start_app
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.stats.ceiling import human_ceiling
+from bleu_core.evaluation.ceiling import human_ceiling
 from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[2]

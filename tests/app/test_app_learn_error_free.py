@@ -11,7 +11,7 @@ import numpy as np
 import sacrebleu
 from app_runs import start_app as start
 
-from bleu_core.stats.error_free import error_free_labels
+from bleu_core.evaluation.error_free import error_free_labels
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 
 

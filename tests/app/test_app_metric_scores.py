@@ -174,7 +174,7 @@ def test_study_digest_follows_attached_metric_scores():
 
 
 def test_findings_exports_carry_the_intervals() -> None:
-    from bleu_core.stats.clusters import MetricRanking, RankedMetric
+    from bleu_core.evaluation.clusters import MetricRanking, RankedMetric
     from ui.analysis.ranking import findings_display, findings_frame, findings_latex
 
     rows = (

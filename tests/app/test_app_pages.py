@@ -18,8 +18,8 @@ from app_runs import start_app as start
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.options import BleuOptions
-from bleu_core.signature import make_signature
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.signature import make_signature
 from bleu_core.study import Criterion, Rating, Segment, Study
 from ui.app import state as K
 
@@ -217,17 +217,17 @@ def test_bad_weights_show_a_warning_and_fall_back():
 
 
 def test_settings_change_rescores_without_recounting(monkeypatch):
-    import ui.app.statistics_store
+    import ui.app.shared_cache
 
     calls = []
-    real = ui.app.statistics_store.compute_system_statistics
+    real = ui.app.shared_cache.compute_system_statistics
 
     def counting(*args, **kwargs):
         calls.append(kwargs.get("max_order"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(ui.app.statistics_store, "compute_system_statistics", counting)
-    ui.app.statistics_store.STATISTICS.clear()
+    monkeypatch.setattr(ui.app.shared_cache, "compute_system_statistics", counting)
+    ui.app.shared_cache.STATISTICS.clear()
     at = start("corpus")
     assert calls == [
         10
@@ -250,15 +250,13 @@ def test_no_background_work_under_apptest(monkeypatch):
     ``st.get_option("global.appTest")`` answers False under AppTest (it patches ``streamlit.config``
     only): app.py used to start the warm-up in test processes.
     """
-    import ui.app.statistics_store
+    import ui.app.shared_cache
     from ui.app import warmup
 
     started = []
     monkeypatch.setattr(warmup, "start", lambda *a, **k: started.append("warm-up"))
-    monkeypatch.setattr(
-        ui.app.statistics_store, "count_ahead", lambda *a, **k: started.append("ahead")
-    )
-    ui.app.statistics_store.STATISTICS.clear()
+    monkeypatch.setattr(ui.app.shared_cache, "count_ahead", lambda *a, **k: started.append("ahead"))
+    ui.app.shared_cache.STATISTICS.clear()
     at = start()
     at.switch_page("pages/corpus.py")
     at.run()

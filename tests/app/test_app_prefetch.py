@@ -1,4 +1,4 @@
-"""The statistics store and counting ahead (ui.app.prefetch, ui.app.statistics_store.count_ahead): computed once, shared, read-only."""
+"""The statistics store and counting ahead (ui.app.prefetch, ui.app.shared_cache.count_ahead): computed once, shared, read-only."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 import numpy as np
 import pytest
 
-from ui.app import prefetch, statistics_store
+from ui.app import prefetch, shared_cache
 from ui.app.prefetch import Prefetcher, ResultStore
 
 
@@ -132,7 +132,7 @@ def test_switch_turns_counting_ahead_off(monkeypatch):
 
     study = load_demo("ted-en-de")
     monkeypatch.setenv(prefetch.SWITCH, "1")
-    assert statistics_store.count_ahead("test:off", study, ("ref",), False, 10) is None
+    assert shared_cache.count_ahead("test:off", study, ("ref",), False, 10) is None
     monkeypatch.setenv(prefetch.SWITCH, "0")
     assert not prefetch.disabled()
 
@@ -143,12 +143,9 @@ def test_large_studies_are_not_counted_ahead(monkeypatch):
     study = load_demo("ted-en-de")
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
     monkeypatch.setattr(
-        statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", statistics_store.study_characters(study) - 1
+        shared_cache, "COUNT_AHEAD_MAX_CHARACTERS", shared_cache.study_characters(study) - 1
     )
-    assert (
-        statistics_store.count_ahead("test:large", study, tuple(study.references), False, 10)
-        is None
-    )
+    assert shared_cache.count_ahead("test:large", study, tuple(study.references), False, 10) is None
 
 
 def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypatch):
@@ -159,15 +156,15 @@ def test_count_ahead_fills_every_tokenizer_with_what_a_page_would_count(monkeypa
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
     monkeypatch.setattr(
-        statistics_store, "COUNT_AHEAD_TOKENIZERS", ("intl", "char", "no-such-tokenizer")
+        shared_cache, "COUNT_AHEAD_TOKENIZERS", ("intl", "char", "no-such-tokenizer")
     )
-    idle = statistics_store.count_ahead("test:ahead", study, refs, True, 5)
+    idle = shared_cache.count_ahead("test:ahead", study, refs, True, 5)
     assert idle is not None and idle.wait(60)
-    assert statistics_store.statistics_ready("test:ahead", refs, "char", True, 5)
-    assert statistics_store.statistics_ready("test:ahead", refs, "13a", True, 5)  # German's own
-    assert not statistics_store.statistics_ready("test:ahead", refs, "none", True, 5)
-    ahead = statistics_store.system_statistics("test:ahead", study, refs, "char", True, 5)
-    fresh = statistics_store._count_statistics(study, refs, "char", True, 5)
+    assert shared_cache.statistics_ready("test:ahead", refs, "char", True, 5)
+    assert shared_cache.statistics_ready("test:ahead", refs, "13a", True, 5)  # German's own
+    assert not shared_cache.statistics_ready("test:ahead", refs, "none", True, 5)
+    ahead = shared_cache.system_statistics("test:ahead", study, refs, "char", True, 5)
+    fresh = shared_cache._count_statistics(study, refs, "char", True, 5)
     assert ahead.systems == tuple(study.systems) and ahead.max_order == 5
     np.testing.assert_array_equal(ahead.array, fresh.array)
     with pytest.raises(ValueError, match="read-only"):
@@ -184,24 +181,24 @@ def test_the_target_languages_own_tokenizer_is_counted_ahead_first(monkeypatch):
     study = replace(load_demo("ted-en-de").subset(["Nemo", "UEdin"], 30), target_lang="ja")
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("none",))
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_TOKENIZERS", ("none",))
     counted: list[str] = []
-    count = statistics_store._count_statistics
+    count = shared_cache._count_statistics
     monkeypatch.setattr(
-        statistics_store,
+        shared_cache,
         "_count_statistics",
         lambda study, refs, tokenize, *rest, **kw: (
             counted.append(tokenize) or count(study, refs, tokenize, *rest, **kw)
         ),
     )
-    idle = statistics_store.count_ahead("test:ja", study, refs, False, 4)
+    idle = shared_cache.count_ahead("test:ja", study, refs, False, 4)
     assert idle is not None and idle.wait(60)
     assert counted == ["ja-mecab", "none"]
-    ahead = statistics_store.system_statistics("test:ja", study, refs, "ja-mecab", False, 4)
+    ahead = shared_cache.system_statistics("test:ja", study, refs, "ja-mecab", False, 4)
     np.testing.assert_array_equal(ahead.array, count(study, refs, "ja-mecab", False, 4).array)
-    characters = statistics_store.study_characters(study)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", 2 * characters)
-    assert statistics_store.ahead_tokenizers(characters, "ja-mecab") == ["none"]  # costs 3 × 13a
+    characters = shared_cache.study_characters(study)
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_MAX_CHARACTERS", 2 * characters)
+    assert shared_cache.ahead_tokenizers(characters, "ja-mecab") == ["none"]  # costs 3 × 13a
 
 
 def test_jobs_start_after_the_delay():
@@ -235,10 +232,10 @@ def test_weight_bound_keeps_the_newest_and_spares_computations_under_way():
 
 
 def test_statistics_store_is_bounded_by_bytes():
-    assert statistics_store.STATISTICS.max_bytes == statistics_store.STATISTICS_MAX_BYTES
+    assert shared_cache.STATISTICS.max_bytes == shared_cache.STATISTICS_MAX_BYTES
     assert (
-        statistics_store.STATISTICS._weigh(
-            statistics_store.SystemStatistics((), np.zeros((2, 3, 24)), (), 10)
+        shared_cache.STATISTICS._weigh(
+            shared_cache.SystemStatistics((), np.zeros((2, 3, 24)), (), 10)
         )
         == 1152
     )
@@ -258,7 +255,7 @@ def test_error_spans_view_is_counted_ahead_for_the_other_tokenizers(monkeypatch)
     monkeypatch.setenv(prefetch.SWITCH, "1")
     assert ahead.count_view_ahead("test:view", study, refs, "char", False, 2, None, (1, 2)) is None
     monkeypatch.delenv(prefetch.SWITCH)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("13a", "intl", "char"))
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_TOKENIZERS", ("13a", "intl", "char"))
     scheduled: list[object] = []
     schedule = ahead.AHEAD.schedule
     monkeypatch.setattr(

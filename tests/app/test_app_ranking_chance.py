@@ -10,8 +10,8 @@ import math
 import pytest
 from app_runs import start_app as start
 
+from bleu_core.evaluation.clusters import study_rankings
 from bleu_core.metrics.study_scores import study_metric_scores
-from bleu_core.stats.clusters import study_rankings
 from ui.analysis.ranking import findings_latex
 from ui.app import state as K
 

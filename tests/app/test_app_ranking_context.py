@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from app_runs import start_app as start
 
+from bleu_core.evaluation.clusters import study_rankings
 from bleu_core.metrics.study_scores import study_metric_scores
-from bleu_core.stats.clusters import study_rankings
 from ui.app import state as K
 
 
@@ -87,7 +87,7 @@ def test_the_release_of_the_open_study_is_offered_when_it_is_on_disk(ted_en_de):
 
 
 def test_a_second_criterion_gives_a_human_ceiling(page, ted_en_de):
-    from bleu_core.stats.ceiling import human_ceiling
+    from bleu_core.evaluation.ceiling import human_ceiling
 
     page.selectbox(key=K.RANK_CEILING_OTHER).set_value("mqm_fluency").run()
     assert not page.exception, [e.value for e in page.exception]

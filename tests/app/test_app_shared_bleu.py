@@ -1,7 +1,7 @@
 """The analysis pages' BLEU comes from the statistics every page shares, and equals the registry's own.
 
 Before: Metrics, Correlation and Export scored BLEU with :func:`bleu_core.metrics.registry.score_study`, a
-second count of the whole study beside the sidebar's (:func:`ui.app.statistics_store.system_statistics`); on WMT21 a
+second count of the whole study beside the sidebar's (:func:`ui.app.shared_cache.system_statistics`); on WMT21 a
 tokenizer change on Metrics counted 24 systems × 1,948 segments twice.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from bleu_core.metrics.registry import bleu_scores_from_statistics, score_study
 from bleu_core.study.demo import load_demo
 from bleu_core.study.model import Segment, Study
-from ui.app import analysis_cache, statistics_store
+from ui.app import analysis_cache, shared_cache
 from ui.app.context import STATISTICS_ORDER
 
 
@@ -34,17 +34,17 @@ def assert_same(ours, theirs) -> None:
 @pytest.mark.parametrize("tokenize, lowercase", [("13a", False), ("intl", True)])
 def test_shared_bleu_equals_the_registry_on_the_demo(tokenize: str, lowercase: bool) -> None:
     study = load_demo("ted-zh-en")
-    statistics_store.STATISTICS.clear()
-    statistics_store.SCORES.clear()
+    shared_cache.STATISTICS.clear()
+    shared_cache.SCORES.clear()
     ours = analysis_cache.shared_bleu_scores(f"demo-{tokenize}", study, tokenize, lowercase)
     assert ours is not None
     assert_same(ours, score_study(study, ("BLEU",), tokenize=tokenize, lowercase=lowercase)["BLEU"])
     # the statistics came from the shared store: the sidebar's own entry for these settings
     order = STATISTICS_ORDER  # what study_statistics counts for the sidebar, whatever its N
-    key = statistics_store._statistics_key(
+    key = shared_cache._statistics_key(
         f"demo-{tokenize}", tuple(study.references), tokenize, lowercase, order
     )
-    assert statistics_store.STATISTICS.ready(key) and len(statistics_store.STATISTICS) == 1
+    assert shared_cache.STATISTICS.ready(key) and len(shared_cache.STATISTICS) == 1
 
 
 def test_missing_translations_count_nothing_and_have_no_sentence_score() -> None:
@@ -53,8 +53,8 @@ def test_missing_translations_count_nothing_and_have_no_sentence_score() -> None
     texts = list(study.systems[first])
     texts[0] = texts[5] = None
     study = dataclasses.replace(study, systems={**study.systems, first: texts})
-    statistics_store.STATISTICS.clear()
-    statistics_store.SCORES.clear()
+    shared_cache.STATISTICS.clear()
+    shared_cache.SCORES.clear()
     ours = analysis_cache.shared_bleu_scores("demo-missing", study, "13a", False)
     theirs = score_study(study, ("BLEU",))["BLEU"]
     assert_same(ours, theirs)

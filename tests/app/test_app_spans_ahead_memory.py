@@ -1,7 +1,7 @@
 """The BLEU vs error spans page's counts ahead keep their results, not the token columns behind them.
 
 Both of the page's counts under one tokenizer (agreement tables, span scores) tokenise every annotated
-translation; the columns are remembered for the next count (:func:`bleu_core.token_offsets.
+translation; the columns are remembered for the next count (:func:`bleu_core.tokenize.token_offsets.
 token_columns_corpus`, the last two settings). Kept for the tokenizers counted ahead, which the page does
 not show, they would hold 35 MB on WMT24 en-ja and push out the shown tokenizer's columns: once both
 results of a tokenizer counted ahead are stored, its columns are dropped; the shown tokenizer's are kept.
@@ -9,7 +9,7 @@ results of a tokenizer counted ahead are stored, its columns are dropped; the sh
 
 from __future__ import annotations
 
-from ui.app import prefetch, statistics_store
+from ui.app import prefetch, shared_cache
 
 
 def test_columns_of_tokenizers_counted_ahead_are_dropped_once_both_results_are_stored(
@@ -21,7 +21,7 @@ def test_columns_of_tokenizers_counted_ahead_are_dropped_once_both_results_are_s
     study = load_demo("ted-en-de").subset(["Nemo", "UEdin"], 25)
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("13a", "intl", "char"))
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_TOKENIZERS", ("13a", "intl", "char"))
     forgotten: list[tuple[str, bool]] = []
     forget = ahead.forget_token_columns
     monkeypatch.setattr(

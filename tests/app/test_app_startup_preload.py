@@ -95,42 +95,40 @@ def test_serve_hands_over_to_streamlit_with_the_same_arguments(monkeypatch):
 
 
 def test_the_first_statistics_are_counted_after_the_preload_under_the_sidebar_key(monkeypatch):
-    from bleu_core.options import BleuOptions
-    from ui.app import statistics_store
+    from bleu_core.engine.options import BleuOptions
+    from ui.app import shared_cache
     from ui.app.context import STATISTICS_ORDER
 
     monkeypatch.delenv("BLEU_STUDY_NO_PREFETCH", raising=False)
-    statistics_store.STATISTICS.clear()
+    shared_cache.STATISTICS.clear()
     request = startup.StartupStudy("demo:ted-zh-en")
     startup.preload(request, then=serve.count_first).join(60)
     loaded = startup.load_startup(request)
     options = BleuOptions()
-    key = statistics_store._statistics_key(
+    key = shared_cache._statistics_key(
         loaded.key, tuple(loaded.study.references), options.tokenize, options.lowercase,
         max(options.statistics_order, STATISTICS_ORDER),
     )  # fmt: skip
     deadline = time.monotonic() + 60
-    while not statistics_store.STATISTICS.ready(key) and time.monotonic() < deadline:
+    while not shared_cache.STATISTICS.ready(key) and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert statistics_store.STATISTICS.ready(
-        key
-    )  # what the first BLEU page asks for (ui.app.context)
+    assert shared_cache.STATISTICS.ready(key)  # what the first BLEU page asks for (ui.app.context)
 
 
 def test_the_server_start_count_schedules_no_guesses(monkeypatch):
     """Before any page has drawn, nothing steps aside: a guess scheduled at server start (WMT24 en-ja's
     ja-mecab, one 1.5-s piece of CPU) ran during the first page. Only the current settings are counted
     then; the Study page schedules the other tokenizers."""
-    from ui.app import statistics_store
+    from ui.app import shared_cache
 
     monkeypatch.delenv("BLEU_STUDY_NO_PREFETCH", raising=False)
     scheduled: list[list[object]] = []
     monkeypatch.setattr(
-        statistics_store.PREFETCHER,
+        shared_cache.PREFETCHER,
         "schedule",
         lambda jobs, delay=0.0: scheduled.append([key for key, _ in jobs]) or threading.Event(),
     )
-    statistics_store.STATISTICS.clear()
+    shared_cache.STATISTICS.clear()
     loaded = startup.load_startup(startup.StartupStudy("demo:ted-zh-en"))
     serve.count_first(loaded)
     assert len(scheduled) == 1 and len(scheduled[0]) == 1, scheduled

@@ -14,7 +14,7 @@ from streamlit.delta_generator import DeltaGenerator
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.study.demo import load_demo
-from ui.app import prefetch, statistics_store
+from ui.app import prefetch, shared_cache
 from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def slow_counting(monkeypatch, pause_s: float) -> list[int]:
     """Make ``statistics_store.compute_system_statistics`` report every system, ``pause_s`` apart, then count for
     real; returns the list of counts started."""
-    real = statistics_store.compute_system_statistics
+    real = shared_cache.compute_system_statistics
     started: list[int] = []
 
     def counting(systems, references, *, progress=None, **kwargs):
@@ -38,7 +38,7 @@ def slow_counting(monkeypatch, pause_s: float) -> list[int]:
             progress(len(names), len(names), f"Counting n-grams: {len(names)} systems done")
         return out
 
-    monkeypatch.setattr(statistics_store, "compute_system_statistics", counting)
+    monkeypatch.setattr(shared_cache, "compute_system_statistics", counting)
     return started
 
 
@@ -47,7 +47,7 @@ def test_waiting_caller_sees_the_counts_progress_in_its_own_thread(monkeypatch):
     refs = tuple(study.references)
     started = slow_counting(monkeypatch, 0.05)
     seen: list[tuple[int, int, str, int]] = []
-    stats = statistics_store.system_statistics(
+    stats = shared_cache.system_statistics(
         "test:progress-thread",
         study,
         refs,
@@ -62,10 +62,10 @@ def test_waiting_caller_sees_the_counts_progress_in_its_own_thread(monkeypatch):
     done = [d for d, *_ in seen]
     assert done == sorted(done) and {t for _, t, _, _ in seen} == {len(study.systems)}
     assert any(m.startswith("Counting n-grams: system ") for _, _, m, _ in seen)
-    fresh = statistics_store._count_statistics(study, refs, "none", False, 4)
+    fresh = shared_cache._count_statistics(study, refs, "none", False, 4)
     np.testing.assert_array_equal(stats.array, fresh.array)
     assert (
-        statistics_store.COUNTING.get(("test:progress-thread", refs, "none", False, 4)) is None
+        shared_cache.COUNTING.get(("test:progress-thread", refs, "none", False, 4)) is None
     )  # cleaned up
 
 
@@ -85,8 +85,8 @@ def test_a_page_stopped_while_waiting_leaves_the_count_running(monkeypatch):
 
     args = ("test:progress-stop", study, refs, "none", True, 4)
     with pytest.raises(Stopped):
-        statistics_store.system_statistics(*args, progress=stop, poll_s=0.01)
-    again = statistics_store.system_statistics(*args, progress=lambda *r: None, poll_s=0.01)
+        shared_cache.system_statistics(*args, progress=stop, poll_s=0.01)
+    again = shared_cache.system_statistics(*args, progress=lambda *r: None, poll_s=0.01)
     assert len(started) == 1
     assert again.array.shape[:2] == (len(study.systems), study.n_segments)
 
@@ -101,7 +101,7 @@ def test_corpus_page_draws_a_moving_bar_while_counting(monkeypatch):
 
     monkeypatch.setattr(DeltaGenerator, "progress", progress)
     started = slow_counting(monkeypatch, 0.12)
-    statistics_store.STATISTICS.clear()
+    shared_cache.STATISTICS.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
     at.switch_page("pages/corpus.py")
@@ -127,11 +127,11 @@ def test_corpus_page_draws_a_moving_bar_while_counting(monkeypatch):
 def test_scores_are_stored_once_per_settings_and_read_only(monkeypatch):
     """Sentence BLEU of every translation is scored once per settings (not on every page run) and only
     when a page reads it; every page and session gets the same read-only arrays."""
-    import bleu_core.score
+    import bleu_core.engine.score
     import ui.app.context as context
 
     calls: list[tuple[int, ...]] = []
-    real = bleu_core.score.bleu_from_stats
+    real = bleu_core.engine.score.bleu_from_stats
 
     def scoring(array, options):
         calls.append(np.shape(array))
@@ -145,7 +145,7 @@ def test_scores_are_stored_once_per_settings_and_read_only(monkeypatch):
 
     monkeypatch.setattr(context, "bleu_from_stats", scoring)  # sentence BLEU
     monkeypatch.setattr(context, "study_corpus_bleu", corpus)
-    statistics_store.SCORES.clear()
+    shared_cache.SCORES.clear()
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.run()
     at.switch_page("pages/corpus.py")
@@ -159,8 +159,8 @@ def test_scores_are_stored_once_per_settings_and_read_only(monkeypatch):
     at.run()
     assert calls == [(13, 12), (13, 529, 12)], "a re-run scored again"
     assert not at.exception, [e.value for e in at.exception]
-    stored = [key for key in statistics_store.SCORES._entries if key[0] == "sentence"]
-    sentence = statistics_store.SCORES.get(stored[0], lambda: None)
+    stored = [key for key in shared_cache.SCORES._entries if key[0] == "sentence"]
+    sentence = shared_cache.SCORES.get(stored[0], lambda: None)
     with pytest.raises(ValueError, match="read-only"):
         sentence.score[0, 0] = 1.0
 
@@ -169,12 +169,12 @@ def test_the_study_page_counts_the_current_settings_then_the_others_ahead(monkey
     study = load_demo("ted-en-de")
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ("13a", "none"))
-    idle = statistics_store.count_current("test:current", study, refs, "intl", False, 4)
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_TOKENIZERS", ("13a", "none"))
+    idle = shared_cache.count_current("test:current", study, refs, "intl", False, 4)
     assert idle is not None and idle.wait(60)
     for name in ("intl", "13a", "none"):
-        assert statistics_store.statistics_ready("test:current", refs, name, False, 4), name
-    assert statistics_store.count_current("test:current", study, refs, "intl", False, 4) is None
+        assert shared_cache.statistics_ready("test:current", refs, name, False, 4), name
+    assert shared_cache.count_current("test:current", study, refs, "intl", False, 4) is None
 
 
 def test_the_study_pages_count_steps_aside_while_the_page_draws(monkeypatch):
@@ -183,35 +183,35 @@ def test_the_study_pages_count_steps_aside_while_the_page_draws(monkeypatch):
     study = load_demo("ted-en-de")
     refs = tuple(study.references)
     monkeypatch.delenv(prefetch.SWITCH, raising=False)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_TOKENIZERS", ())
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_TOKENIZERS", ())
     events: list[tuple[str, object]] = []
 
     class Activity:
         def step_aside(self, key=None):
             events.append(("step aside", key))
 
-    real = statistics_store._count_statistics
+    real = shared_cache._count_statistics
 
     def counting(*args, **kwargs):
         events.append(("count", args[2]))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(statistics_store, "ACTIVITY", Activity())
-    monkeypatch.setattr(statistics_store, "_count_statistics", counting)
-    idle = statistics_store.count_current("test:aside", study, refs, "none", False, 4)
+    monkeypatch.setattr(shared_cache, "ACTIVITY", Activity())
+    monkeypatch.setattr(shared_cache, "_count_statistics", counting)
+    idle = shared_cache.count_current("test:aside", study, refs, "none", False, 4)
     assert idle is not None and idle.wait(60)
-    key = statistics_store._statistics_key("test:aside", refs, "none", False, 4)
+    key = shared_cache._statistics_key("test:aside", refs, "none", False, 4)
     assert events[:2] == [("step aside", key), ("count", "none")], events
 
 
 def test_count_ahead_leaves_out_what_a_large_study_cannot_afford(monkeypatch):
     study = load_demo("ted-en-de")
-    chars = statistics_store.study_characters(study)
+    chars = shared_cache.study_characters(study)
     # a budget for 13a, intl and none (cost 1) but not char (3) or the line-by-line paper and zh (12)
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", 2 * chars)
-    assert statistics_store.ahead_tokenizers(chars) == ["13a", "intl", "none"]
-    monkeypatch.setattr(statistics_store, "COUNT_AHEAD_MAX_CHARACTERS", 20 * chars)
-    assert statistics_store.ahead_tokenizers(chars) == list(statistics_store.COUNT_AHEAD_TOKENIZERS)
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_MAX_CHARACTERS", 2 * chars)
+    assert shared_cache.ahead_tokenizers(chars) == ["13a", "intl", "none"]
+    monkeypatch.setattr(shared_cache, "COUNT_AHEAD_MAX_CHARACTERS", 20 * chars)
+    assert shared_cache.ahead_tokenizers(chars) == list(shared_cache.COUNT_AHEAD_TOKENIZERS)
 
 
 def test_a_page_waiting_for_the_warm_up_sees_which_library_loads(monkeypatch):

@@ -14,9 +14,9 @@ import pytest
 import sacrebleu
 from scipy import stats
 
+from bleu_core.engine.matches import match_provenance
+from bleu_core.engine.options import BleuOptions
 from bleu_core.errors import BleuStudyError
-from bleu_core.matches import match_provenance
-from bleu_core.options import BleuOptions
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
 from ui.analysis.frames import corpus_frame, normalised_frame
@@ -87,7 +87,7 @@ def test_bad_settings_are_reported_and_fall_back(values, match):
 
 
 def test_truncating_statistics_equals_counting_at_the_lower_order():
-    from bleu_core.statistics import compute_statistics
+    from bleu_core.engine.statistics import compute_statistics
 
     hyps = ["the cat sat on the mat today", "a b c d e"]
     refs = [["the cat is on the mat today", "a b c x e"]]
@@ -220,8 +220,8 @@ def test_system_scores_per_rater_group():
 
 
 def test_corpus_and_segment_frames():
-    from bleu_core.score import bleu_from_stats
-    from bleu_core.statistics import compute_statistics
+    from bleu_core.engine.score import bleu_from_stats
+    from bleu_core.engine.statistics import compute_statistics
 
     study = _tiny_study()
     opts = BleuOptions(max_order=2)
@@ -371,8 +371,8 @@ def test_broken_upload_raises_a_clear_error():
 
 
 def test_browse_frame_filters_searches_and_sorts():
-    from bleu_core.score import bleu_from_stats
-    from bleu_core.statistics import compute_statistics
+    from bleu_core.engine.score import bleu_from_stats
+    from bleu_core.engine.statistics import compute_statistics
     from ui.explore.frames import browse_frame
 
     study = _tiny_study()
@@ -431,8 +431,8 @@ def test_cached_human_scores_equal_the_frames():
 
 
 def test_segment_pairs_equal_the_segment_frame_rows():
-    from bleu_core.score import bleu_from_stats
-    from bleu_core.statistics import compute_statistics
+    from bleu_core.engine.score import bleu_from_stats
+    from bleu_core.engine.statistics import compute_statistics
     from ui.analysis.relate import segment_pairs
 
     study = _tiny_study()

@@ -24,12 +24,12 @@ import pytest
 from app_runs import page_alone
 
 from bleu_core.cli import main
-from bleu_core.options import BleuOptions
+from bleu_core.engine.options import BleuOptions
 from bleu_core.study import load_study
 from bleu_core.study.output_rows import output_mask, study_corpus_bleu
 from ui.analysis.export_zip import export_contents
+from ui.app import shared_cache
 from ui.app import state as K
-from ui.app import statistics_store
 from ui.app.context import STATISTICS_ORDER, Scores, truncate_order
 
 WMT24 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt24-general-esa"
@@ -126,7 +126,7 @@ def wmt24_scores() -> Scores:
     found = study()
     refs, options = tuple(found.references), BleuOptions(tokenize=TOKENIZE)
     key = "test:wmt24-en-ja-export"
-    shared = statistics_store.system_statistics(key, found, refs, TOKENIZE, False, STATISTICS_ORDER)
+    shared = shared_cache.system_statistics(key, found, refs, TOKENIZE, False, STATISTICS_ORDER)
     array = truncate_order(shared.array, STATISTICS_ORDER, options.statistics_order)
     return Scores(
         study=found,

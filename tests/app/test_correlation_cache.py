@@ -1,6 +1,6 @@
 """The Correlation page's computations (:mod:`ui.analysis.correlation_cache`) give what the plain
 ``bleu_core`` functions give: the reference analysis counted once per subset for all systems equals
-:func:`bleu_core.stats.reference_subsets` and :func:`bleu_core.stats.random_reference_per_document`
+:func:`bleu_core.evaluation.reference_subsets` and :func:`bleu_core.evaluation.random_reference_per_document`
 (which count every system alone), and BLEU in the metric tests is the page's own BLEU."""
 
 from __future__ import annotations
@@ -8,11 +8,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bleu_core.options import BleuOptions
-from bleu_core.statistics import compute_system_statistics
-from bleu_core.stats import random_reference_per_document, reference_subsets
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.references import random_reference_from_statistics, subsets_from_totals
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.statistics import compute_system_statistics
+from bleu_core.evaluation import random_reference_per_document, reference_subsets
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.references import random_reference_from_statistics, subsets_from_totals
 from bleu_core.study import Segment, Study
 from ui.analysis import correlation_cache
 
@@ -113,7 +113,7 @@ def test_a_tokenizer_change_redoes_only_the_bleu_side(monkeypatch):
 
     from streamlit.testing.v1 import AppTest
 
-    import bleu_core.stats.meta as meta
+    import bleu_core.evaluation.meta as meta
     from tests.app.test_pages_stats import judged_study
     from ui.app import state as K
 

@@ -20,9 +20,9 @@ import pytest
 from app_runs import captions, page_alone
 
 from bleu_core.cli import main
-from bleu_core.stats.ceiling_flags import FEW_SEGMENTS, ceiling_flags, chance_of
+from bleu_core.evaluation.ceiling_flags import FEW_SEGMENTS, ceiling_flags, chance_of
 from bleu_core.study import load_study
-from bleu_core.tokenizers import tokenizer_for_language
+from bleu_core.tokenize.tokenizers import tokenizer_for_language
 from ui.app import state as K
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
@@ -134,7 +134,7 @@ def test_the_ceiling_has_its_interval_n_and_flags() -> None:
 
 
 def test_the_findings_table_carries_the_ceiling() -> None:
-    from bleu_core.stats.clusters import MetricRanking
+    from bleu_core.evaluation.clusters import MetricRanking
     from ui.analysis.ranking import CEILING_ROW, findings_frame
 
     data = meta("en-ja")
@@ -197,7 +197,7 @@ def test_corpus_page_is_the_study_command(pair: str) -> None:
 def test_documents_count_as_the_study_command_counts_them() -> None:
     """The Correlation page's random reference per document says how many documents it drew for, the
     number ``study`` prints; a study without document ids says each segment is its own unit."""
-    from bleu_core.stats.references import random_reference_per_document
+    from bleu_core.evaluation.references import random_reference_per_document
     from bleu_core.study import Segment, Study
 
     need(WMT21)

@@ -41,11 +41,11 @@ def test_the_first_page_imports_no_metric_module():
 def test_background_work_starts_after_the_first_page_has_run(monkeypatch):
     """On a real server (not under AppTest) the warm-up and the count of the first statistics start once
     the Study page has run, not before it (app.py); the page's last element is the metric-score panel."""
-    import ui.study.study_page
-    from ui.app import context, statistics_store, warmup
+    import ui.study.metric_upload
+    from ui.app import context, shared_cache, warmup
 
     events: list[str] = []
-    panel = ui.study.study_page.metric_scores_panel
+    panel = ui.study.metric_upload.metric_scores_panel
 
     def drawn(study):
         panel(study)
@@ -53,8 +53,8 @@ def test_background_work_starts_after_the_first_page_has_run(monkeypatch):
 
     monkeypatch.setattr(context, "under_app_test", lambda: False)
     monkeypatch.setattr(warmup, "start", lambda *a, **k: events.append("warm-up"))
-    monkeypatch.setattr(statistics_store, "count_current", lambda *a, **k: events.append("count"))
-    monkeypatch.setattr(ui.study.study_page, "metric_scores_panel", drawn)
+    monkeypatch.setattr(shared_cache, "count_current", lambda *a, **k: events.append("count"))
+    monkeypatch.setattr(ui.study.metric_upload, "metric_scores_panel", drawn)
     at = start()
     assert not at.exception, [e.value for e in at.exception]
     assert events == ["page drawn", "warm-up", "count"]

@@ -18,7 +18,7 @@ from app_runs import start_app
 from bleu_core.cli import main
 from bleu_core.metrics.variants import variants_for
 from bleu_core.study import load_study
-from bleu_core.tokenizers import tokenizer_for_language, tokenizer_warning
+from bleu_core.tokenize.tokenizers import tokenizer_for_language, tokenizer_warning
 from ui.app import state as K
 from ui.metrics.charts import many_bleus_frame
 
@@ -90,8 +90,8 @@ def test_many_bleus_sacrebleu_is_the_command_lines_bleu(pair: str) -> None:
 
 
 def test_the_explorer_measures_from_the_given_default() -> None:
+    from bleu_core.engine.options import BleuOptions
     from bleu_core.metrics.explorer import ExplorerGrid, explore
-    from bleu_core.options import BleuOptions
 
     hyps, refs = ["猫が座った", "犬が走る"], [["猫が座っていた", "犬が走った"]]
     default = BleuOptions(tokenize="char")

@@ -24,10 +24,10 @@ import sacrebleu
 from app_runs import page_alone
 
 from bleu_core.cli import main
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.metrics.registry import score_study
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_system_statistics
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
 from bleu_core.study.output_rows import (
@@ -38,8 +38,8 @@ from bleu_core.study.output_rows import (
     study_statistics,
 )
 from ui.analysis.export_zip import core_artefacts
+from ui.app import shared_cache
 from ui.app import state as K
-from ui.app import statistics_store
 from ui.app.context import STATISTICS_ORDER, Scores, truncate_order
 from ui.app.markup import md_escape
 
@@ -153,7 +153,7 @@ def test_every_page_with_corpus_bleu_says_how_missing_outputs_count(generated, p
 def test_the_export_scores_and_labels_missing_outputs_as_the_page(generated) -> None:
     _, study, lacking = generated
     refs, options = tuple(study.references), BleuOptions()
-    shared = statistics_store.system_statistics(
+    shared = shared_cache.system_statistics(
         "test:missing-export", study, refs, "13a", False, STATISTICS_ORDER
     )
     assert not shared.array[list(study.systems).index(lacking), LEFT_OUT.start].any()

@@ -15,12 +15,12 @@ from app_runs import start_app
 
 from bleu_core.campaigns import CampaignStore, JudgeSession, study_criterion_name
 from bleu_core.campaigns.lesson import class_snapshot, lesson_plan
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.signature import make_signature
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.signature import make_signature
 from ui.analysis.export_zip import study_export_zip
+from ui.app import shared_cache
 from ui.app import state as K
-from ui.app import statistics_store
 from ui.app.context import STATISTICS_ORDER, Scores, truncate_order
 from ui.app.export import export_stem
 from ui.campaigns import class_results, lesson_timer
@@ -151,7 +151,7 @@ def test_the_summary_picture_renders(lesson):
 def demo_scores(study) -> Scores:
     """*study* scored with the default settings (what the Export page's ``current_scores`` gives)."""
     refs, options = tuple(study.references), BleuOptions()
-    stats = statistics_store.system_statistics(
+    stats = shared_cache.system_statistics(
         "test:class-zip", study, refs, "13a", False, STATISTICS_ORDER
     )
     array = truncate_order(stats.array, STATISTICS_ORDER, options.statistics_order)

@@ -14,7 +14,7 @@ import numpy as np
 import vl_convert as vlc
 from app_runs import captions, page_alone
 
-from bleu_core.stats.cluster_report import ranks, study_human_clusters
+from bleu_core.evaluation.cluster_report import ranks, study_human_clusters
 from bleu_core.study import Study
 from ui.analysis.cluster_view import reference_scatter
 from ui.analysis.frames import system_points

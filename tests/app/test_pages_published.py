@@ -15,7 +15,7 @@ from app_runs import page_alone
 from scipy import stats as sps
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.stats.system_table import parse_system_table
+from bleu_core.evaluation.system_table import parse_system_table
 from ui.app import state as K
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -15,8 +15,8 @@ from app_runs import page_alone
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_statistics
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_statistics
 from bleu_core.study import Study
 from bleu_core.study.demo import load_demo
 from ui.app import state as K

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 
+from bleu_core.evaluation.multi_pair import Task, multi_pair_meta, task_from_study
 from bleu_core.metrics.study_scores import MetricTable
-from bleu_core.stats.multi_pair import Task, multi_pair_meta, task_from_study
 from bleu_core.study import Criterion, Rating, Segment, Study
 from ui.analysis.release_ceiling import release_ceiling_frame
 

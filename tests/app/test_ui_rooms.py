@@ -1,9 +1,9 @@
 """The app side in rooms: every page imports from its own area of ``ui`` and from the shared app room only,
 and every room imports ``bleu_core``, the app room and itself.
 
-Inside its room a page talks to one module (its facade ``ui/<room>/<page>_page.py`` when it needs several
-modules' names), and no function or class name is defined in two modules of one room, so a name found in
-a traceback or a grep points at one definition.
+A page imports each name from the module that defines it (no module of ``ui`` only re-exports other
+modules' names), and no function or class name is defined in two modules of one room, so a name found
+in an import, a traceback or a grep points at one definition.
 
 The rooms mirror the navigation:
 
@@ -77,21 +77,27 @@ def ui_rooms_imported(path: Path) -> set[str]:
     return rooms
 
 
-def room_modules_imported(path: Path, room: str) -> set[str]:
-    """The modules of ``ui.<room>`` a file imports (``from ui.<room> import m`` counts ``m``)."""
-    prefix = f"ui.{room}"
-    modules: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module == prefix:
-                modules.update(alias.name for alias in node.names)
-            elif node.module.startswith(prefix + "."):
-                modules.add(node.module.split(".")[2])
-        elif isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.name.startswith(prefix + "."):
-                    modules.add(alias.name.split(".")[2])
-    return modules
+def re_exports_only(path: Path) -> bool:
+    """Whether a module is a facade: nothing but a docstring, imports, ``__all__`` and a lazy
+    ``__getattr__``, with at least one import (``from __future__`` aside)."""
+    imports = 0
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Import) or (
+            isinstance(node, ast.ImportFrom) and node.module != "__future__"
+        ):
+            imports += 1
+        elif isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__"):
+            continue
+        elif isinstance(node, ast.ImportFrom):  # from __future__ import ...
+            continue
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):  # the docstring
+            continue
+        elif not (
+            isinstance(node, ast.Assign)
+            and [getattr(t, "id", "") for t in node.targets] == ["__all__"]
+        ):
+            return False
+    return imports > 0
 
 
 def defined_names(path: Path) -> set[str]:
@@ -123,14 +129,13 @@ def test_page_imports_its_room_and_the_app_room_only(page):
     assert rooms <= PAGE_ROOMS[page] | {"app"}, f"pages/{page}.py imports ui rooms {sorted(rooms)}"
 
 
-@pytest.mark.parametrize("page", sorted(PAGE_ROOMS))
-def test_each_page_has_one_room_and_talks_to_one_module_of_it(page):
-    assert len(PAGE_ROOMS[page]) == 1, f"pages/{page}.py belongs to one room"
-    (room,) = PAGE_ROOMS[page]
-    modules = room_modules_imported(ROOT / "pages" / f"{page}.py", room)
-    assert len(modules) <= 1, (
-        f"pages/{page}.py imports {sorted(modules)} of ui.{room}: give it one facade "
-        f"(ui/{room}/{page}_page.py) that re-exports what it uses"
+def test_no_ui_module_only_re_exports_names():
+    """A page imports each name from the module that defines it: no facade between them."""
+    facades = [
+        str(p.relative_to(ROOT)) for p in sorted((ROOT / "ui").rglob("*.py")) if re_exports_only(p)
+    ]
+    assert facades == [], (
+        f"modules that only re-export names (import from the defining module): {facades}"
     )
 
 
@@ -163,14 +168,15 @@ def test_the_rule_can_fail(tmp_path):
     assert ui_rooms_imported(bad) == {"campaigns", "app"}
 
 
-def test_the_page_and_name_rules_can_fail(tmp_path):
-    page = tmp_path / "page.py"
-    page.write_text(
-        "from ui.analysis import charts as c\nimport ui.analysis.frames\n"
-        "from ui.analysis.relate import fit\nfrom ui.app import state\n",
-        encoding="utf-8",
+def test_the_facade_and_name_rules_can_fail(tmp_path):
+    facade = tmp_path / "facade.py"
+    facade.write_text(
+        '"""Doc."""\n\nfrom ui.analysis.relate import fit\n\n__all__ = ["fit"]\n', "utf-8"
     )
-    assert room_modules_imported(page, "analysis") == {"charts", "frames", "relate"}
+    assert re_exports_only(facade)
     (tmp_path / "a.py").write_text("def shared():\n    pass\n\n\nclass Alone:\n    pass\n", "utf-8")
-    (tmp_path / "b.py").write_text("def shared():\n    pass\n\n\ndef other():\n    pass\n", "utf-8")
+    (tmp_path / "b.py").write_text(
+        "from a import Alone\n\n\ndef shared():\n    pass\n\n\ndef other():\n    pass\n", "utf-8"
+    )
+    assert not re_exports_only(tmp_path / "b.py")
     assert names_defined_twice(tmp_path) == {"shared": ["a.py", "b.py"]}

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_core.signature import tokenizer_name
+from bleu_core.engine.signature import tokenizer_name
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from app_server import CHROMIUM, ROOT, streamlit_server, wait_app_idle  # noqa: E402

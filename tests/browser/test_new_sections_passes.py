@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_core.stats.human_passes import human_passes
+from bleu_core.evaluation.human_passes import human_passes
 from bleu_core.study import load_study
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -195,8 +195,8 @@ def test_ratings_digest_follows_the_ratings(store):
 
 
 def test_campaign_ratings_feed_the_papers_judge_comparisons(store):
-    """Campaign → study → bleu_core.stats.judges (paper §4): per group, systems ordered by the judges' scores."""
-    from bleu_core.stats.judges import judge_comparisons
+    """Campaign → study → bleu_core.evaluation.judges (paper §4): per group, systems ordered by the judges' scores."""
+    from bleu_core.evaluation.judges import judge_comparisons
 
     study = study_with_a_human_system()
     created = store.create_campaign(

@@ -17,7 +17,7 @@ from bleu_core.campaigns.integration import (
     name_clash_note,
     study_criterion_name,
 )
-from bleu_core.stats.tau_like import study_rule
+from bleu_core.evaluation.tau_like import study_rule
 from bleu_core.study.building import add_ratings
 from bleu_core.study.criterion_order import headline_criterion
 from bleu_core.study.model import Criterion, Rating, Segment, Study

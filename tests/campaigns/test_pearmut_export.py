@@ -150,7 +150,7 @@ def test_pearmut_files_that_are_not_enough_say_why(tmp_path: Path) -> None:
 
 
 def test_esa_option_on_a_folder_without_pearmut_files(tmp_path: Path) -> None:
-    from bleu_core.cli_options import with_esa_files
+    from bleu_core.cli.options import with_esa_files
 
     (tmp_path / "notes.json").write_text("{}")
     with pytest.raises(InputError, match=r"no Pearmut annotation log or download here"):

@@ -17,7 +17,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bleu_core.cli import main
-from bleu_core.launch import app_script, config_flags, read_config, streamlit_command
+from bleu_core.cli.launch import app_script, config_flags, read_config, streamlit_command
 from ui.app import startup
 from ui.app import state as K
 

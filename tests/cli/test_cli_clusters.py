@@ -1,5 +1,5 @@
 """``significance PATH`` prints the significance clusters: BLEU's (from its paired bootstrap of every pair),
-each criterion's as WMT25 computes them (one-sided Wilcoxon, :mod:`bleu_core.stats.system_clusters`) and a
+each criterion's as WMT25 computes them (one-sided Wilcoxon, :mod:`bleu_core.evaluation.system_clusters`) and a
 release's own ``clusters.csv`` (WMT21, read in place from ``shared/data`` when present)."""
 
 from __future__ import annotations
@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from bleu_core.cli import main
-from bleu_core.options import BleuOptions
-from bleu_core.stats.bootstrap import bootstrap
-from bleu_core.stats.cluster_report import study_human_clusters
-from bleu_core.stats.study_meta import choose_systems, study_statistics
-from bleu_core.stats.system_clusters import bleu_clusters
+from bleu_core.engine.options import BleuOptions
+from bleu_core.evaluation.bootstrap import bootstrap
+from bleu_core.evaluation.cluster_report import study_human_clusters
+from bleu_core.evaluation.study_meta import choose_systems, study_statistics
+from bleu_core.evaluation.system_clusters import bleu_clusters
 from bleu_core.study import load_study
 from bleu_core.study.demo import load_demo
 from bleu_core.study.output_rows import counted_statistics
-from bleu_core.tokenizers import tokenizer_for_language
+from bleu_core.tokenize.tokenizers import tokenizer_for_language
 
 WMT21 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt21-newstest2021-mqm-da"
 ARGS = ["--n-resamples", "50", "--seed", "4"]

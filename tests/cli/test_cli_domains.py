@@ -1,7 +1,7 @@
 """``--domain NAME`` on ``study``, ``meta``, ``significance`` and ``spans``: the analysis on the segments
 of one domain, cut by the function the app's sidebar domain choice calls
 (:func:`bleu_core.study.granularity.restrict_to_domain`); and ``study``'s per-domain table, the app's Corpus-page
-table (:func:`ui.analysis.domains.domain_frame`, both from :func:`bleu_core.stats.domains.compare_by_domain`).
+table (:func:`ui.analysis.domains.domain_frame`, both from :func:`bleu_core.evaluation.domains.compare_by_domain`).
 
 Studies: the committed invented release ``tests/study/data/wmt24-mini`` (domains news, social, literary) and,
 where present, the real WMT24 en-ja release in ``shared/data/wmt24-general-esa`` (read in place, never copied).
@@ -20,12 +20,12 @@ import sacrebleu
 from scipy import stats as scipy_stats
 
 from bleu_core.cli import build_parser, main
-from bleu_core.cli_options import restrict_domain
+from bleu_core.cli.options import restrict_domain
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.errors import StudyError
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_system_statistics
-from bleu_core.stats.errors import StatsInputError
+from bleu_core.evaluation.errors import StatsInputError
 from bleu_core.study import Study, load_study
 from bleu_core.study.demo import load_demo
 

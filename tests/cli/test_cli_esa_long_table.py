@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bleu_core.cli import main
-from bleu_core.cli_options import with_esa_files
+from bleu_core.cli.options import with_esa_files
 from bleu_core.errors import InputError
 from bleu_core.study import load_study
 

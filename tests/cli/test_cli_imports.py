@@ -25,7 +25,7 @@ FORBIDDEN = (
     "sacrebleu.dataset",
     "sacrebleu.utils",
     "portalocker",
-    "bleu_core.stats",
+    "bleu_core.evaluation",
     "bleu_core.metrics",
     "bleu_core.campaigns",
     "numpy.ma",  # numpy 2 loads it on first np.unique: 30-200 ms
@@ -65,14 +65,14 @@ def test_score_command_imports_no_heavy_module(tmp_path: Path) -> None:
 
 #: Never needed by ``significance`` with files: statistics from scipy, tables, sacrebleu's metrics, the app and
 #: the other commands' modules (``main`` builds only the parser of the command it runs), the study package (only
-#: a study PATH needs it) and numpy.ma (``np.quantile`` loads it: bleu_core.stats.resampling sorts instead).
+#: a study PATH needs it) and numpy.ma (``np.quantile`` loads it: bleu_core.maths.resampling sorts instead).
 SIGNIFICANCE_FORBIDDEN = (
     *(
-        m for m in FORBIDDEN if m != "bleu_core.stats"
+        m for m in FORBIDDEN if m != "bleu_core.evaluation"
     ),  # what scoring files never needs, but statistics
-    "bleu_core.study",  # bleu_core.study.command included
-    "bleu_core.launch",
-    "bleu_core.spans_command",
+    "bleu_core.study",  # bleu_core.cli.study_command included
+    "bleu_core.cli.launch",
+    "bleu_core.cli.spans_command",
     "tomllib",
 )
 
@@ -83,7 +83,7 @@ def test_significance_command_imports_no_heavy_module(tmp_path: Path) -> None:
         "assert main(['significance', '-r', REF, '-i', HYP, REF, '--n-resamples', '20']) == 0",
         tmp_path,
     )
-    assert "bleu_core.stats.bootstrap" in modules
+    assert "bleu_core.evaluation.bootstrap" in modules
     # 13a files' per-segment statistics come from their bytes in C: no tokenizer module
     assert "bleu_core.fast.file_bleu" in modules
     assert "bleu_core.fast.batch_tokenizers" not in modules
@@ -99,9 +99,11 @@ def test_help_still_imports_every_command(tmp_path: Path) -> None:
         "from bleu_core.cli import main\ntry:\n    main(['--help'])\nexcept SystemExit:\n    pass",
         tmp_path,
     )
-    assert {"bleu_core.launch", "bleu_core.spans_command", "bleu_core.study.command"} <= set(
-        modules
-    )
+    assert {
+        "bleu_core.cli.launch",
+        "bleu_core.cli.spans_command",
+        "bleu_core.cli.study_command",
+    } <= set(modules)
 
 
 def test_corpus_bleu_from_python_imports_no_heavy_module(tmp_path: Path) -> None:

@@ -18,8 +18,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from bleu_core import spans_command
-from bleu_core.cli import main
+from bleu_core.cli import main, spans_command
 from bleu_core.errors import InputError, StudyError
 from bleu_core.study import load_study
 from bleu_core.study.storage import save_study

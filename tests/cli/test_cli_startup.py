@@ -2,7 +2,7 @@
 behaves as they did.
 
 Start-up was most of a small ``score`` (``benchmarks/RESULTS-bleu.md``, "start-up"): :mod:`dataclasses` with
-:mod:`inspect` (for ``BleuOptions`` and ``BleuScore``, now :class:`~bleu_core.options.FrozenRecord`),
+:mod:`inspect` (for ``BleuOptions`` and ``BleuScore``, now :class:`~bleu_core.engine.options.FrozenRecord`),
 :mod:`shutil` (argparse's help width, now :func:`bleu_core.cli.terminal_columns`), :mod:`pathlib`,
 :mod:`json` (only ``--format json`` needs it) and :mod:`threading` (a lock). Each test of the first kind runs a
 fresh interpreter, as ``tests/cli/test_cli_imports.py`` does.

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bleu_core.cli import main
-from bleu_core.strict_json import dumps, strict
+from bleu_core.cli.strict_json import dumps, strict
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.storage import save_study
 

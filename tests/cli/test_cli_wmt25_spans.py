@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from bleu_core.cli import build_parser, main
+from bleu_core.cli.spans_command import handler
 from bleu_core.errors import StudyError
-from bleu_core.spans_command import handler
 from tests.study.wmt25_oracle import score_files
 
 

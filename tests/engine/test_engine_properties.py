@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_core import BleuOptions, bleu_from_stats, compute_statistics
-from bleu_core.options import SMOOTHING_NAMES
-from bleu_core.statistics import segment_row
+from bleu_core.engine.options import SMOOTHING_NAMES
+from bleu_core.engine.statistics import segment_row
 
 WORDS = st.sampled_from(
     ["the", "cat", "sat", "on", "mat", "a", "dog", ".", ",", "Hund", "4.5", "it's", "é"]
@@ -120,7 +120,7 @@ def test_truncating_order_equals_recounting(corpus, order):
 @settings(max_examples=60, deadline=None)
 @given(corpora())
 def test_rows_equal_reference_implementation(corpus):
-    from bleu_core.tokenizers import get_tokenizer
+    from bleu_core.tokenize.tokenizers import get_tokenizer
 
     hyps, refs = corpus
     tok = get_tokenizer("13a")
@@ -140,7 +140,7 @@ def test_rows_equal_reference_implementation(corpus):
 def test_brevity_penalty_of_one_pair_equals_the_vectorised_form(pairs):
     """BP has one definition in two forms (plain Python for ``score``'s numpy-free path and the Learn
     page, numpy for the engine): they agree on every pair of lengths, the empty candidate included."""
-    from bleu_core.brevity_penalty import brevity_penalty, brevity_penalty_of
+    from bleu_core.engine.brevity_penalty import brevity_penalty, brevity_penalty_of
 
     hyp, ref = zip(*pairs, strict=True)
     vectorised = brevity_penalty(np.array(hyp), np.array(ref))

@@ -112,7 +112,7 @@ def test_statistics_order_out_of_range():
 
 
 def test_system_statistics_need_equal_lengths():
-    from bleu_core.statistics import compute_system_statistics
+    from bleu_core.engine.statistics import compute_system_statistics
 
     with pytest.raises(InputError, match="system 'b' has 1 segment\\(s\\) but 'a' has 2"):
         compute_system_statistics({"a": ["x", "y"], "b": ["x"]}, [["x", "y"]])
@@ -123,7 +123,7 @@ def test_system_statistics_need_equal_lengths():
 def test_system_statistics_equal_one_system_at_a_time():
     import numpy as np
 
-    from bleu_core.statistics import compute_system_statistics
+    from bleu_core.engine.statistics import compute_system_statistics
 
     refs = [["the cat sat", "a dog ran ."], ["the cat sat down", None]]
     systems = {"a": ["the cat sat", "a dog"], "b": [None, "dog ran ."]}

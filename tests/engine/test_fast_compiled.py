@@ -3,7 +3,7 @@
 * :func:`bleu_core.fast.word_index.number_words` = ``str.split`` + first-occurrence numbering, including every
   kind of Unicode whitespace, lone surrogates and words that only differ after their first bytes;
 * :func:`bleu_core.fast.word_index.tokens_of_words` = the numpy expansion;
-* :func:`bleu_core.fast.clipping.clipped_matches_by_segment` = :func:`bleu_core.statistics.segment_row`;
+* :func:`bleu_core.fast.clipping.clipped_matches_by_segment` = :func:`bleu_core.engine.statistics.segment_row`;
 * the path choice (:func:`bleu_core.fast.compiled.use_compiled`) and the kernels' own argument checks.
 """
 
@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bleu_core.engine.statistics import segment_row
 from bleu_core.fast import compiled
 from bleu_core.fast.clipping import clipped_matches_by_segment
 from bleu_core.fast.word_index import (
@@ -28,7 +29,6 @@ from bleu_core.fast.word_index import (
     number_words,
     tokens_of_words,
 )
-from bleu_core.statistics import segment_row
 
 pytestmark = pytest.mark.skipif(
     compiled.extension() is None, reason="the compiled kernels are not built"

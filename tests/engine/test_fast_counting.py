@@ -1,6 +1,6 @@
 """Vectorised n-gram counting equals the oracle (bleu_core.fast.counting / fast.corpus).
 
-The oracle is :func:`bleu_core.statistics.segment_row` (Counter-based, one segment at a time) on tokens from
+The oracle is :func:`bleu_core.engine.statistics.segment_row` (Counter-based, one segment at a time) on tokens from
 the line-by-line tokenizer. Checked on Hypothesis-generated corpora (small alphabets so n-grams repeat, 0-4
 references per segment, empty lines, orders 1-10, tiny chunks so segments straddle chunk boundaries), on the
 TED MQM data (every system, 1 and 2 references, four tokenizers, lowercase on and off) and against sacrebleu's
@@ -19,10 +19,10 @@ import sacrebleu
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from bleu_core.engine.statistics import compute_statistics, segment_row
 from bleu_core.fast import corpus, counting
 from bleu_core.fast.corpus import corpus_statistics
-from bleu_core.statistics import compute_statistics, segment_row
-from bleu_core.tokenizers import get_tokenizer
+from bleu_core.tokenize.tokenizers import get_tokenizer
 
 #: Every test runs on the compiled kernels and on the pure numpy/Python path (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine_path")

@@ -18,6 +18,7 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.fast.compiled import available
 from bleu_core.fast.file_bleu import (
     MAX_REFERENCES,
@@ -31,7 +32,6 @@ from bleu_core.fast.file_bleu import (
     segment_rows,
 )
 from bleu_core.io.text import lines_from_bytes
-from bleu_core.statistics import compute_system_statistics
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 needs_kernels = pytest.mark.skipif(not available(), reason="the compiled kernels are not built")

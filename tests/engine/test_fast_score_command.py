@@ -17,12 +17,12 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.bleu import score_row
 from bleu_core.cli import main
-from bleu_core.corpus_row import score_corpus_row
+from bleu_core.engine.bleu import score_row
+from bleu_core.engine.corpus_row import score_corpus_row
+from bleu_core.engine.options import BleuOptions
 from bleu_core.fast import file_bleu
 from bleu_core.fast.compiled import available
-from bleu_core.options import BleuOptions
 
 needs_kernels = pytest.mark.skipif(not available(), reason="the compiled kernels are not built")
 
@@ -240,6 +240,6 @@ def test_row_leaves_numpy_only_options_to_numpy() -> None:
 
 
 def test_fast_path_size_is_the_streaming_size() -> None:
-    from bleu_core.file_statistics import STREAM_BYTES
+    from bleu_core.engine.file_statistics import STREAM_BYTES
 
     assert file_bleu.MAX_FAST_BYTES == STREAM_BYTES

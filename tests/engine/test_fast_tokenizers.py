@@ -23,7 +23,7 @@ from sacrebleu.tokenizers.tokenizer_none import NoneTokenizer
 
 from bleu_core.fast import batch_tokenizers
 from bleu_core.fast.batch_tokenizers import BatchTokenizer
-from bleu_core.tokenizers import get_tokenizer
+from bleu_core.tokenize.tokenizers import get_tokenizer
 
 #: Every test runs on the compiled kernels and on the pure numpy/Python path (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("engine_path")

@@ -1,4 +1,4 @@
-"""Block-by-block statistics of files (bleu_core.file_statistics) equal the whole-file path, with the same
+"""Block-by-block statistics of files (bleu_core.engine.file_statistics) equal the whole-file path, with the same
 checks; the line numbers of errors count from the start of the file, whatever block they fall in."""
 
 from __future__ import annotations
@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bleu_core import file_statistics, statistics
 from bleu_core.cli import main
+from bleu_core.engine import file_statistics, statistics
+from bleu_core.engine.file_statistics import stream_statistics
+from bleu_core.engine.statistics import compute_statistics
 from bleu_core.errors import InputError
 from bleu_core.fast import file_bleu
-from bleu_core.file_statistics import stream_statistics
 from bleu_core.io.text import read_lines
-from bleu_core.statistics import compute_statistics
 
 WORDS = st.sampled_from(["the", "cat", "sat", "mat", "a", ".", ",", "é", "\ufeffx", "dog's"])
 LINE = st.lists(WORDS, min_size=1, max_size=6).map(" ".join)

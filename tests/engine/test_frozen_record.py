@@ -1,5 +1,5 @@
-""":class:`~bleu_core.options.BleuOptions` and :class:`~bleu_core.bleu.BleuScore` are written by hand
-(:class:`~bleu_core.options.FrozenRecord`) so that ``bleu-study score`` does not import :mod:`dataclasses`:
+""":class:`~bleu_core.engine.options.BleuOptions` and :class:`~bleu_core.engine.bleu.BleuScore` are written by hand
+(:class:`~bleu_core.engine.options.FrozenRecord`) so that ``bleu-study score`` does not import :mod:`dataclasses`:
 they must behave as the frozen dataclasses they replace. The reference below is such a dataclass with the same
 fields and defaults; the app keys its caches on ``repr(options)``, so the repr must be the dataclass's, character
 for character.
@@ -14,8 +14,8 @@ import pickle
 import pytest
 
 from bleu_core import BleuOptionError, corpus_bleu
-from bleu_core.bleu import BleuScore
-from bleu_core.options import BleuOptions
+from bleu_core.engine.bleu import BleuScore
+from bleu_core.engine.options import BleuOptions
 
 
 @dataclasses.dataclass(frozen=True)

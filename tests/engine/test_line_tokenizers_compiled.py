@@ -1,6 +1,6 @@
 """One line at a time through the C kernels: ``13a``, ``intl``, ``zh`` and ``paper`` give sacrebleu's tokens.
 
-:class:`bleu_core.line_tokenizers.LineTokenizer` (what Explore, the token offsets and the matches call for
+:class:`bleu_core.tokenize.line_tokenizers.LineTokenizer` (what Explore, the token offsets and the matches call for
 each line) runs sacrebleu's regular expressions in C (``rules_13a``, ``rules_intl``) when the kernels are
 built, and sacrebleu's own class when they are switched off. Every tokenizing test here runs on both paths
 (``engine_path``, tests/conftest.py) and compares with sacrebleu's tokenizer applied the way sacrebleu's BLEU
@@ -22,8 +22,8 @@ from sacrebleu.tokenizers.tokenizer_13a import Tokenizer13a
 from sacrebleu.tokenizers.tokenizer_intl import TokenizerV14International
 from sacrebleu.tokenizers.tokenizer_zh import TokenizerZh
 
-from bleu_core import line_tokenizers
-from bleu_core.line_tokenizers import LineTokenizer, is_punctuation_only
+from bleu_core.tokenize import line_tokenizers
+from bleu_core.tokenize.line_tokenizers import LineTokenizer, is_punctuation_only
 
 DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 SACREBLEU = {"13a": Tokenizer13a(), "intl": TokenizerV14International(), "zh": TokenizerZh()}

@@ -1,8 +1,8 @@
 """sacrebleu's own test cases (tests/engine/data/sacrebleu_cases.json, see the README there): our tokenizers
 give sacrebleu's tokens and our BLEU gives sacrebleu's expected scores.
 
-Every tokenizer we share with sacrebleu is checked line by line (:class:`~bleu_core.line_tokenizers.LineTokenizer`,
-what Explore calls per line) and batched (:meth:`~bleu_core.tokenizers.Tokenizer.tokenize_corpus`), on the
+Every tokenizer we share with sacrebleu is checked line by line (:class:`~bleu_core.tokenize.line_tokenizers.LineTokenizer`,
+what Explore calls per line) and batched (:meth:`~bleu_core.tokenize.tokenizers.Tokenizer.tokenize_corpus`), on the
 compiled kernels and on the pure path (``engine_path``, tests/conftest.py). ``paper`` is ours alone (the BLEU
 paper's word counts), so sacrebleu has nothing to say about it.
 """
@@ -18,8 +18,8 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from bleu_core import corpus_bleu, sentence_bleu
-from bleu_core.line_tokenizers import LineTokenizer
-from bleu_core.tokenizers import get_tokenizer
+from bleu_core.tokenize.line_tokenizers import LineTokenizer
+from bleu_core.tokenize.tokenizers import get_tokenizer
 
 CASES = Path(__file__).resolve().parent / "data" / "sacrebleu_cases.json"
 #: The tolerances of the source files: test_bleu.py's EPSILON and test_sentence_bleu.py's EPSILON.
@@ -53,7 +53,7 @@ def settings_of(key: str) -> tuple[str, bool]:
 
 
 def test_the_fixture_holds_every_tokenizer_we_share_with_sacrebleu() -> None:
-    from bleu_core.tokenizers import TOKENIZER_NAMES
+    from bleu_core.tokenize.tokenizers import TOKENIZER_NAMES
 
     shared = {settings_of(key)[0] for key in token_keys()}
     assert shared == set(TOKENIZER_NAMES) - {"paper"}

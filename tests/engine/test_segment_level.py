@@ -1,4 +1,4 @@
-"""System and segment BLEU (:mod:`bleu_core.segment_level`) against sacrebleu, and their signatures."""
+"""System and segment BLEU (:mod:`bleu_core.engine.segment_level`) against sacrebleu, and their signatures."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_core import BleuOptions, compute_statistics
-from bleu_core.segment_level import (
+from bleu_core.engine.segment_level import (
     segment_bleu,
     segment_signature,
     sentence_options,
     system_bleu,
 )
-from bleu_core.signature import make_signature
+from bleu_core.engine.signature import make_signature
 
 HYPS = ["a cat", "the cat sat on the mat .", "Hund", "", "it is raining cats and dogs today"]
 REFS = [

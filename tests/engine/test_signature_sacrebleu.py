@@ -9,9 +9,9 @@ import pytest
 from sacrebleu.metrics import BLEU
 
 from bleu_core import corpus_bleu
-from bleu_core.options import BleuOptions
-from bleu_core.signature import make_signature, tokenizer_field, tokenizer_name
-from bleu_core.tokenizers import TOKENIZER_NAMES
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.signature import make_signature, tokenizer_field, tokenizer_name
+from bleu_core.tokenize.tokenizers import TOKENIZER_NAMES
 
 SACREBLEU_DEFINED = [name for name in TOKENIZER_NAMES if name != "paper"]
 

@@ -1,6 +1,6 @@
 """Chen & Cherry (2014) smoothing methods 1-7 against NLTK's SmoothingFunction (nltk.translate.bleu_score).
 
-NLTK's sentence_bleu is the reference definition we reproduce (see bleu_core.smoothing); nltk is a test-only
+NLTK's sentence_bleu is the reference definition we reproduce (see bleu_core.engine.smoothing); nltk is a test-only
 dependency.
 """
 

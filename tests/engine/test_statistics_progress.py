@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hst
 
+from bleu_core.engine.statistics import compute_statistics, compute_system_statistics
 from bleu_core.fast import corpus
-from bleu_core.statistics import compute_statistics, compute_system_statistics
 
 WORDS = ["the", "cat", "sat", "on", "a", "mat", "dog", "ran", ",", "."]
 

@@ -12,11 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_core import corpus_bleu
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.signature import make_signature
 from bleu_core.errors import BleuOptionError
-from bleu_core.options import BleuOptions
-from bleu_core.signature import make_signature
-from bleu_core.token_offsets import token_offsets
-from bleu_core.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenizer_for_language
+from bleu_core.tokenize.token_offsets import token_offsets
+from bleu_core.tokenize.tokenizers import TOKENIZER_NAMES, get_tokenizer, tokenizer_for_language
 
 REAL = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt24-general-esa"
 

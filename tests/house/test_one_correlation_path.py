@@ -1,4 +1,4 @@
-"""One correlation path: only ``bleu_core/correlate.py`` and ``bleu_core/regression.py`` call scipy's or numpy's
+"""One correlation path: only ``bleu_core/maths/correlation.py`` and ``bleu_core/maths/regression.py`` call scipy's or numpy's
 correlation and line-fitting functions; every other module (pages, Babych's tables, the parameter explorer,
 agreement, the lesson, the mistake detectors, the meta-evaluation) goes through them."""
 
@@ -8,14 +8,14 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-OWNERS = {"bleu_core/correlate.py", "bleu_core/regression.py"}
+OWNERS = {"bleu_core/maths/correlation.py", "bleu_core/maths/regression.py"}
 FUNCTIONS = {"pearsonr", "spearmanr", "kendalltau", "linregress", "corrcoef", "polyfit"}
 
 
 def _direct_calls(source: str) -> list[tuple[int, str]]:
     """``(line, name)`` of every call of a correlation or fitting function in ``source``.
 
-    Kendall's tau-c (``variant="c"``, mt-metrics-eval's segment statistic in ``stats/ties.py``) is another
+    Kendall's tau-c (``variant="c"``, mt-metrics-eval's segment statistic in ``evaluation/ties.py``) is another
     statistic, not a second copy of tau-b, so it is not counted.
     """
     found = []

@@ -76,7 +76,7 @@ def test_no_private_name_is_imported_across_modules() -> None:
 
 
 def test_the_check_finds_private_imports() -> None:
-    here = ROOT / "bleu_core" / "stats" / "example.py"
+    here = ROOT / "bleu_core" / "evaluation" / "example.py"
     source = (
         "from .ties import _VALUE, pair_outcomes\n"
         "def f():\n"
@@ -85,9 +85,9 @@ def test_the_check_finds_private_imports() -> None:
         "from bleu_core.textio import decode_text as _decode_text\n"
     )
     assert private_imports(source, here) == [
-        "bleu_core/stats/example.py:1: from bleu_core.stats.ties import _VALUE",
-        "bleu_core/stats/example.py:3: from bleu_core.study.wmt import _SOURCE",
-        "bleu_core/stats/example.py:4: import bleu_core.study._hidden",
+        "bleu_core/evaluation/example.py:1: from bleu_core.evaluation.ties import _VALUE",
+        "bleu_core/evaluation/example.py:3: from bleu_core.study.wmt import _SOURCE",
+        "bleu_core/evaluation/example.py:4: import bleu_core.study._hidden",
     ]
 
 

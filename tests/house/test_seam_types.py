@@ -1,6 +1,6 @@
 """The types that cross the seams are named: a parameter called ``study`` or ``options`` (``_study``,
 ``_options`` for Streamlit's unhashed cache arguments) is annotated with :class:`~bleu_core.study.model.Study`
-or :class:`~bleu_core.options.BleuOptions` (``| None`` where it may be absent), never ``Any``, so that mypy
+or :class:`~bleu_core.engine.options.BleuOptions` (``| None`` where it may be absent), never ``Any``, so that mypy
 (``make test``, on ``bleu_core``) and a reader can follow them. Checked with :mod:`ast` in ``bleu_core``,
 ``ui``, ``pages`` and ``app.py``.
 """

@@ -49,7 +49,7 @@ def _score(
     references: Sequence[Sequence[str | None]],
     higher: bool,
 ) -> OracleScores:
-    from bleu_core.statistics import check_corpus
+    from bleu_core.engine.statistics import check_corpus
 
     check_corpus(hypotheses, references)
     stats = metric._extract_corpus_statistics(list(hypotheses), [list(s) for s in references])

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from bleu_core.bleu import corpus_bleu
+from bleu_core.engine.bleu import corpus_bleu
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.babych import babych_tables, feature_label, pearson_pairwise, stability
 from bleu_core.metrics.weighted import weighted_scores

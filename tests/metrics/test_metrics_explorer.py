@@ -8,12 +8,12 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from bleu_core.bleu import corpus_bleu
+from bleu_core.engine.bleu import corpus_bleu
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_statistics
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.explorer import MAX_COMBINATIONS, ExplorerGrid, explore
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_statistics
 
 HYPS = [
     "The cat sat on the mat.",

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from bleu_core.errors import BleuOptionError
 from bleu_core.fast.batch_tokenizers import BatchTokenizer
+from bleu_core.fast.segment_counts import ngram_counts
 from bleu_core.metrics.nist import corpus_nist, corpus_nist_from_tokens, information_weights
 from bleu_core.metrics.nist_statistics import (
     NistStatistics,
@@ -21,7 +22,6 @@ from bleu_core.metrics.nist_statistics import (
     reference_ngrams_from_text,
     reference_ngrams_from_tokens,
 )
-from bleu_core.segment_counts import ngram_counts
 
 # A small alphabet so that n-grams repeat within and across segments, and clipping matters.
 TOKENS = st.lists(st.sampled_from(["a", "b", "c", "d", "the"]), max_size=9)

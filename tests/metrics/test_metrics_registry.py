@@ -10,7 +10,7 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.bleu import corpus_bleu, sentence_bleu
+from bleu_core.engine.bleu import corpus_bleu, sentence_bleu
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.nist import corpus_nist
 from bleu_core.metrics.per import corpus_per
@@ -150,7 +150,7 @@ def test_scores_pickle(scores) -> None:  # noqa: ANN001
 
 
 def test_metric_scores_are_a_score_source_for_the_statistics(scores) -> None:  # noqa: ANN001
-    from bleu_core.stats.meta import SegmentMeanSource, system_correlations
+    from bleu_core.evaluation.meta import SegmentMeanSource, system_correlations
 
     chrf = scores["chrF"]
     human = np.array([[3.0, np.nan, 4.0], [1.0, 2.0, 1.5]])  # systems x segments

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleu_core.engine.statistics import compute_statistics
 from bleu_core.errors import BleuOptionError
 from bleu_core.metrics.weighted import (
     prf_from_counts,
@@ -15,7 +16,6 @@ from bleu_core.metrics.weighted import (
     weighted_scores_from_tokens,
 )
 from bleu_core.metrics.weighting import WordWeights
-from bleu_core.statistics import compute_statistics
 
 HYPS = [
     "the cat sat on the mat .",

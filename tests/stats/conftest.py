@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from bleu_core.statistics import compute_statistics
+from bleu_core.engine.statistics import compute_statistics
 
 
 def synthetic_corpus(

@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_core.cli import main
-from bleu_core.stats.error_free import (
+from bleu_core.evaluation.error_free import (
     ESA_ERROR_FREE,
     error_free_detection,
     error_free_labels,
     pr_curve,
 )
-from bleu_core.stats.errors import StatsInputError
+from bleu_core.evaluation.errors import StatsInputError
 from bleu_core.study.model import Criterion, Rating, Segment, Study
 from bleu_core.study.spans import ErrorSpan
 

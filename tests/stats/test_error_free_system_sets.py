@@ -1,5 +1,5 @@
 """Error-free detection per system set (issue 41: "per system set and domain"): human translations out
-and in side by side (:func:`bleu_core.stats.error_free.error_free_by_system_set`), in ``meta``'s text,
+and in side by side (:func:`bleu_core.evaluation.error_free.error_free_by_system_set`), in ``meta``'s text,
 JSON and LaTeX."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from bleu_core.cli import main
-from bleu_core.stats.error_free import (
+from bleu_core.evaluation.error_free import (
     detection_system_sets,
     error_free_by_system_set,
     error_free_detection,

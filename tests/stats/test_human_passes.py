@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from scipy import stats as sp
 
-from bleu_core.stats.ceiling import disagreements, human_ceiling, rater_split
-from bleu_core.stats.human_passes import human_passes
+from bleu_core.evaluation.ceiling import disagreements, human_ceiling, rater_split
+from bleu_core.evaluation.human_passes import human_passes
 from bleu_core.study import load_study
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "study"))

@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from bleu_core.evaluation.multi_pair import Task, multi_pair_meta
+from bleu_core.evaluation.multi_pair_tables import format_latex
+from bleu_core.evaluation.ranking_latex import findings_latex
 from bleu_core.latex import tex
 from bleu_core.metrics.study_scores import MetricTable
-from bleu_core.stats.multi_pair import Task, multi_pair_meta
-from bleu_core.stats.multi_pair_tables import format_latex
-from bleu_core.stats.ranking_latex import findings_latex
 from ui.app.export import frame_to_latex
 
 NAME = r"m\x{1}~^_&%#$"

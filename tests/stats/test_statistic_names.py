@@ -1,4 +1,4 @@
-"""One name per statistic (:mod:`bleu_core.stats.statistic_names`): every ranking statistic has an
+"""One name per statistic (:mod:`bleu_core.evaluation.statistic_names`): every ranking statistic has an
 identifier and a shown name, the older spellings reach the same identifier on the command line, and the
 text, LaTeX and multi-pair tables show the shown name."""
 
@@ -7,20 +7,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from bleu_core.cli.ranking_command import format_rankings, parse_statistics
 from bleu_core.errors import StatsInputError
-from bleu_core.metrics.study_scores import MetricTable
-from bleu_core.stats.clusters import STATISTICS, rank_metrics
-from bleu_core.stats.ranking_command import format_rankings, parse_statistics
-from bleu_core.stats.ranking_latex import findings_latex
-from bleu_core.stats.ranking_statistics import STRATEGIES
-from bleu_core.stats.statistic_names import (
+from bleu_core.evaluation.clusters import STATISTICS, rank_metrics
+from bleu_core.evaluation.ranking_latex import findings_latex
+from bleu_core.evaluation.ranking_strategies import STRATEGIES
+from bleu_core.evaluation.statistic_names import (
     ALIASES,
     STATISTIC_NAMES,
     TIE_VARIANTS,
     statistic_identifier,
     statistic_name,
 )
-from bleu_core.stats.ties import VARIANTS
+from bleu_core.evaluation.ties import VARIANTS
+from bleu_core.metrics.study_scores import MetricTable
 
 
 def test_every_ranking_statistic_has_one_shown_name() -> None:

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core.stats import StatsInputError, block_bleu
-from bleu_core.stats.blocks import block_layout, block_sizes
+from bleu_core.evaluation import StatsInputError, block_bleu
+from bleu_core.evaluation.blocks import block_layout, block_sizes
 
 # The synthetic corpus of the ``corpus`` fixture (tests/stats/conftest.py).
 CORPUS = {

@@ -1,4 +1,4 @@
-"""Bootstrap intervals and the paired bootstrap (bleu_core.stats.bootstrap) against sacrebleu 2.6 --paired-bs."""
+"""Bootstrap intervals and the paired bootstrap (bleu_core.evaluation.bootstrap) against sacrebleu 2.6 --paired-bs."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from hypothesis import strategies as st
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.stats import StatsInputError, bootstrap, paired_bootstrap
-from bleu_core.stats.bootstrap import resampled_bleu
-from bleu_core.stats.resampling import bootstrap_counts, make_rng
-from bleu_core.stats.systems import stack_systems
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.evaluation import StatsInputError, bootstrap, paired_bootstrap
+from bleu_core.evaluation.bootstrap import resampled_bleu
+from bleu_core.evaluation.systems import stack_systems
+from bleu_core.maths.resampling import bootstrap_counts, make_rng
 
 # The synthetic corpus of the ``corpus`` fixture (tests/stats/conftest.py): systems that copy the reference
 # with a share of words replaced.
@@ -178,8 +178,8 @@ def test_permuting_segments_leaves_block_free_statistics_unchanged(corpus, rando
 def paired_oracle(result, alpha: float, baseline: str | None = None) -> list[tuple]:
     """The paired test as it was computed before it was vectorised: one pair at a time (kept here as
     the reference the vectorised :meth:`BootstrapResult.paired` must equal bit for bit)."""
-    from bleu_core.stats.resampling import percentile_interval
-    from bleu_core.stats.results import exceedance_pvalue, pairs_to_test
+    from bleu_core.evaluation.results import exceedance_pvalue, pairs_to_test
+    from bleu_core.maths.resampling import percentile_interval
 
     out = []
     for i, j in pairs_to_test(result.systems, baseline):
@@ -197,7 +197,7 @@ def paired_oracle(result, alpha: float, baseline: str | None = None) -> list[tup
 
 def intervals_oracle(result, confidence: float) -> list[tuple]:
     """Per-system summaries as computed before (one :func:`summarise` call per system)."""
-    from bleu_core.stats.bootstrap import summarise
+    from bleu_core.evaluation.bootstrap import summarise
 
     return [
         (name, float(result.observed[k]), *summarise(result.samples[k], confidence))
@@ -222,7 +222,7 @@ def as_tuples(test) -> list[tuple]:
 def test_the_p_value_is_the_percentile_intervals_own(n_resamples, shift, seed, alpha):
     # Property: p < alpha exactly when numpy's (1 - alpha) percentile interval of the same resampled
     # differences excludes 0 on the observed difference's side (away from the float boundary p == alpha).
-    from bleu_core.stats.bootstrap import percentile_pvalues
+    from bleu_core.evaluation.bootstrap import percentile_pvalues
 
     diffs = np.round(shift + np.random.default_rng(seed).normal(size=(1, n_resamples)), 3)
     observed = np.array([shift if shift else 0.5])
@@ -289,7 +289,7 @@ def test_confidence_and_subset_reread_the_same_resamples(corpus):
 
 def test_a_score_function_replaces_bleu(corpus):
     # score= is used for the observed and every resampled score: BLEU passed explicitly equals the default.
-    from bleu_core.stats.bootstrap import bleu_scorer
+    from bleu_core.evaluation.bootstrap import bleu_scorer
 
     _, _, stats = corpus
     default = bootstrap(stats, n_resamples=50, seed=2)
@@ -303,8 +303,8 @@ def test_a_verdict_never_contradicts_its_interval():
     # Two systems whose sacrebleu --paired-bs p-value falls below alpha while the percentile interval of
     # the difference still holds 0 (the disagreement users saw, issue 39): the verdict follows the
     # interval, the p-value is the interval's own, and sacrebleu's is kept beside them.
-    from bleu_core.stats.bootstrap import BootstrapResult
-    from bleu_core.stats.results import with_alpha
+    from bleu_core.evaluation.bootstrap import BootstrapResult
+    from bleu_core.evaluation.results import with_alpha
 
     rng = np.random.default_rng(5)
     # B − A ~ N(1.8, 1): the 95 % interval (about -0.16 to 3.76) holds 0; sacrebleu's p-value is

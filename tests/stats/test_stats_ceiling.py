@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.stats.ceiling import human_ceiling, rater_split
-from bleu_core.stats.chance import statistic_value
-from bleu_core.stats.errors import StatsInputError
+from bleu_core.evaluation.ceiling import human_ceiling, rater_split
+from bleu_core.evaluation.chance import statistic_value
+from bleu_core.evaluation.errors import StatsInputError
 from bleu_core.study import Criterion, Rating, Segment, Study
 from bleu_core.study.demo import load_demo
 
@@ -143,9 +143,9 @@ def test_the_note_says_on_how_many_items_and_systems_it_rests():
 
 
 def test_add_ceiling_with_a_second_criterion_and_an_explicit_criterion():
+    from bleu_core.evaluation.ceiling import add_ceiling
+    from bleu_core.evaluation.clusters import rank_metrics
     from bleu_core.metrics.study_scores import MetricTable
-    from bleu_core.stats.ceiling import add_ceiling
-    from bleu_core.stats.clusters import rank_metrics
 
     da = [
         Rating(s, "1", None, None, "da", v) for s, v in zip("ABCD", (10, 20, 30, 40), strict=True)
@@ -204,7 +204,7 @@ def test_meta_ceiling_names_a_second_criterion(capsys):
     with pytest.raises(
         StatsInputError, match=r"no criterion 'da' for the human ceiling in this study"
     ):
-        from bleu_core.stats.ceiling import with_ceilings
+        from bleu_core.evaluation.ceiling import with_ceilings
 
         with_ceilings([], study, "da")
 
@@ -226,13 +226,13 @@ def test_wmt21_meta_ceiling_da_against_mqm(capsys):
 
 def test_the_tau_like_ceiling_counts_pairs_by_the_rankings_threshold():
     """The ceiling of ``kendall-wmt`` stands beside a ranking whose pairs follow the criterion's rule
-    (:mod:`bleu_core.stats.tau_like`): the two raters' halves are compared with the same threshold,
+    (:mod:`bleu_core.evaluation.tau_like`): the two raters' halves are compared with the same threshold,
     not WMT's 25 points. Raters differ by a few points, so the threshold decides which pairs count."""
     from dataclasses import replace
 
+    from bleu_core.evaluation.ceiling import add_ceiling
+    from bleu_core.evaluation.clusters import rank_metrics
     from bleu_core.metrics.study_scores import MetricTable
-    from bleu_core.stats.ceiling import add_ceiling
-    from bleu_core.stats.clusters import rank_metrics
 
     rng = np.random.default_rng(5)
     ratings = []

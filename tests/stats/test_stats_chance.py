@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.metrics.study_scores import MetricTable, study_metric_scores
-from bleu_core.stats.chance import (
+from bleu_core.cli.ranking_command import format_rankings
+from bleu_core.evaluation.chance import (
     add_chance,
     chance_line,
     constant_value,
@@ -20,11 +20,11 @@ from bleu_core.stats.chance import (
     ranking_chance,
     statistic_value,
 )
-from bleu_core.stats.clusters import rank_metrics, study_rankings
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.pairwise import pairwise_accuracy
-from bleu_core.stats.ranking_command import format_rankings
-from bleu_core.stats.ties import tie_calibrated
+from bleu_core.evaluation.clusters import rank_metrics, study_rankings
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.pairwise import pairwise_accuracy
+from bleu_core.evaluation.ties import tie_calibrated
+from bleu_core.metrics.study_scores import MetricTable, study_metric_scores
 
 
 @settings(max_examples=40, deadline=None)
@@ -75,7 +75,7 @@ def test_random_metric_sits_near_a_coin_and_below_a_good_metric():
         elif stat == "acc-eq":
             own = tie_calibrated(m, h, "acc23").statistic
         else:
-            from bleu_core.stats.pairwise import soft_pairwise_accuracy
+            from bleu_core.evaluation.pairwise import soft_pairwise_accuracy
 
             own = soft_pairwise_accuracy(m, h).statistic
         assert line.random < own
@@ -153,7 +153,7 @@ def test_tables_without_segment_scores_get_no_item_chance_line():
 
 
 def test_tau_like_chance_line_counts_metric_ties_against_a_random_metric():
-    from bleu_core.stats.correlation import kendall_wmt
+    from bleu_core.evaluation.correlation import kendall_wmt
 
     rng = np.random.default_rng(4)
     human = rng.integers(0, 101, size=(6, 40)).astype(float)  # DA-like 0-100

@@ -1,7 +1,7 @@
 """Segment-level chance lines computed in blocks of permutations equal the one-at-a-time loop.
 
-:mod:`bleu_core.stats.permuted_correlations` draws the permutations the loop
-(:func:`bleu_core.stats.correlation_chance.looped_values`, the definition) draws, from the same generator in
+:mod:`bleu_core.evaluation.permuted_correlations` draws the permutations the loop
+(:func:`bleu_core.evaluation.correlation_chance.looped_values`, the definition) draws, from the same generator in
 the same order, and computes each value as the loop does: the values are the loop's, bit for bit for
 the Kendall variants and WMT's tau-like (integer counts divided the same way) and for Pearson by item (the
 same formula, each sum in the same order), within rounding (1e-12) for pooled Pearson (one matrix product
@@ -20,16 +20,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.correlate import CorrelationResult
-from bleu_core.stats.chance import permute_within_items
-from bleu_core.stats.correlation_chance import (
+from bleu_core.evaluation.chance import permute_within_items
+from bleu_core.evaluation.correlation_chance import (
     WMT_RULE,
     correlation_chance,
     looped_values,
     tau_like_value,
 )
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.permuted_correlations import (
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.permuted_correlations import (
     column_ranks,
     permute_rows,
     permuted_values,
@@ -37,7 +36,8 @@ from bleu_core.stats.permuted_correlations import (
     within_item_arrangement,
     within_item_draws,
 )
-from bleu_core.stats.tau_like import TauLikeRule
+from bleu_core.evaluation.tau_like import TauLikeRule
+from bleu_core.maths.correlation import CorrelationResult
 
 WMT21 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt21-newstest2021-mqm-da"
 SEGMENT_ROWS = (
@@ -208,8 +208,8 @@ def wmt21_zh_en():
     tau-like rule, as the Metrics page passes them (oriented: higher = agrees with humans)."""
     if not WMT21.is_dir():
         pytest.skip("WMT21 data not available (shared/data/wmt21-newstest2021-mqm-da)")
+    from bleu_core.evaluation.tau_like import study_tau_like
     from bleu_core.metrics.registry import score_study
-    from bleu_core.stats.tau_like import study_tau_like
     from bleu_core.study import load_study
 
     study = load_study(WMT21, pair="zh-en").study
@@ -237,7 +237,7 @@ def test_wmt21_zh_en_chance_values_equal_the_loop(wmt21_zh_en, metric, criterion
 
 
 def test_without_scipys_discordance_counter_pooled_kendall_is_the_loops(monkeypatch):
-    import bleu_core.stats.permuted_correlations as batched
+    import bleu_core.evaluation.permuted_correlations as batched
 
     monkeypatch.setattr(batched, "_kendall_dis_counter", lambda: None)
     rng = np.random.default_rng(3)

@@ -15,11 +15,11 @@ import math
 import numpy as np
 import pytest
 
-from bleu_core.correlate import CorrelationResult, correlation
-from bleu_core.stats.chance import chance_line, statistic_value
-from bleu_core.stats.correlation_chance import correlation_chance, tau_like_value
-from bleu_core.stats.ranking_statistics import STRATEGIES
-from bleu_core.stats.tau_like import tau_like_rule
+from bleu_core.evaluation.chance import chance_line, statistic_value
+from bleu_core.evaluation.correlation_chance import correlation_chance, tau_like_value
+from bleu_core.evaluation.ranking_strategies import STRATEGIES
+from bleu_core.evaluation.tau_like import tau_like_rule
+from bleu_core.maths.correlation import CorrelationResult, correlation
 
 
 def system_result(method: str) -> CorrelationResult:
@@ -133,7 +133,7 @@ def test_system_correlation_chance_matches_chance_line_and_skips_undefined():
 
 
 def test_every_ranking_statistic_has_a_chance_line():
-    from bleu_core.stats.chance import CHANCE_STATISTICS, SYSTEM_LEVEL
+    from bleu_core.evaluation.chance import CHANCE_STATISTICS, SYSTEM_LEVEL
 
     assert set(STRATEGIES) <= set(CHANCE_STATISTICS)
     assert "spearman" in SYSTEM_LEVEL

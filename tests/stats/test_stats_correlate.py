@@ -1,4 +1,4 @@
-"""The one correlation of two lists (``bleu_core.correlate``): scipy's values, numpy's r, the shared rules."""
+"""The one correlation of two lists (``bleu_core.maths.correlation``): scipy's values, numpy's r, the shared rules."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core import correlate
-from bleu_core.correlate import correlation, pearson_r
 from bleu_core.errors import StatsInputError
+from bleu_core.maths import correlation as correlate
+from bleu_core.maths.correlation import correlation, pearson_r
 
 _pairs = st.lists(
     st.tuples(
@@ -59,7 +59,7 @@ def test_fisher_interval_on_request_equals_scipys() -> None:
 
 
 def test_stats_hands_out_the_same_objects() -> None:
-    stats_correlation_module = importlib.import_module("bleu_core.stats.correlation")
+    stats_correlation_module = importlib.import_module("bleu_core.evaluation.correlation")
     for name in ("correlation", "CorrelationResult", "pearson_r", "paired_values", "check_method"):
         assert getattr(stats_correlation_module, name) is getattr(correlate, name)
 

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core.stats import (
+from bleu_core.evaluation import (
     StatsInputError,
     compare_correlations,
     correlation,
@@ -16,9 +16,14 @@ from bleu_core.stats import (
     segment_correlation,
     williams_test,
 )
-from bleu_core.stats.compare import permutation_correlation_test
-from bleu_core.stats.correlation import kendall_rows, pearson_rows, spearman_rows, wmt_pair_counts
-from bleu_core.stats.meta import SegmentMeanSource, segment_correlations, system_correlations
+from bleu_core.evaluation.compare import permutation_correlation_test
+from bleu_core.evaluation.correlation import (
+    kendall_rows,
+    pearson_rows,
+    spearman_rows,
+    wmt_pair_counts,
+)
+from bleu_core.evaluation.meta import SegmentMeanSource, segment_correlations, system_correlations
 
 
 @pytest.fixture(scope="module")
@@ -272,7 +277,7 @@ def test_permuting_segments_leaves_segment_statistics_unchanged(order, seed):
 
 
 def test_item_correlations_vectorised_path_matches_scipy_per_segment():
-    from bleu_core.stats.correlation import item_correlations
+    from bleu_core.evaluation.correlation import item_correlations
 
     rng = np.random.default_rng(9)
     human = rng.integers(0, 4, size=(6, 25)).astype(float)  # ties, and some constant columns
@@ -293,7 +298,7 @@ def test_fisher_interval_equals_scipy():
     import numpy as np
     from scipy import stats as sps
 
-    from bleu_core.stats.correlation import correlation
+    from bleu_core.evaluation.correlation import correlation
 
     rng = np.random.default_rng(7)
     x = rng.normal(size=12)

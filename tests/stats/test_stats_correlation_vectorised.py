@@ -1,6 +1,6 @@
 """Correlations vectorised for WMT-sized studies, each equal to what it replaces on random data
 (Hypothesis): segment-level correlations by item against the per-segment loop (one
-:func:`bleu_core.stats.correlation` per segment, i.e. scipy's ``pearsonr`` / ``kendalltau``) on sparse
+:func:`bleu_core.evaluation.correlation` per segment, i.e. scipy's ``pearsonr`` / ``kendalltau``) on sparse
 ratings; the blocked pair counts (WMT tau-like, Kendall rows) against the one-shot array versions; the
 reference-subset analysis from batched statistics against the per-system counting; bootstrap counts
 drawn once and passed in against drawn inside."""
@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core.stats.correlation import (
+from bleu_core.evaluation.correlation import (
     correlation,
     item_correlations,
     kendall_rows,
@@ -24,8 +24,8 @@ from bleu_core.stats.correlation import (
     masked_pearson_columns,
     wmt_pair_counts,
 )
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.meta import (
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.meta import (
     SegmentMeanSource,
     bootstrap_counts,
     segment_correlations,
@@ -33,7 +33,7 @@ from bleu_core.stats.meta import (
 )
 
 # the module (the package exports a function of the same name)
-correlation_module = importlib.import_module("bleu_core.stats.correlation")
+correlation_module = importlib.import_module("bleu_core.evaluation.correlation")
 
 
 def loop(metric: np.ndarray, human: np.ndarray, method: str) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""BLEU vs human per domain and at the sentence, document and corpus granularities (bleu_core.stats.domains)."""
+"""BLEU vs human per domain and at the sentence, document and corpus granularities (bleu_core.evaluation.domains)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 import sacrebleu
 from scipy import stats as sps
 
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.errors import StudyError
-from bleu_core.options import BleuOptions
-from bleu_core.statistics import compute_system_statistics
-from bleu_core.stats.domains import bleu_human_pairs, compare_by_domain
+from bleu_core.evaluation.domains import bleu_human_pairs, compare_by_domain
 from bleu_core.study import load_study
 from bleu_core.study.demo import load_demo
 from bleu_core.study.granularity import group_statistics, grouping

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core.stats import StatsInputError, judge_comparisons
+from bleu_core.evaluation import StatsInputError, judge_comparisons
 from bleu_core.study import Criterion, Rating, Segment, Study
 
 
@@ -124,6 +124,6 @@ def test_permuting_segment_ids_leaves_results_unchanged():
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.floats(-1e6, 1e6, allow_nan=False), min_size=1, max_size=20))
 def test_item_mean_is_numpys_mean_to_the_bit(values):
-    from bleu_core.stats.judges import _mean
+    from bleu_core.evaluation.judges import _mean
 
     assert _mean(values) == float(np.mean(values))

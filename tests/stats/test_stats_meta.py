@@ -13,8 +13,8 @@ from scipy import stats as sps
 
 from bleu_core.cli import main
 from bleu_core.errors import InputError
-from bleu_core.stats import StatsInputError, meta_evaluate
-from bleu_core.stats.system_table import parse_system_table, split_columns, table_correlations
+from bleu_core.evaluation import StatsInputError, meta_evaluate
+from bleu_core.evaluation.system_table import parse_system_table, split_columns, table_correlations
 from bleu_core.study import Criterion, Rating, Segment, Study
 
 SEED_002 = glob.glob("/work/shared/seeds/002_*.txt")

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from bleu_core.cli import main
-from bleu_core.stats import StatsInputError, meta_evaluate
-from bleu_core.stats.correlation import wmt_pair_counts
-from bleu_core.stats.tau_like import (
+from bleu_core.evaluation import StatsInputError, meta_evaluate
+from bleu_core.evaluation.correlation import wmt_pair_counts
+from bleu_core.evaluation.tau_like import (
     DA_Z_THRESHOLD,
     MQM_THRESHOLD,
     study_rule,

@@ -1,4 +1,4 @@
-"""Any metric in the resampling tests (bleu_core.stats.metric_statistics, ``score=``), and the vectorised
+"""Any metric in the resampling tests (bleu_core.evaluation.metric_statistics, ``score=``), and the vectorised
 block t-tests and re-read randomisation verdicts, each checked against a direct computation."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
-from bleu_core.stats import StatsInputError, approximate_randomization, block_bleu, bootstrap
-from bleu_core.stats.metric_statistics import additive_metric, mean_of_segments, segment_mean
-from bleu_core.stats.randomization import at_alpha
+from bleu_core.evaluation import StatsInputError, approximate_randomization, block_bleu, bootstrap
+from bleu_core.evaluation.metric_statistics import additive_metric, mean_of_segments, segment_mean
+from bleu_core.evaluation.randomization import at_alpha
 
 N_SEGMENTS = 80
 

@@ -1,4 +1,4 @@
-"""MTME's statistics tests, reproduced on bleu_core.stats, plus properties.
+"""MTME's statistics tests, reproduced on bleu_core.evaluation, plus properties.
 
 Inputs and expected values are copied from google-research/mt-metrics-eval,
 ``mt_metrics_eval/stats_test.py`` (commit 38882cc), ``pce_test.py`` and ``data.AssignRanks``; each
@@ -22,7 +22,7 @@ the pooled tau-like is); CorrelationFunctionsTest.testReshapeAndFilter and the f
 ``KendallPreproc``/``PairwiseDiffs.Combine`` checks (MTME internals with no counterpart: pairs are
 enumerated vectorised); PermutationSigDiffTest early-stopping and ``sys``/``item`` score-swapping
 cases (no early stopping here: resampling is vectorised; segment-level metrics are compared by the
-pairs test, as WMT23 did); WilliamsSigDiffTest (Williams' test lives in bleu_core.stats.compare with
+pairs test, as WMT23 did); WilliamsSigDiffTest (Williams' test lives in bleu_core.evaluation.compare with
 its own tests); SampleTest (MTME's sub-sampling utility).
 """
 
@@ -34,16 +34,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import kendalltau, pearsonr
 
-from bleu_core.stats.clusters import assign_ranks, rank_metrics
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.pairwise import (
+from bleu_core.evaluation.clusters import assign_ranks, rank_metrics
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.pairwise import (
     pairwise_accuracy,
     pairwise_pvalues,
     significant_pairs,
     soft_pairwise_accuracy,
 )
-from bleu_core.stats.permutation_both import pairs_permutation, perm_both
-from bleu_core.stats.ties import (
+from bleu_core.evaluation.permutation_both import pairs_permutation, perm_both
+from bleu_core.evaluation.ties import (
     OUTCOME_VALUES,
     average_correlation,
     groups,
@@ -95,7 +95,7 @@ def test_kendall_like_cases() -> None:
     r25, r1 = kendall_like(metric, gold), kendall_like(metric, gold, 1)
     assert (r25.statistic, r25.n_groups) == (3 / 5, 5)
     assert (r1.statistic, r1.n_groups) == (2 / 6, 6)
-    # kendall-wmt (bleu_core.stats.correlation) follows the same rule: |Δhuman| >= threshold
+    # kendall-wmt (bleu_core.evaluation.correlation) follows the same rule: |Δhuman| >= threshold
     assert kendall_like(metric, gold, 1, convention="bleu-study").statistic == pytest.approx(2 / 6)
     assert kendall_like(metric, gold, convention="bleu-study").statistic == pytest.approx(3 / 5)
 

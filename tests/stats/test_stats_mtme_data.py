@@ -70,11 +70,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bleu_core.line_tokenizers import tokenizer_for_language
+from bleu_core.evaluation.clusters import rank_metrics
+from bleu_core.evaluation.multi_pair import Task, task_from_study
+from bleu_core.evaluation.pairwise import batched_pairwise_pvalues, pairwise_pvalues, sign_matrix
 from bleu_core.metrics.study_scores import study_metric_scores
-from bleu_core.stats.clusters import rank_metrics
-from bleu_core.stats.multi_pair import Task, task_from_study
-from bleu_core.stats.pairwise import batched_pairwise_pvalues, pairwise_pvalues, sign_matrix
+from bleu_core.tokenize.line_tokenizers import tokenizer_for_language
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data"
 WMT21 = SHARED / "wmt21-newstest2021-mqm-da"

@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_core.cli import main
+from bleu_core.evaluation.clusters import rank_metrics
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.multi_pair import Task, multi_pair_meta, normalised, task_from_study
+from bleu_core.evaluation.multi_pair_tables import format_latex, format_text
 from bleu_core.metrics.study_scores import MetricTable, study_metric_scores
-from bleu_core.stats.clusters import rank_metrics
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.multi_pair import Task, multi_pair_meta, normalised, task_from_study
-from bleu_core.stats.multi_pair_tables import format_latex, format_text
 from bleu_core.study.demo import load_demo
 
 WMT24 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt24-general-esa"
@@ -225,7 +225,7 @@ def _json_run(argv, capsys):
 
 
 def test_studies_equal_the_python_task_api_and_the_release(two_studies, release, capsys):
-    from bleu_core import strict_json
+    from bleu_core.cli import strict_json
     from bleu_core.study import load_study
 
     common = ["--n-resamples", "50", "--seed", "7", "--statistics", "pairwise-accuracy,acc-eq"]
@@ -291,7 +291,7 @@ def test_studies_errors(two_studies, release, capsys):
 
 
 def test_study_items_are_read_as_name_path_and_pair(tmp_path):
-    from bleu_core.stats.multi_study_command import parse_item
+    from bleu_core.cli.multi_study_command import parse_item
 
     odd = tmp_path / "odd:en-de"  # a file whose name ends like a pair is a path
     odd.write_text("x", encoding="utf-8")
@@ -321,7 +321,7 @@ def test_wmt24_pairs_as_studies_equal_the_release_and_carry_the_rater_ceiling(ca
 
 @pytest.mark.skipif(not WMT21.exists(), reason="the WMT21 release is not beside the repository")
 def test_ted_and_wmt21_zh_en_as_one_task_equal_the_python_api(capsys):
-    from bleu_core import strict_json
+    from bleu_core.cli import strict_json
     from bleu_core.study import load_study
 
     argv = ["meta", "--studies", "ted=demo:ted-zh-en", f"wmt21={WMT21}:zh-en", "--criteria", "mqm"]
@@ -344,8 +344,8 @@ def test_ted_and_wmt21_zh_en_as_one_task_equal_the_python_api(capsys):
 
 
 def test_study_checks_raise_clear_errors(two_studies):
-    from bleu_core.stats.ceiling import check_ceiling_criterion
-    from bleu_core.stats.multi_study_command import load_studies, split_metrics, study_criterion
+    from bleu_core.cli.multi_study_command import load_studies, split_metrics, study_criterion
+    from bleu_core.evaluation.ceiling import check_ceiling_criterion
 
     de = str(two_studies["en-de"])
     with pytest.raises(StatsInputError, match=r"are the same study \(pair en-de\)"):

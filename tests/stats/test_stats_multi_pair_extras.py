@@ -1,5 +1,5 @@
 """``meta --pairs``'s per-pair document-level correlation and human clusters
-(:mod:`bleu_core.stats.multi_pair_extras`): the numbers single-pair ``meta --pair`` and ``significance
+(:mod:`bleu_core.evaluation.multi_pair_extras`): the numbers single-pair ``meta --pair`` and ``significance
 --pair`` give, pair by pair, on the WMT24 release."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from bleu_core.cli import main
-from bleu_core.stats.multi_pair_extras import PairExtras, format_extras
-from bleu_core.stats.system_clusters import ClusterRow, SystemClusters
+from bleu_core.evaluation.multi_pair_extras import PairExtras, format_extras
+from bleu_core.evaluation.system_clusters import ClusterRow, SystemClusters
 
 WMT24 = Path(__file__).resolve().parents[3] / "shared" / "data" / "wmt24-general-esa"
 FEW = ["--n-resamples", "20"]  # the per-pair extras draw nothing; fewer draws for the rankings

@@ -1,4 +1,4 @@
-"""Paired approximate randomisation (bleu_core.stats.randomization) against sacrebleu 2.6 --paired-ar."""
+"""Paired approximate randomisation (bleu_core.evaluation.randomization) against sacrebleu 2.6 --paired-ar."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pytest
 from sacrebleu.metrics import BLEU
 from sacrebleu.significance import PairedTest
 
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.stats import StatsInputError, approximate_randomization
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.evaluation import StatsInputError, approximate_randomization
 
 # The synthetic corpus of the ``corpus`` fixture (tests/stats/conftest.py).
 CORPUS = {"n_segments": 250, "noise": (0.30, 0.34, 0.45), "seed": 1}
@@ -54,7 +54,7 @@ def test_pvalues_agree_with_sacrebleu_in_distribution(corpus, monkeypatch):
 def test_one_trial_by_hand(corpus):
     # A swap matrix of all ones exchanges every segment: the pseudo-systems are the systems themselves
     # (swapped), so the shuffled difference equals the observed one and is not counted (strict >).
-    from bleu_core.stats import randomization
+    from bleu_core.evaluation import randomization
 
     _, _, stats = corpus
     two = {k: stats[k] for k in ("sys0", "sys2")}

@@ -12,18 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.metrics.study_scores import MetricTable
-from bleu_core.stats.clusters import rank_metrics
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.pairwise import pairwise_accuracy, soft_pairwise_accuracy
-from bleu_core.stats.permutation_both import soft_pairwise_perm_both
-from bleu_core.stats.ranking_command import format_rankings, value_with_interval
-from bleu_core.stats.ranking_intervals import (
+from bleu_core.cli.ranking_command import format_rankings, value_with_interval
+from bleu_core.evaluation.clusters import rank_metrics
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.pairwise import pairwise_accuracy, soft_pairwise_accuracy
+from bleu_core.evaluation.permutation_both import soft_pairwise_perm_both
+from bleu_core.evaluation.ranking_intervals import (
     item_intervals,
     soft_pairwise_intervals,
     system_intervals,
 )
-from bleu_core.stats.ties import tie_calibrated
+from bleu_core.evaluation.ties import tie_calibrated
+from bleu_core.metrics.study_scores import MetricTable
 
 
 def _segment_tables(seed: int = 5, k: int = 6, s: int = 40):
@@ -119,7 +119,7 @@ def test_soft_pairwise_interval_at_the_full_test_set_is_the_statistic() -> None:
     human = rng.normal(size=(4, 25)) + np.arange(4)[:, None]
     metric = human + rng.normal(0, 1.0, (4, 25))
     spa = soft_pairwise_accuracy(metric, human, n_permutations=300).statistic
-    import bleu_core.stats.ranking_intervals as ri
+    import bleu_core.evaluation.ranking_intervals as ri
 
     identity = np.tile(np.arange(25), (3, 1))
     orig = ri._draws

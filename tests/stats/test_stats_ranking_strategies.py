@@ -10,15 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.metrics.study_scores import MetricTable
-from bleu_core.stats import ranking_statistics as rs
-from bleu_core.stats.clusters import (
+from bleu_core.evaluation import ranking_strategies as rs
+from bleu_core.evaluation.clusters import (
     SEGMENT_STATISTICS,
     STATISTICS,
     SYSTEM_STATISTICS,
     rank_metrics,
 )
-from bleu_core.stats.errors import StatsInputError
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.metrics.study_scores import MetricTable
 
 
 class MeanScore(rs.RankingStatistic):

@@ -9,12 +9,12 @@ import json
 import numpy as np
 import pytest
 
-from bleu_core.correlate import correlation
+from bleu_core.cli.ranking_command import format_rankings
+from bleu_core.evaluation.clusters import rank_metrics, study_rankings
+from bleu_core.evaluation.correlation import kendall_wmt
+from bleu_core.evaluation.tau_like import tau_like_counts, tau_like_rule
+from bleu_core.maths.correlation import correlation
 from bleu_core.metrics.study_scores import MetricTable
-from bleu_core.stats.clusters import rank_metrics, study_rankings
-from bleu_core.stats.correlation import kendall_wmt
-from bleu_core.stats.ranking_command import format_rankings
-from bleu_core.stats.tau_like import tau_like_counts, tau_like_rule
 from bleu_core.study import Criterion, Rating, Segment, Study
 
 
@@ -118,8 +118,8 @@ def test_meta_latex_prints_the_rankings_with_their_baselines(capsys):
 
 
 def test_meta_latex_needs_rankings():
-    from bleu_core.stats import StatsInputError
-    from bleu_core.stats.ranking_command import print_latex
+    from bleu_core.cli.ranking_command import print_latex
+    from bleu_core.evaluation import StatsInputError
 
     with pytest.raises(StatsInputError, match=r"--latex prints the rankings: give --statistics"):
         print_latex([], "toy")

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 import sacrebleu
 
-from bleu_core.stats import StatsInputError, random_reference_per_document, reference_subsets
-from bleu_core.stats.references import RandomReferenceResult
+from bleu_core.evaluation import StatsInputError, random_reference_per_document, reference_subsets
+from bleu_core.evaluation.references import RandomReferenceResult
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The paper's §5 line (``bleu_core.regression.linear_fit``) checked against ``scipy.stats.linregress``."""
+"""The paper's §5 line (``bleu_core.maths.regression.linear_fit``) checked against ``scipy.stats.linregress``."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from bleu_core.errors import StatsInputError
-from bleu_core.regression import ConfidenceInterval, LinearFit, linear_fit
-from bleu_core.stats.correlation import linear_fit as reexported_fit
+from bleu_core.evaluation.correlation import linear_fit as reexported_fit
+from bleu_core.maths.regression import ConfidenceInterval, LinearFit, linear_fit
 
 
 def _same_as_linregress(fit: LinearFit, x: np.ndarray, y: np.ndarray) -> None:

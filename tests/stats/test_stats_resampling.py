@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from bleu_core.stats.resampling import linear_quantiles, percentile_interval, percentile_intervals
+from bleu_core.maths.resampling import linear_quantiles, percentile_interval, percentile_intervals
 
 finite = st.floats(-1e6, 1e6, allow_nan=False)
 values = st.one_of(finite, st.just(float("nan")), st.sampled_from([0.0, 1.0, 1.0, 2.5]))

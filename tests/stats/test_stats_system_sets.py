@@ -1,4 +1,4 @@
-"""One set of systems for every metric of a ranking (:mod:`bleu_core.stats.system_sets`), in the core
+"""One set of systems for every metric of a ranking (:mod:`bleu_core.evaluation.system_sets`), in the core
 and in ``meta``: an attached metric without a score for the human translation takes it out for all."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.stats.system_sets import SystemSet, common_systems
+from bleu_core.evaluation.system_sets import SystemSet, common_systems
 
 
 def test_systems_any_metric_lacks_are_left_out_for_every_metric():

@@ -1,4 +1,4 @@
-"""acc*_eq (and tau_23) at a tie threshold ε the user chose (bleu_core.stats.ties.at_tie_threshold): at the ε
+"""acc*_eq (and tau_23) at a tie threshold ε the user chose (bleu_core.evaluation.ties.at_tie_threshold): at the ε
 that tie calibration finds it is tie calibration's value, at every ε it is the calibration curve's value there,
 and a hand case with its pair counts."""
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.ties import at_tie_threshold, kendall_variant, tie_calibrated
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.ties import at_tie_threshold, kendall_variant, tie_calibrated
 
 SCORE = st.sampled_from([0.0, 0.5, 1.0, 1.5, 2.0, 3.0, np.nan])
 

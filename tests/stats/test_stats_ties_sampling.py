@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from bleu_core.stats.resampling import DEFAULT_SEED
-from bleu_core.stats.ties import tie_calibrated
+from bleu_core.evaluation.ties import tie_calibrated
+from bleu_core.maths.resampling import DEFAULT_SEED
 
 
 def _scores():

@@ -12,12 +12,12 @@ import numpy as np
 import pytest
 from scipy.stats import wilcoxon
 
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.errors import InputError
-from bleu_core.statistics import compute_system_statistics
-from bleu_core.stats.bootstrap import bootstrap
-from bleu_core.stats.cluster_report import rank_rows, ranks
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.system_clusters import (
+from bleu_core.evaluation.bootstrap import bootstrap
+from bleu_core.evaluation.cluster_report import rank_rows, ranks
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.system_clusters import (
     bleu_clusters,
     cluster_numbers,
     human_clusters,
@@ -183,7 +183,7 @@ def test_wmt25s_two_passes_are_tested_crosswise_as_the_organisers_script(tmp_pat
     import sys
     from pathlib import Path
 
-    from bleu_core.stats.cluster_report import pass_scores, study_human_clusters
+    from bleu_core.evaluation.cluster_report import pass_scores, study_human_clusters
     from bleu_core.study import load_study
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "study"))

@@ -10,7 +10,7 @@ import pytest
 
 from bleu_core.cli import main
 from bleu_core.errors import InputError
-from bleu_core.stats.system_table import parse_system_table
+from bleu_core.evaluation.system_table import parse_system_table
 
 # invented scores in the file's shape (pair, system, id, is_constrained, metric, score)
 TSV = """pair\tsystem\tid\tis_constrained\tmetric\tscore

@@ -35,11 +35,11 @@ from bleu_core.errors import (
     StudyError,
     WrongTypeError,
 )
+from bleu_core.evaluation.errors import StatsInputError
+from bleu_core.evaluation.system_table import parse_system_table
 from bleu_core.io.cells import number
 from bleu_core.io.text import read_lines
 from bleu_core.limits import check_resamples, check_text, max_bytes_from_mb, parse_max_mb
-from bleu_core.stats.errors import StatsInputError
-from bleu_core.stats.system_table import parse_system_table
 from bleu_core.study import load_study, plain_text_study, read_saved_study, study_from_texts
 from bleu_core.study.loading import load_files
 from bleu_core.study.model import Criterion, Rating, Segment, Study
@@ -1821,8 +1821,8 @@ def _denied(call: Callable[[], Any]) -> Any:
 
 
 def _bootstrap(n: int) -> Any:
-    from bleu_core.statistics import compute_system_statistics
-    from bleu_core.stats.bootstrap import bootstrap
+    from bleu_core.engine.statistics import compute_system_statistics
+    from bleu_core.evaluation.bootstrap import bootstrap
 
     systems = compute_system_statistics({"A": ["a b"], "B": ["a c"]}, [["a b"]], max_order=4)
     return bootstrap(systems, n_resamples=n)
@@ -1997,7 +1997,7 @@ def test_fuzzed_files_give_only_our_errors(
             load_study(case / "w")
         elif target == "system-table":
             write_files(case, {"t.csv": b"system,BLEU,adequacy\n" + data})
-            from bleu_core.stats.system_table import read_system_table
+            from bleu_core.evaluation.system_table import read_system_table
 
             read_system_table(case / "t.csv")
         else:

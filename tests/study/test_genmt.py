@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from bleu_core.errors import InputError, StudyError
-from bleu_core.stats.ceiling import disagreements, human_ceiling
+from bleu_core.evaluation.ceiling import disagreements, human_ceiling
 from bleu_core.study import load_study
 from bleu_core.study.loading import list_pairs
-from bleu_core.tokenizers import tokenizer_for_language
+from bleu_core.tokenize.tokenizers import tokenizer_for_language
 
 sys.path.insert(0, str(Path(__file__).parent))
 from genmt_fixture import PAIR, WMT26_SYSTEMS, pearmut_download, write_wmt25, write_wmt26  # noqa: E402

@@ -11,10 +11,10 @@ import sacrebleu
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.score import bleu_from_stats
+from bleu_core.engine.statistics import compute_system_statistics
 from bleu_core.errors import StudyError
-from bleu_core.options import BleuOptions
-from bleu_core.score import bleu_from_stats
-from bleu_core.statistics import compute_system_statistics
 from bleu_core.study.demo import load_demo
 from bleu_core.study.granularity import (
     group_bleu,

@@ -172,7 +172,7 @@ def test_the_real_run() -> None:
 
 
 def test_the_esa_option_reads_a_pearmut_log_and_still_reads_appraise(tmp_path: Path) -> None:
-    from bleu_core.cli_options import with_esa_files
+    from bleu_core.cli.options import with_esa_files
     from bleu_core.study.model import LoadResult
 
     study = Study(
@@ -199,7 +199,7 @@ def test_the_esa_option_reads_a_pearmut_log_and_still_reads_appraise(tmp_path: P
 def test_the_real_download_added_to_the_study_of_its_texts() -> None:
     from dataclasses import replace
 
-    from bleu_core.cli_options import with_esa_files
+    from bleu_core.cli.options import with_esa_files
     from bleu_core.study.model import LoadResult
 
     full = load_study(DATA).study
@@ -278,7 +278,7 @@ WMT24 = DATA.parent / "wmt24-general-esa"
 def test_the_real_download_on_the_wmt24_release_it_was_made_from() -> None:
     # 9 of the 10 items are WMT24 en-ja lines (en-ja_#_L is segment L, the texts equal): 9 x 3 systems x 2
     # annotators = 54 ratings attached; the synthetic two-line item is not in the release (6 warnings)
-    from bleu_core.cli_options import with_esa_files
+    from bleu_core.cli.options import with_esa_files
 
     release = load_study(WMT24, pair="en-ja")
     got = with_esa_files(release, [str(DATA / "download-annotations.json")])

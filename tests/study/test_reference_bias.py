@@ -18,8 +18,8 @@ import numpy as np
 import pytest
 import sacrebleu
 
+from bleu_core.cli.study_command import format_text
 from bleu_core.errors import StudyError
-from bleu_core.study.command import format_text
 from bleu_core.study.model import Segment, Study
 from bleu_core.study.reference_bias import bias_summary, format_bias_lines, reference_bias
 

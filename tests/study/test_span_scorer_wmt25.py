@@ -249,7 +249,7 @@ def test_wmt24_en_ja_en_hi_through_the_tsv_match_the_second_implementation(
     tmp_path: Path, severity: str
 ) -> None:
     from bleu_core.study.loading import load_study
-    from bleu_core.tokenizers import tokenizer_for_language
+    from bleu_core.tokenize.tokenizers import tokenizer_for_language
 
     gold_rows_all, pred_rows_all, ours = [], [], {}
     for pair in ("en-ja", "en-hi"):

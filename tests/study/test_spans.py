@@ -1,5 +1,5 @@
 """MQM error spans: kept by the loader, saved and loaded, validated, mapped onto BLEU tokens and crossed with
-BLEU's matches (bleu_core.study.spans, bleu_core.token_offsets, bleu_core.study.error_agreement, ``spans`` CLI)."""
+BLEU's matches (bleu_core.study.spans, bleu_core.tokenize.token_offsets, bleu_core.study.error_agreement, ``spans`` CLI)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bleu_core.cli import main
+from bleu_core.engine.matches import match_provenance
 from bleu_core.errors import BleuOptionError, InputError, StudyError
-from bleu_core.matches import match_provenance
 from bleu_core.study.demo import load_demo
 from bleu_core.study.error_agreement import (
     COUNT_NAMES,
@@ -37,8 +37,8 @@ from bleu_core.study.spans import (
 )
 from bleu_core.study.storage import read_saved_study, save_study, study_from_dict, study_to_dict
 from bleu_core.study.token_masks import matched_mask, max_reference_counts
-from bleu_core.token_offsets import _fold, token_offsets, tokens_overlapping
-from bleu_core.tokenizers import TOKENIZER_NAMES, get_tokenizer
+from bleu_core.tokenize.token_offsets import _fold, token_offsets, tokens_overlapping
+from bleu_core.tokenize.tokenizers import TOKENIZER_NAMES, get_tokenizer
 
 TED = Path("/work/shared/data/google-mqm-ted2021/ted")
 needs_shared = pytest.mark.skipif(not TED.is_dir(), reason="/work/shared TED MQM data not present")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bleu_core.errors import InputError
-from bleu_core.stats.system_table import parse_system_table
+from bleu_core.evaluation.system_table import parse_system_table
 from bleu_core.study.formats.esa import read_esa
 
 TEXTS = {"sysA": ["a b c", "d e f", "g h i"]}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bleu_core.study.command import register
+from bleu_core.cli.study_command import register
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

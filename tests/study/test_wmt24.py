@@ -415,7 +415,7 @@ def test_real_release_esa_means(pair: str) -> None:
 @needs_real
 @pytest.mark.parametrize(("pair", "systems"), [("en-ja", 23), ("en-hi", 19)])  # data README table
 def test_real_release_shape_and_sacrebleu_parity(pair: str, systems: int) -> None:
-    from bleu_core.tokenizers import tokenizer_for_language
+    from bleu_core.tokenize.tokenizers import tokenizer_for_language
 
     study = load_study(REAL, pair=pair).study
     assert study.n_segments == 997 and len(study.systems) == systems  # README: 998 lines (canary)

@@ -4,6 +4,7 @@
 ``relate``                           the core's linear fit and correlations worded for captions; rated pairs.
 ``stats_frames`` / ``stats_charts``  intervals, blocks, verdict matrices, judges and subset charts.
 ``significance_data``                Significance: the metric menu, cached bootstrap / blocks / randomisation.
+``randomisation_view``               Significance: approximate randomisation of every pair of systems.
 ``ranking``                          Metric ranking: cached rankings with clusters, findings table, LaTeX.
 ``ranking_extras``                   Metric ranking: chance lines, human ceiling, explainers, a release.
 ``release_ceiling``                  Metric ranking, release view: each column's human ceiling.
@@ -13,14 +14,11 @@
 ``correlation_cache``                Correlation: cached system- and segment-level correlations.
 ``correlation_table``                Correlation: the table of BLEU against a criterion, its chart, its notes.
 ``correlation_lines``                each correlation's chance line (random, constant metric): Correlation, Metrics.
+``reference_subsets``                Correlation: BLEU with every subset of the references (paper §3).
 ``judges_cache``                     Judges: cached raters and same-judge comparisons (no BLEU setting).
 ``domains``                          per-domain tables and fits; BLEU vs human by sentence, document, corpus.
 ``reference_scores``                 Corpus: the reference's own human score (rated like a system, WMT24+).
 ``export_zip``                       Export: the study's reproducible zip (also class mode's end-of-class zip).
-``*_page``  each page's one door into this room (a page imports one module of its room): what
-            ``pages/<page>.py`` uses, re-exported from the modules that define it:
-            bleu_vs_human_page, corpus_page, correlation_page, export_page, judges_page,
-            metric_ranking_page, significance_page.
 
 May import: ``bleu_core`` and :mod:`ui.app`.
 """

@@ -3,9 +3,9 @@ human pages, the Export zip).
 
 * :func:`render_clusters` (Significance): the clusters of the page's metric (from its paired bootstrap of
   every pair) beside every criterion's human clusters as WMT25 computes them and the release's own
-  clusters when it ships them (:func:`bleu_core.stats.cluster_report.study_clusters`);
+  clusters when it ships them (:func:`bleu_core.evaluation.cluster_report.study_clusters`);
 * :func:`render_ranks` (BLEU vs human): each system's BLEU rank against its human rank, a chart and a
-  table (:func:`bleu_core.stats.cluster_report.rank_rows`), with a BLEU rank per single reference when
+  table (:func:`bleu_core.evaluation.cluster_report.rank_rows`), with a BLEU rank per single reference when
   the study's BLEU uses several;
 * :func:`reference_scatter` (BLEU vs human): the system scatter with the reference drawn as the human
   translation it is: a rated reference has no BLEU of its own (it would be scored against itself), so its
@@ -22,8 +22,8 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.cluster_report import rank_rows, study_clusters
-from bleu_core.stats.system_clusters import SystemClusters, bleu_clusters
+from bleu_core.evaluation.cluster_report import rank_rows, study_clusters
+from bleu_core.evaluation.system_clusters import SystemClusters, bleu_clusters
 from bleu_core.study import Study
 from bleu_core.study.reference_choice import reference_human_scores
 from bleu_core.study.system_names import system_label
@@ -33,7 +33,7 @@ from ui.app.markup import md_escape
 from ui.app.numbers import tidy_frame
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
 
 CLUSTER_HELP = (
     "Systems sorted best first. A system's **ranks** run from the highest position no system above "
@@ -83,7 +83,7 @@ def human_clusters_of(
     study_key: str, _study: Study, names: tuple[str, ...], alpha: float
 ) -> list[SystemClusters]:
     """Every criterion's clusters and the release's (``study_clusters`` of
-    :mod:`bleu_core.stats.cluster_report`, without BLEU's), computed once per study, systems and alpha."""
+    :mod:`bleu_core.evaluation.cluster_report`, without BLEU's), computed once per study, systems and alpha."""
     return study_clusters(_study, names, None, alpha)
 
 
@@ -116,7 +116,7 @@ def ranks_frame(
     criterion: str,
     by_reference: Mapping[str, Mapping[str, float]] | None = None,
 ) -> pd.DataFrame:
-    """:func:`bleu_core.stats.cluster_report.rank_rows` of ``systems`` with a ``human`` flag column."""
+    """:func:`bleu_core.evaluation.cluster_report.rank_rows` of ``systems`` with a ``human`` flag column."""
     study = scores.study
     human = study.system_scores(criterion)
     rows = rank_rows(
@@ -174,7 +174,7 @@ def single_reference_bleu(
     study_key: str, _study: Study, systems: tuple[str, ...], _options: BleuOptions, options_key: str
 ) -> dict[str, dict[str, float]]:
     """``{reference: {system: corpus BLEU against that reference alone}}`` (a study with 2+ references)."""
-    from bleu_core.stats.systems import bleu_scores
+    from bleu_core.evaluation.systems import bleu_scores
     from bleu_core.study.output_rows import study_statistics
 
     out = {}

@@ -18,20 +18,20 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import streamlit as st
 
-from bleu_core.stats.correlation import WMT_DARR_THRESHOLD
-from bleu_core.stats.meta import (
+from bleu_core.evaluation.correlation import WMT_DARR_THRESHOLD
+from bleu_core.evaluation.meta import (
     BleuSource,
     SegmentMeanSource,
     human_source,
     segment_correlations,
     system_correlations,
 )
-from bleu_core.stats.systems import stack_systems
+from bleu_core.evaluation.systems import stack_systems
 from ui.app import cache
 from ui.app.background import BackgroundJobs
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
     from bleu_core.study.model import Study
 
 
@@ -45,10 +45,10 @@ def has_system_level_ratings(study_key: str, _study: Study, criterion: str) -> b
 @st.cache_resource(max_entries=2, show_spinner=False)
 def bootstrap_counts(n_segments: int, n_resamples: int, seed: int) -> np.ndarray:
     """The page's bootstrap count matrix (``n_resamples × n_segments``, read-only), drawn once for the
-    system and the segment level and every BLEU setting: :func:`bleu_core.stats.meta.bootstrap_counts`
+    system and the segment level and every BLEU setting: :func:`bleu_core.evaluation.meta.bootstrap_counts`
     with ``seed``, so the results are those of drawing it inside each call. 80 MB at 10,000 segments
     × 1,000 resamples: shared by all sessions (``cache_resource``, no copy), two kept."""
-    from bleu_core.stats.meta import bootstrap_counts as draw
+    from bleu_core.evaluation.meta import bootstrap_counts as draw
 
     counts, _ = draw(n_segments, n_resamples, seed)
     counts.flags.writeable = False
@@ -91,7 +91,7 @@ def human_resampled(
 ) -> np.ndarray:
     """The human system scores on every resample (``M × K``: means of the resampled segments' scores,
     shifted to the official system scores ``_human_sys`` where the study has them:
-    :func:`bleu_core.stats.meta.human_source`); keyed without any BLEU setting."""
+    :func:`bleu_core.evaluation.meta.human_source`); keyed without any BLEU setting."""
     return SegmentMeanSource(names, _human_seg, _human_sys).resampled(_counts)
 
 
@@ -111,7 +111,7 @@ def system_level(
 ) -> dict[str, Any]:
     """System-level correlations of BLEU with ``criterion`` (bootstrap over segments, both re-scored).
 
-    The human side is :func:`bleu_core.stats.meta.human_source` of the segment scores and the study's
+    The human side is :func:`bleu_core.evaluation.meta.human_source` of the segment scores and the study's
     system scores, as in ``meta``: the official system scores where the study has them, the segments
     resampled around them; Fisher's z interval only when there are no segment scores. ``_counts``: the
     page's count matrix (:func:`bootstrap_counts` of ``n_resamples`` and ``seed``); the human side's
@@ -134,7 +134,7 @@ def bleu_system_correlations(
     """Corpus BLEU of ``names`` against ``criterion`` at system level, with its interval: what the
     Correlation and BLEU vs human pages show (``scores``: :class:`ui.app.context.Scores`). The human
     side is the study's system scores with the segment scores resampled around them
-    (:func:`bleu_core.stats.meta.human_source`), as ``python -m bleu_core meta`` computes it."""
+    (:func:`bleu_core.evaluation.meta.human_source`), as ``python -m bleu_core meta`` computes it."""
     study = scores.study
     rows = [scores.system_index(s) for s in names]
     human_seg = cache.segment_scores(scores.key, study, criterion)[rows]
@@ -162,7 +162,7 @@ def system_chance(
     _human_sys: np.ndarray,
 ) -> tuple[Any, ...]:
     """The chance line of each system-level correlation in ``_results`` (``meta``'s: corpus BLEU and
-    the observed human side, :func:`bleu_core.stats.meta.human_source`, permuted among the systems;
+    the observed human side, :func:`bleu_core.evaluation.meta.human_source`, permuted among the systems;
     :func:`ui.analysis.correlation_lines.chance_lines`). Keyed without the resampling settings."""
     from ui.analysis.correlation_lines import chance_lines
 
@@ -199,7 +199,7 @@ def segment_chance_job(
     """The chance line of each segment-level correlation in ``results`` (sentence BLEU against
     ``human_seg``; ``tau_like``: the criterion's rule and selecting scores), in :data:`SEGMENT_JOBS`:
     100 permutations each, seconds on a WMT release."""
-    from bleu_core.stats.correlation_chance import PERMUTATIONS
+    from bleu_core.evaluation.correlation_chance import PERMUTATIONS
     from ui.analysis.correlation_lines import chance_lines
 
     if progress is not None:
@@ -222,14 +222,14 @@ def reference_analysis(
 
     The statistics of ``names`` are counted once per reference subset, all systems in one batched pass
     (:func:`bleu_core.study.output_rows.study_statistics`: missing outputs not counted); the subsets'
-    BLEU and every draw's totals are sums of them (:func:`bleu_core.stats.references.subsets_from_totals`,
-    :func:`~bleu_core.stats.references.random_reference_from_statistics`: the same results as
-    :func:`~bleu_core.stats.reference_subsets` and :func:`~bleu_core.stats.random_reference_per_document`,
+    BLEU and every draw's totals are sums of them (:func:`bleu_core.evaluation.references.subsets_from_totals`,
+    :func:`~bleu_core.evaluation.references.random_reference_from_statistics`: the same results as
+    :func:`~bleu_core.evaluation.reference_subsets` and :func:`~bleu_core.evaluation.random_reference_per_document`,
     which count every system on its own). ``current``: the page's statistics (``K × S × F`` at the
     options' order) with the references they were counted with, reused when those are all of them.
     The Correlation page runs this in the shared background thread (:func:`ui.app.background.result`).
     """
-    from bleu_core.stats.references import (
+    from bleu_core.evaluation.references import (
         random_reference_from_statistics,
         subset_list,
         subsets_from_totals,
@@ -305,7 +305,7 @@ def segment_level_job(
     threshold: float = WMT_DARR_THRESHOLD,
     tau_like: dict[str, Any] | None = None,
 ) -> Any:
-    """:func:`bleu_core.stats.meta.segment_correlations` in the shared background thread (the Correlation page shows the system
+    """:func:`bleu_core.evaluation.meta.segment_correlations` in the shared background thread (the Correlation page shows the system
     level meanwhile): seconds of item-level Kendall on a WMT release, minutes at 50 × 10,000."""
     if progress is not None:
         n_systems, n_segments = human_seg.shape
@@ -323,7 +323,7 @@ def segment_level_job(
         seed=seed,
         counts=counts,
         threshold=threshold,
-        **(tau_like or {}),  # the criterion's rule: bleu_core.stats.tau_like.study_tau_like
+        **(tau_like or {}),  # the criterion's rule: bleu_core.evaluation.tau_like.study_tau_like
     )
 
 

@@ -2,7 +2,7 @@
 
 A correlation alone says little: is r = 0.3 between sentence BLEU and MQM a lot? Beside each row the pages
 show what two baselines get for *that same correlation*, as ``bleu-study meta`` prints them, computed by
-:func:`bleu_core.stats.correlation_chance.correlation_chance` (one implementation for every surface):
+:func:`bleu_core.evaluation.correlation_chance.correlation_chance` (one implementation for every surface):
 
 * the **random metric**: the metric's own scores permuted, from the page's seed, within the grouping the
   row uses (among the systems at system level, among all scored translations, or among each segment's
@@ -15,7 +15,7 @@ This module turns those lines into table columns, a caption in plain words and a
 pages' cached functions compute them (:mod:`ui.analysis.correlation_cache`, :mod:`ui.metrics.charts`).
 
 >>> import numpy as np
->>> from bleu_core.correlate import CorrelationResult
+>>> from bleu_core.maths.correlation import CorrelationResult
 >>> res = CorrelationResult("pearson", 0.9, 0.01, 6, level="system")
 >>> (line,) = chance_lines([res], [1.0, 2, 3, 4, 5, 6], [1.0, 2, 3, 5, 4, 6], seed=1)
 >>> numbers = line_numbers(line)
@@ -31,8 +31,8 @@ from typing import Any
 
 import pandas as pd
 
-from bleu_core.stats.chance import ChanceLine
-from bleu_core.stats.correlation_chance import PERMUTATIONS, correlation_chance
+from bleu_core.evaluation.chance import ChanceLine
+from bleu_core.evaluation.correlation_chance import PERMUTATIONS, correlation_chance
 
 CHANCE_COLUMNS = ("random metric", "random low", "random high", "constant metric")
 """The chance line's columns, as the Metric ranking page names them."""

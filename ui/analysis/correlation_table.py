@@ -19,7 +19,7 @@ from ui.analysis.stats_frames import correlation_rows
 from ui.app.segment_bleu import segment_note
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
 
 
 def correlation_frame(

@@ -8,7 +8,7 @@ three granularities: sentence (sentence BLEU vs the segment's rating), document 
 statistics summed, vs the mean of its rated segments) and corpus (corpus BLEU vs the system score).
 
 The frames are pure functions of :class:`ui.app.context.Scores` (tested without a page); the numbers come
-from :mod:`bleu_core.stats.domains`.
+from :mod:`bleu_core.evaluation.domains`.
 """
 
 from __future__ import annotations
@@ -21,8 +21,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu_core.segment_level import SEGMENT_RULE
-from bleu_core.stats.domains import bleu_human_pairs, compare_by_domain
+from bleu_core.engine.segment_level import SEGMENT_RULE
+from bleu_core.evaluation.domains import bleu_human_pairs, compare_by_domain
 from bleu_core.study.criterion_order import criteria_order
 from bleu_core.study.granularity import LEVELS, domain_names, group_bleu, group_means, grouping
 from bleu_core.study.system_names import system_label

@@ -1,7 +1,7 @@
 """Metric ranking page: every metric as an error-free detector (WMT26 subtask 3), a PR chart and a table.
 
-The numbers are :func:`bleu_core.stats.error_free.error_free_by_system_set` (definitions in
-:mod:`bleu_core.stats.error_free`) on the page's metric tables (BLEU's segment scores are the sidebar's
+The numbers are :func:`bleu_core.evaluation.error_free.error_free_by_system_set` (definitions in
+:mod:`bleu_core.evaluation.error_free`) on the page's metric tables (BLEU's segment scores are the sidebar's
 sentence BLEU, as everywhere) and systems: the table gives each system set of the page's systems (human
 translations out, and in when the page includes them) one row per metric, side by side; the chart is drawn
 on the page's systems. A study without ESA or MQM ratings gets a line saying what is needed.
@@ -16,13 +16,13 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.error_free import (
+from bleu_core.cli.error_free_command import has_error_free_gold
+from bleu_core.evaluation.error_free import (
     DetectorRow,
     SegmentTable,
     error_free_by_system_set,
     set_label,
 )
-from bleu_core.stats.error_free_command import has_error_free_gold
 from ui.app import state as K
 from ui.app.chart_layout import chart_title, complete_legend
 from ui.app.context import show_chart, table_downloads

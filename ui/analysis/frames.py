@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from bleu_core.score import BleuArrays
+from bleu_core.engine.score import BleuArrays
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
@@ -150,7 +150,7 @@ def system_points(
 
 def fit_row(series: str, fit: Any, interval: Any = None) -> dict[str, Any]:
     """One row of the system-level fits table: the line through the points and, when given, the r's
-    interval (a :class:`bleu_core.correlate.CorrelationResult`; NaN without one, never None)."""
+    interval (a :class:`bleu_core.maths.correlation.CorrelationResult`; NaN without one, never None)."""
     ci = getattr(interval, "confidence_interval", None) or (math.nan, math.nan)
     names = ("r", "CI low", "CI high", "R2", "p", "n", "slope", "intercept")
     values = (fit.r, *ci, fit.r2, fit.pvalue, fit.n, fit.slope, fit.intercept)

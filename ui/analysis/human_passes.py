@@ -1,6 +1,6 @@
 """Two human passes (WMT25's human1/human2, two annotators of an item): the human ceiling of every
 statistic and the items the raters disagree on by more than 50 points, for the Correlation page and the
-Export zip. The numbers come from :func:`bleu_core.stats.human_passes.human_passes` (one computation)."""
+Export zip. The numbers come from :func:`bleu_core.evaluation.human_passes.human_passes` (one computation)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.human_passes import human_passes
-from bleu_core.stats.resampling import DEFAULT_SEED
+from bleu_core.evaluation.human_passes import human_passes
+from bleu_core.maths.resampling import DEFAULT_SEED
 from ui.app.markup import md_escape
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from bleu_core.stats import judge_comparisons
+from bleu_core.evaluation import judge_comparisons
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
@@ -31,7 +31,7 @@ def comparisons(
     systems: tuple[str, ...],
     confidence: float,
 ) -> Any:
-    """:func:`bleu_core.stats.judge_comparisons` (errors are raised, not cached)."""
+    """:func:`bleu_core.evaluation.judge_comparisons` (errors are raised, not cached)."""
     return judge_comparisons(
         _study, criterion, groups=list(groups) or None, systems=list(systems), confidence=confidence
     )

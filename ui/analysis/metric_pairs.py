@@ -1,5 +1,5 @@
 """Two metrics' correlations with the human scores compared (the Correlation page): Williams' test at
-system and segment level and the permutation test at system level (:func:`bleu_core.stats.compare_correlations`).
+system and segment level and the permutation test at system level (:func:`bleu_core.evaluation.compare_correlations`).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 import pandas as pd
 
 from bleu_core.errors import BleuStudyError
-from bleu_core.stats import compare_correlations
+from bleu_core.evaluation import compare_correlations
 
 
 def metric_tests_frame(

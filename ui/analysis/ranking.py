@@ -1,17 +1,17 @@
 """The Metric ranking page: every metric of the study (computed here or attached) ranked by WMT's
-meta-evaluation statistics, with significance clusters (:mod:`bleu_core.stats.clusters`).
+meta-evaluation statistics, with significance clusters (:mod:`bleu_core.evaluation.clusters`).
 
 One ranking is one criterion × statistic; each is cached on its own (:func:`cached_ranking`) so the page
 can show progress between them and a change of one statistic recomputes only that one. The tables:
 
 * :func:`ranking_frame`: one row per ranking × metric (long; CSV-friendly), with the bootstrap
   confidence interval of each value (``CI low``, ``CI high``) and its chance line (a random metric's
-  mean and middle 95 %, the constant metric's value: :mod:`bleu_core.stats.chance`);
+  mean and middle 95 %, the constant metric's value: :mod:`bleu_core.evaluation.chance`);
 * :func:`findings_frame`: the WMT findings' layout, one row per metric and, per ranking, its value,
   interval and cluster rank, metrics in the order of the first ranking (numbers: the CSV export);
 * :func:`findings_display`: that table as shown, each value as ``0.812 [0.790, 0.835]`` with its
   chance line beside it (``0.501 / 0.480``: random metric / constant metric);
-* :func:`~bleu_core.stats.ranking_latex.findings_latex` (re-exported): that table as LaTeX in the
+* :func:`~bleu_core.evaluation.ranking_latex.findings_latex` (re-exported): that table as LaTeX in the
   findings' style, the one ``meta --latex`` prints (cluster 1 in bold, the rank as a superscript, the
   interval in small type, a rule between the clusters of the first ranking, the BLEU row in italics,
   the random and constant metrics' rows and how they were drawn).
@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.ceiling_flags import ceiling_line, chance_of
-from bleu_core.stats.clusters import MetricRanking, study_rankings
-from bleu_core.stats.ranking_command import value_with_interval
-from bleu_core.stats.ranking_latex import findings_latex
-from bleu_core.stats.statistic_names import STATISTIC_NAMES, statistic_name
+from bleu_core.cli.ranking_command import value_with_interval
+from bleu_core.evaluation.ceiling_flags import ceiling_line, chance_of
+from bleu_core.evaluation.clusters import MetricRanking, study_rankings
+from bleu_core.evaluation.ranking_latex import findings_latex
+from bleu_core.evaluation.statistic_names import STATISTIC_NAMES, statistic_name
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study
@@ -113,7 +113,7 @@ def chance_short(ranking: MetricRanking, metric: str) -> str:
     """``0.501 / 0.480``: the random metric's mean and the constant metric's value (``n/a``), or ``—``.
 
     >>> import numpy as np
-    >>> from bleu_core.stats.clusters import MetricRanking, RankedMetric
+    >>> from bleu_core.evaluation.clusters import MetricRanking, RankedMetric
     >>> r = MetricRanking("pearson", "system", "mqm", (RankedMetric("BLEU", 0.7, 1),), np.zeros((1, 1)),
     ...     0.05, 10, 1, "t", extra={"chance": {"BLEU": {"random": 0.01, "constant": None}}})
     >>> chance_short(r, "BLEU"), chance_short(r, "chrF")
@@ -174,7 +174,7 @@ def _with_ceilings(
 ) -> str:
     """Add the :data:`CEILING_ROW` to the findings' ``columns`` (its value and interval in each ranking's
     columns, no rank, no chance line) and return its note: per ranking the ceiling with its n and flags
-    (:func:`bleu_core.stats.ceiling_flags.ceiling_line`); ``""`` when no ranking has a ceiling value."""
+    (:func:`bleu_core.evaluation.ceiling_flags.ceiling_line`); ``""`` when no ranking has a ceiling value."""
     said = []
     if not any((r.extra.get("ceiling") or {}).get("statistic") is not None for r in rankings):
         return ""  # no ranking has a ceiling (every item has a single rating): no row

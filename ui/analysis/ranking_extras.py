@@ -1,13 +1,13 @@
 """The Metric ranking page's context for every number: chance line, human ceiling, explainers, a release.
 
 * :func:`show_chance_lines`: under each ranking, the random and the constant metric's values and the human
-  ceiling beside each metric's (:mod:`bleu_core.stats.chance`, :mod:`bleu_core.stats.ceiling`, carried
+  ceiling beside each metric's (:mod:`bleu_core.evaluation.chance`, :mod:`bleu_core.evaluation.ceiling`, carried
   in ``ranking.extra``), drawn on a chart, and a warning where a tie threshold is degenerate;
 * :func:`show_explainers`: what each statistic means on the study's own data — a pair of systems BLEU
   orders against the humans, acc\\*_eq as the tie threshold ε moves (a slider), why soft pairwise accuracy
   is soft, what a cluster means;
 * :func:`show_release_view`: several language pairs at once, WMT24's way
-  (:mod:`bleu_core.stats.multi_pair`), on every pair of the release the open study was read from, or
+  (:mod:`bleu_core.evaluation.multi_pair`), on every pair of the release the open study was read from, or
   on the two TED demos.
 """
 
@@ -22,14 +22,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.ceiling_flags import FLAG_RULE, ceiling_flags, ceiling_line, chance_of
-from bleu_core.stats.chance import ranking_data
-from bleu_core.stats.clusters import MetricRanking
-from bleu_core.stats.multi_pair import MultiPairResult, multi_pair_meta, task_from_study
-from bleu_core.stats.multi_pair_tables import format_latex
-from bleu_core.stats.statistic_names import TIE_VARIANTS, statistic_name
-from bleu_core.stats.ties import at_tie_threshold, tie_calibrated
-from ui.analysis.ranking import chance_numbers, highlight_bleu
+from bleu_core.evaluation.ceiling_flags import FLAG_RULE, ceiling_flags, ceiling_line, chance_of
+from bleu_core.evaluation.chance import ranking_data
+from bleu_core.evaluation.clusters import MetricRanking
+from bleu_core.evaluation.multi_pair import MultiPairResult, multi_pair_meta, task_from_study
+from bleu_core.evaluation.multi_pair_tables import format_latex
+from bleu_core.evaluation.statistic_names import TIE_VARIANTS, statistic_name
+from bleu_core.evaluation.ties import at_tie_threshold, tie_calibrated
+from ui.analysis.ranking import chance_numbers, highlight_bleu, ranking_frame
 from ui.analysis.release_ceiling import show_release_ceilings
 from ui.app import chart_layout as layout
 from ui.app import state as K
@@ -141,6 +141,22 @@ def show_chance_lines(ranking: MetricRanking, show_chart: Any) -> None:
             )
 
 
+def show_each_ranking(rankings: Sequence[MetricRanking], show_chart: Any) -> None:
+    """The Metric ranking page's "Each ranking" section: one expander per ranking with its table (BLEU's
+    row highlighted), what it was computed on, its clusters' test and interval, and its chance lines."""
+    st.subheader("Each ranking")
+    for r in rankings:
+        head = f"{r.criterion} · {r.level} level · {statistic_name(r.statistic)}"
+        with st.expander(md_escape(head), expanded=len(rankings) <= 2):
+            frame = ranking_frame([r]).drop(columns=["criterion", "level", "statistic"])
+            st.dataframe(highlight_bleu(frame), hide_index=True, width="stretch")
+            notes = [r.describe_systems(), f"clusters: {r.test}"]
+            notes += [f"95% CI: {r.interval}"] if r.interval else []
+            notes += [r.note] if r.note else []
+            st.caption(" · ".join(md_escape(n) for n in notes))
+            show_chance_lines(r, show_chart)
+
+
 # ------------------------------------------------------------------------------------------ explainers
 def _oriented(
     study: Study, criterion: str, systems: Sequence[str]
@@ -210,7 +226,7 @@ def _explain_epsilon(tables: Mapping[str, Any], h_sys: np.ndarray, h_seg: np.nda
 
 def _explain_spa(tables: Mapping[str, Any], h_sys: np.ndarray, h_seg: np.ndarray) -> None:
     """Soft pairwise accuracy on the pair of systems BLEU orders against the humans: both p-values."""
-    from bleu_core.stats.pairwise import soft_pairwise_accuracy
+    from bleu_core.evaluation.pairwise import soft_pairwise_accuracy
 
     bleu = tables["BLEU"]
     rated = ~np.isnan(h_sys) & ~np.isnan(h_seg).all(axis=1)
@@ -294,7 +310,7 @@ def release_result(source: str, n_resamples: int, seed: int, alpha: float) -> Mu
     from bleu_core.study.criterion_order import criteria_order
     from bleu_core.study.demo import load_demo
     from bleu_core.study.loading import list_pairs
-    from bleu_core.tokenizers import tokenizer_for_language
+    from bleu_core.tokenize.tokenizers import tokenizer_for_language
 
     if source == DEMO_RELEASE:
         studies = [load_demo(name) for name in ("ted-en-de", "ted-zh-en")]
@@ -386,9 +402,9 @@ def warn_degenerate(rankings: Sequence[MetricRanking]) -> None:
 def cached_ceiling(
     study_key: str, _study: Study, criterion: str, statistic: str, systems: tuple, other: str
 ) -> dict[str, Any]:
-    """:func:`bleu_core.stats.ceiling.human_ceiling` of ``other`` against ``criterion`` (as a dict), with
-    its interval (:data:`bleu_core.stats.ceiling.CEILING_RESAMPLES` resamples of its segments)."""
-    from bleu_core.stats.ceiling import CEILING_RESAMPLES, human_ceiling
+    """:func:`bleu_core.evaluation.ceiling.human_ceiling` of ``other`` against ``criterion`` (as a dict), with
+    its interval (:data:`bleu_core.evaluation.ceiling.CEILING_RESAMPLES` resamples of its segments)."""
+    from bleu_core.evaluation.ceiling import CEILING_RESAMPLES, human_ceiling
 
     found = human_ceiling(
         _study, criterion, statistic, systems=systems, other=other, n_resamples=CEILING_RESAMPLES

@@ -20,7 +20,7 @@ from ui.app.context import table_downloads
 from ui.app.markup import md_escape
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
     from bleu_core.study.model import Study
     from ui.app.context import Scores
 

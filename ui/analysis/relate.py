@@ -1,8 +1,8 @@
 """How well BLEU tracks human scores, as the BLEU-vs-human page shows it (the paper, §5, Figures 5-6).
 
-The science is in the core: the least-squares line is :func:`bleu_core.regression.linear_fit` and the
-correlations are :func:`bleu_core.correlate.correlation` (both importable from
-:mod:`bleu_core.stats.correlation`). This module picks what the page needs from them (the rated pairs of the
+The science is in the core: the least-squares line is :func:`bleu_core.maths.regression.linear_fit` and the
+correlations are :func:`bleu_core.maths.correlation.correlation` (both importable from
+:mod:`bleu_core.evaluation.correlation`). This module picks what the page needs from them (the rated pairs of the
 chosen systems, Pearson and Kendall side by side) and words it for captions.
 
 >>> fit = linear_fit([1.0, 2.0, 3.0, float("nan")], [2.0, 4.1, 5.9, 1.0])
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bleu_core.stats.correlation import CorrelationResult, LinearFit, correlation, linear_fit
+from bleu_core.evaluation.correlation import CorrelationResult, LinearFit, correlation, linear_fit
 
 __all__ = [
     "LinearFit",
@@ -60,7 +60,7 @@ class SegmentCorrelation:
 
 def segment_correlation(x: Sequence[float], y: Sequence[float]) -> SegmentCorrelation:
     """Pearson and Kendall tau-b between ``x`` and ``y`` (pairs with a NaN dropped) by the core's
-    :func:`~bleu_core.correlate.correlation`.
+    :func:`~bleu_core.maths.correlation.correlation`.
 
     >>> c = segment_correlation([1, 2, 3, 4], [1, 3, 2, 4])
     >>> c.n, round(c.kendall, 3)

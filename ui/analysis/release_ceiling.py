@@ -1,9 +1,9 @@
 """Metric ranking, release view: the human ceiling of every column (language pair × statistic).
 
 Each column's ceiling is the same statistic with one human score set against another
-(:mod:`bleu_core.stats.ceiling`: two raters of the criterion — on WMT24 the second raters of the
+(:mod:`bleu_core.evaluation.ceiling`: two raters of the criterion — on WMT24 the second raters of the
 ``#incomplete`` documents — or a second criterion), carried by the multi-pair result
-(:meth:`bleu_core.stats.multi_pair.MultiPairResult.ceiling`). The table says on how many items and
+(:meth:`bleu_core.evaluation.multi_pair.MultiPairResult.ceiling`). The table says on how many items and
 systems each rests, beside the metrics' values of the release table above it.
 """
 
@@ -15,16 +15,16 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from bleu_core.stats.ceiling_flags import FLAG_RULE, ceiling_flags
-from bleu_core.stats.multi_pair import MultiPairResult
-from bleu_core.stats.statistic_names import statistic_name
+from bleu_core.evaluation.ceiling_flags import FLAG_RULE, ceiling_flags
+from bleu_core.evaluation.multi_pair import MultiPairResult
+from bleu_core.evaluation.statistic_names import statistic_name
 from ui.app.markup import md_escape
 
 
 def release_ceiling_frame(result: MultiPairResult) -> pd.DataFrame:
     """One row per column with a ceiling: the column, the ceiling (NaN: not available) with its 95 %
     interval, its items, segments and systems, its flags (below chance, few items:
-    :func:`bleu_core.stats.ceiling_flags.ceiling_flags`, ``—`` for none) and what it compares."""
+    :func:`bleu_core.evaluation.ceiling_flags.ceiling_flags`, ``—`` for none) and what it compares."""
     rows: list[dict[str, Any]] = []
     for i, (task, statistic) in enumerate(result.columns):
         ceiling = result.ceiling(i)

@@ -1,6 +1,6 @@
 """Significance page: which metric is resampled, and its cached bootstrap, blocks and randomisation.
 
-Any metric with segment-level statistics can be tested (:mod:`bleu_core.stats.metric_statistics`): BLEU
+Any metric with segment-level statistics can be tested (:mod:`bleu_core.evaluation.metric_statistics`): BLEU
 from the sidebar's n-gram statistics, chrF, chrF++, TER, NIST and PER computed here, and attached metrics
 (COMET...) with segment scores, whose corpus score is the mean of their segment scores. Attached metrics
 with system-level scores only are listed as not testable, with the reason.
@@ -10,10 +10,10 @@ Cache keys follow what a result depends on, and nothing else:
 * the bootstrap is computed once for **every** system of the study on (study, metric and its settings,
   resamples, seed). The significance level only changes which percentiles are read, and leaving out the
   human translations only drops rows (every system is scored on the same resampled test sets), so
-  neither re-runs it: :meth:`~bleu_core.stats.BootstrapResult.with_confidence` and
-  :meth:`~bleu_core.stats.BootstrapResult.subset` re-read it;
+  neither re-runs it: :meth:`~bleu_core.evaluation.BootstrapResult.with_confidence` and
+  :meth:`~bleu_core.evaluation.BootstrapResult.subset` re-read it;
 * approximate randomisation is keyed without the significance level (its verdicts are re-read with
-  :func:`bleu_core.stats.randomization.at_alpha`);
+  :func:`bleu_core.evaluation.randomization.at_alpha`);
 * chrF, TER... keep their results when the BLEU tokenizer changes (their key is the metric's own inputs).
 
 Nothing here calls ``st.*`` except the cache decorators.
@@ -25,11 +25,15 @@ from typing import TYPE_CHECKING, Any
 
 import streamlit as st
 
-from bleu_core.stats import approximate_randomization, block_bleu, bootstrap
-from bleu_core.stats.bootstrap import BootstrapResult, bleu_scorer
-from bleu_core.stats.metric_statistics import MetricStatistics, additive_metric, mean_of_segments
-from bleu_core.stats.randomization import at_alpha
-from bleu_core.stats.results import PairedTestResult
+from bleu_core.evaluation import approximate_randomization, block_bleu, bootstrap
+from bleu_core.evaluation.bootstrap import BootstrapResult, bleu_scorer
+from bleu_core.evaluation.metric_statistics import (
+    MetricStatistics,
+    additive_metric,
+    mean_of_segments,
+)
+from bleu_core.evaluation.randomization import at_alpha
+from bleu_core.evaluation.results import PairedTestResult
 from ui.app.analysis_cache import attached_scores, inputs_key, metric_scores
 from ui.app.metric_tables import attached_labels, metric_choices
 
@@ -127,7 +131,7 @@ def blocks_of(
     n_blocks: int,
     block_size: int | None,
 ) -> Any:
-    """:func:`bleu_core.stats.block_bleu` of ``names`` with the metric's score (errors are raised)."""
+    """:func:`bleu_core.evaluation.block_bleu` of ``names`` with the metric's score (errors are raised)."""
     return block_bleu(
         _stats.subset(names), n_blocks=n_blocks, block_size=block_size, score=_stats.score
     )

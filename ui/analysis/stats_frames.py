@@ -1,4 +1,4 @@
-"""DataFrames for the statistics pages (pandas lives in ``ui``; ``bleu_core.stats`` results in, frames out)."""
+"""DataFrames for the statistics pages (pandas lives in ``ui``; ``bleu_core.evaluation`` results in, frames out)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from ui.app.numbers import format_ci
 def block_frames(
     blocks: Any, metric: str = "BLEU", scale: str = "0-100"
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
-    """(Table 2 layout, neighbour t-tests, long per-block scores) of a :class:`bleu_core.stats.BlockResult`.
+    """(Table 2 layout, neighbour t-tests, long per-block scores) of a :class:`bleu_core.evaluation.BlockResult`.
 
     Every BLEU here is on the 0-100 scale (the paper's Table 2 prints 0-1: ``blocks.table()``), so the
     layout's Mean and StdDev rows read on the same scale as the differences and the chart. Another
@@ -80,7 +80,7 @@ def intervals_frame(boot: Any, level: str, metric: str = "BLEU", digits: int = 2
 
 
 def matrix_frame(test: Any) -> pd.DataFrame:
-    """Every ordered pair of a :class:`bleu_core.stats.PairedTestResult` (for the verdict matrix).
+    """Every ordered pair of a :class:`bleu_core.evaluation.PairedTestResult` (for the verdict matrix).
 
     The comparisons are indexed once (``test.get`` per cell scans every comparison: 2,450 cells × 1,225
     comparisons for 50 systems).
@@ -142,7 +142,7 @@ def pairs_display(frame: pd.DataFrame, n_resamples: int) -> pd.DataFrame:
 
 
 def correlation_rows(results: Iterable[Any], level: str) -> list[dict[str, Any]]:
-    """Rows for :class:`bleu_core.stats.CorrelationResult` objects."""
+    """Rows for :class:`bleu_core.evaluation.CorrelationResult` objects."""
     return [
         {
             "level": level,

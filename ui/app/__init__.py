@@ -1,11 +1,11 @@
 """The shared app room: what every page and every other room may use.
 
 ``state``           every session-state key (constants), defaults, :func:`init_state`; grouped by page.
-``settings``        the sidebar's BLEU settings → :class:`bleu_core.options.BleuOptions`.
-``context``         the page helpers re-exported by :mod:`ui` (open study, scores, signature, charts, downloads).
+``settings``        the sidebar's BLEU settings → :class:`bleu_core.engine.options.BleuOptions`.
+``context``         the page helpers (open study, scores, signature, charts, downloads).
 ``references``      the sidebar's reference choice: the open study as loaded and its views (no re-reading).
 ``domains``         the sidebar's domain choice: every analysis page on one domain (a view under its own key).
-``statistics_store``  the statistics of every system, counted once and shared by all sessions (counted
+``shared_cache``    the statistics of every system, counted once and shared by all sessions (counted
                     ahead for the other tokenizers), and the scores pages derive from them.
 ``cache``           ``st.cache_data`` adapters: match provenance, human scores (hashable inputs, no ``st.*``).
 ``uploads``         studies uploaded on the Study page, loaded from memory and cached on their contents.

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
+from bleu_core.engine.options import BleuOptions
 from bleu_core.metrics.registry import (
     MetricScores,
     bleu_scores_from_statistics,
@@ -28,10 +29,9 @@ from bleu_core.metrics.registry import (
     metric_inputs_key,
     score_study,
 )
-from bleu_core.options import BleuOptions
 from bleu_core.study import Study
+from ui.app import shared_cache
 from ui.app import state as K
-from ui.app import statistics_store
 from ui.app.background import Job, metric_job, ter_job
 from ui.app.metric_tables import attached_metric_scores, is_attached
 
@@ -171,7 +171,7 @@ def shared_bleu_scores(
     study_key: str, study: Study, tokenize: str, lowercase: bool
 ) -> MetricScores | None:
     """The registry's BLEU (default options but the tokenizer and case) from the statistics the pages
-    share (:func:`ui.app.statistics_store.system_statistics`, the sidebar's own entry, cut to order 4), not
+    share (:func:`ui.app.shared_cache.system_statistics`, the sidebar's own entry, cut to order 4), not
     a second count of the whole study (on WMT21, seconds per tokenizer change on the Metrics page).
     ``None`` when a segment has no reference text (the registry then scores the usable segments alone)."""
     references = tuple(study.references)
@@ -184,7 +184,7 @@ def shared_bleu_scores(
         streams = [study.references[name] for name in references]
         if not all(any(text is not None for text in seg) for seg in zip(*streams, strict=True)):
             return None  # checked once per study and settings, not on every page run
-        counted = statistics_store.system_statistics(
+        counted = shared_cache.system_statistics(
             study_key, study, references, tokenize, lowercase, stored
         )
         present = np.array(
@@ -199,7 +199,7 @@ def shared_bleu_scores(
             lowercase=lowercase,
         )
 
-    return statistics_store.stored_scores(
+    return shared_cache.stored_scores(
         ("registry BLEU", study_key, references, tokenize, lowercase), build
     )
 

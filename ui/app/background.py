@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import streamlit as st
 
 from ui.app.markup import md_escape
-from ui.app.statistics_store import ACTIVITY
+from ui.app.shared_cache import ACTIVITY
 
 if TYPE_CHECKING:
     from bleu_core.study.model import Study

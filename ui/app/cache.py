@@ -6,7 +6,7 @@ calls ``st.*``. A study is passed twice: as a short hashable ``study_key`` (``"d
 function reads.
 
 What is cached elsewhere: the statistics and the scores derived from them in
-:mod:`ui.app.statistics_store` (shared by all sessions, counted ahead), uploaded studies in
+:mod:`ui.app.shared_cache` (shared by all sessions, counted ahead), uploaded studies in
 :mod:`ui.app.uploads`, the demo studies in :mod:`ui.app.demos`, chart images in :mod:`ui.app.chart_images`,
 metric scores in :mod:`ui.app.analysis_cache`.
 """
@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from bleu_core.matches import match_provenance
+from bleu_core.engine.matches import match_provenance
 from bleu_core.study import Study
 from ui.app.frames import rater_groups, system_human_scores
 
@@ -31,7 +31,7 @@ def segment_matches(
     tokenize: str,
     lowercase: bool,
 ):
-    """Match provenance of one hypothesis against its references (see :mod:`bleu_core.matches`)."""
+    """Match provenance of one hypothesis against its references (see :mod:`bleu_core.engine.matches`)."""
     return match_provenance(
         hypothesis, list(references), max_order=max_order, tokenize=tokenize, lowercase=lowercase
     )

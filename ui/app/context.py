@@ -15,16 +15,21 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
+from bleu_core.engine.options import MAX_ORDER_LIMIT, BleuOptions
+from bleu_core.engine.score import BleuArrays, bleu_from_stats
+from bleu_core.engine.segment_level import segment_signature, sentence_options
+from bleu_core.engine.signature import (
+    analysis_signature,
+    interval_field,
+    make_signature,
+    reference_field,
+)
+from bleu_core.engine.statistics import N_LENGTH_COLUMNS
 from bleu_core.errors import BleuStudyError
-from bleu_core.options import MAX_ORDER_LIMIT, BleuOptions
-from bleu_core.score import BleuArrays, bleu_from_stats
-from bleu_core.segment_level import segment_signature, sentence_options
-from bleu_core.signature import analysis_signature, interval_field, make_signature, reference_field
-from bleu_core.statistics import N_LENGTH_COLUMNS
 from bleu_core.study import Study
 from bleu_core.study.model import LoadWarning
 from bleu_core.study.output_rows import missing_note, output_mask, study_corpus_bleu
-from ui.app import chart_images, demos, domains, statistics_store
+from ui.app import chart_images, demos, domains, shared_cache
 from ui.app import references as reference_choice
 from ui.app import state as K
 from ui.app.export import export_stem
@@ -48,13 +53,13 @@ class Scores:
         references: the reference streams used.
         systems: system names (study order; rows of every array below).
         stats: statistics array ``(systems, segments, 4 + 2N)`` for exactly the options' statistics order.
-        corpus: corpus BLEU of each system (:class:`bleu_core.score.BleuArrays`, leading shape ``(systems,)``).
+        corpus: corpus BLEU of each system (:class:`bleu_core.engine.score.BleuArrays`, leading shape ``(systems,)``).
         sentence: segment BLEU of each system and segment (leading shape ``(systems, segments)``): sentence
-            BLEU as sacrebleu's ``sentence_bleu`` (effective order, :mod:`bleu_core.segment_level`), scored
+            BLEU as sacrebleu's ``sentence_bleu`` (effective order, :mod:`bleu_core.engine.segment_level`), scored
             when first read (a page that shows corpus BLEU only never scores the sentences).
 
     The arrays are read-only: they are stored once per settings and shared by every page and session
-    (:data:`ui.app.statistics_store.SCORES`), so a page re-run after a settings change seen before scores
+    (:data:`ui.app.shared_cache.SCORES`), so a page re-run after a settings change seen before scores
     nothing.
     """
 
@@ -79,7 +84,7 @@ class Scores:
 
         if not self.store_key:
             return score()
-        return statistics_store.stored_scores(("sentence", *self.store_key), score)
+        return shared_cache.stored_scores(("sentence", *self.store_key), score)
 
     @property
     def segment_signature(self) -> str:
@@ -118,8 +123,8 @@ def current_study() -> Study | None:
     """The open study (the view for the sidebar's reference choice), or None.
 
     app.py calls it first thing on every run: a page starts drawing, and statistics counted ahead of
-    time step aside meanwhile (:data:`ui.app.statistics_store.ACTIVITY`)."""
-    statistics_store.ACTIVITY.page_started()
+    time step aside meanwhile (:data:`ui.app.shared_cache.ACTIVITY`)."""
+    shared_cache.ACTIVITY.page_started()
     ensure_entrypoint()
     sync_references()
     return st.session_state.get(K.STUDY)
@@ -186,23 +191,23 @@ def truncate_order(array: np.ndarray, from_order: int, to_order: int) -> np.ndar
 
 def study_statistics(
     study: Study, key: str, references: tuple[str, ...], options: BleuOptions
-) -> tuple[statistics_store.SystemStatistics, np.ndarray]:
+) -> tuple[shared_cache.SystemStatistics, np.ndarray]:
     """Statistics for these settings and the array cut to the options' statistics order.
 
     When the tokenizer, lowercasing or references were new (statistics counted now), the other tokenizers
-    are counted in the background (:func:`ui.app.statistics_store.count_ahead`; not under AppTest) so that
+    are counted in the background (:func:`ui.app.shared_cache.count_ahead`; not under AppTest) so that
     the next tokenizer change finds its statistics ready.
     """
     order = options.statistics_order
     counted = max(order, STATISTICS_ORDER)
     settings = (key, references, options.tokenize, options.lowercase, counted)
-    new = not statistics_store.statistics_ready(*settings)
+    new = not shared_cache.statistics_ready(*settings)
     stats = _counted(study, settings, new)
     if new and not under_app_test():
-        statistics_store.count_ahead(key, study, references, options.lowercase, counted)
+        shared_cache.count_ahead(key, study, references, options.lowercase, counted)
     if order == counted:
         return stats, stats.array
-    cut = statistics_store.stored_scores(
+    cut = shared_cache.stored_scores(
         ("cut", *settings, order), lambda: truncate_order(stats.array, counted, order)
     )
     return stats, cut
@@ -210,7 +215,7 @@ def study_statistics(
 
 def _counted(
     study: Study, settings: tuple[str, tuple[str, ...], str, bool, int], new: bool
-) -> statistics_store.SystemStatistics:
+) -> shared_cache.SystemStatistics:
     """The stored statistics of ``settings``; counted now (``new``) with a progress bar."""
     key, references, tokenize, lowercase, counted = settings
     # Always the same placeholder, filled only when counting: an element that appears only sometimes would
@@ -227,7 +232,7 @@ def _counted(
 
     if new:  # seconds on a large study: a bar that moves, saying what is being counted
         show(0, 1, "Counting n-grams: starting")
-    stats = statistics_store.system_statistics(
+    stats = shared_cache.system_statistics(
         key, study, references, tokenize, lowercase, counted, progress=show if new else None
     )
     if new:
@@ -238,7 +243,7 @@ def _counted(
 def count_current_statistics() -> None:
     """Have the open study's statistics for the sidebar's settings counted in the background (app.py on the
     Study page, which draws no scores; not under AppTest): see
-    :func:`ui.app.statistics_store.count_current`."""
+    :func:`ui.app.shared_cache.count_current`."""
     study = current_study()
     if study is None or under_app_test():
         return
@@ -246,9 +251,7 @@ def count_current_statistics() -> None:
     key = st.session_state.get(K.STUDY_KEY) or study.name
     counted = max(options.statistics_order, STATISTICS_ORDER)
     references = current_references(study)
-    statistics_store.count_current(
-        key, study, references, options.tokenize, options.lowercase, counted
-    )
+    shared_cache.count_current(key, study, references, options.tokenize, options.lowercase, counted)
 
 
 def current_scores() -> Scores:
@@ -260,11 +263,11 @@ def current_scores() -> Scores:
     _, array = study_statistics(view.base, view.base_key, references, options)
     if view.domain is not None:  # the domain's rows of the open study's statistics: nothing counted
         whole = array
-        array = statistics_store.stored_scores(
+        array = shared_cache.stored_scores(
             ("domain", key, references, options.tokenize, options.lowercase, whole.shape[-1]),
             lambda: whole[:, view.positions],
         )
-    statistics_store.ACTIVITY.page_started()  # the page draws now: counting ahead steps aside
+    shared_cache.ACTIVITY.page_started()  # the page draws now: counting ahead steps aside
     store_key = (key, references, options)
     return Scores(
         study=study,
@@ -274,7 +277,7 @@ def current_scores() -> Scores:
         references=references,
         systems=tuple(study.systems),
         stats=array,
-        corpus=statistics_store.stored_scores(
+        corpus=shared_cache.stored_scores(
             ("corpus", *store_key),
             lambda: study_corpus_bleu(array, output_mask(study), options),
         ),
@@ -302,7 +305,7 @@ def missing_outputs_caption() -> None:
     if st.session_state.get(K.STUDY) is None:
         return
     view = analysis_view()
-    note = statistics_store.stored_scores(
+    note = shared_cache.stored_scores(
         ("missing-outputs", view.key), lambda: missing_note(view.study)
     )
     if note:
@@ -319,12 +322,12 @@ def analysis_caption(
     prefix: str = "Analysis signature",
 ) -> str:
     """Show, under a result, the one-line signature of everything that changes its numbers, and return it:
-    :func:`bleu_core.signature.analysis_signature` of ``scores``' BLEU signature (``metric:<name>`` for
+    :func:`bleu_core.engine.signature.analysis_signature` of ``scores``' BLEU signature (``metric:<name>`` for
     another metric), the ``systems`` it is computed on (human translations in or out), the ``criterion``,
     and ``ci``: the interval, as ``(method, resamples, seed)`` for :func:`interval_field`, an object with
     ``interval_method``, ``n_resamples`` and ``seed`` (a correlation result), a ready ``ci:`` string, or
     None (no ``ci`` field). The sidebar's domain, when one is chosen, is its ``domain:`` field."""
-    from bleu_core.stats.study_meta import systems_entering  # on use: stats is not light
+    from bleu_core.evaluation.study_meta import systems_entering  # on use: stats is not light
 
     human = scores.study.human_systems
     if ci is not None and not isinstance(ci, (tuple, str)):

@@ -30,9 +30,9 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from bleu_core.csv_safety import write_safe_csv
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.segment_level import SEGMENT_RULE, segment_signature
 from bleu_core.latex import tex
-from bleu_core.options import BleuOptions
-from bleu_core.segment_level import SEGMENT_RULE, segment_signature
 from bleu_core.study import Study
 from bleu_core.study.criterion_order import criteria_order
 

@@ -136,7 +136,7 @@ def _attached_from_stats(sums: np.ndarray) -> np.ndarray:
 def metric_table(
     label: str, scores: MetricScores, systems: Sequence[str], kind: str
 ) -> MetricTable:
-    """One metric's :class:`MetricTable` (what :mod:`bleu_core.stats.clusters` ranks) for ``systems``."""
+    """One metric's :class:`MetricTable` (what :mod:`bleu_core.evaluation.clusters` ranks) for ``systems``."""
     index = [scores.names.index(s) for s in systems]
     segment = scores.segment[index]
     no_segments = bool(np.isnan(segment).all()) and kind == "attached"

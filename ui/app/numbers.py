@@ -145,8 +145,8 @@ def tidy_frame(frame: Any) -> Any:
 
 def interval_note(result: Any) -> str:
     """A correlation's interval and how it was made, e.g. ``95% CI [0.134, 0.534] · bootstrap: …``
-    (:func:`bleu_core.stats.meta.interval_method`; the same words as ``meta`` prints)."""
-    from bleu_core.stats.meta import interval_method
+    (:func:`bleu_core.evaluation.meta.interval_method`; the same words as ``meta`` prints)."""
+    from bleu_core.evaluation.meta import interval_method
 
     ci = result.confidence_interval
     if ci is None:

@@ -1,6 +1,6 @@
 """Segment-level BLEU: one definition for every page (BLEU vs human, Correlation, Metrics, Explore).
 
-A segment's BLEU is :func:`bleu_core.segment_level.segment_bleu`: sentence BLEU as sacrebleu's
+A segment's BLEU is :func:`bleu_core.engine.segment_level.segment_bleu`: sentence BLEU as sacrebleu's
 ``sentence_bleu`` computes it, with the sidebar's tokenizer and smoothing and **effective order** (the
 segment signature says ``eff:yes``), the same numbers the ``meta`` command correlates. Every page calls
 :func:`segment_bleu`, and a translation the study does not have (``None``: the release lacks that
@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from bleu_core.segment_level import SEGMENT_RULE
+from bleu_core.engine.segment_level import SEGMENT_RULE
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
 
 NOT_IN_RELEASE = "not in the release"
 """How a missing translation is shown (the release has no output of that system for that segment)."""
@@ -52,7 +52,7 @@ def segment_bleu(scores: Any, systems: Sequence[str] | None = None) -> np.ndarra
 def segment_note(options: BleuOptions) -> str:
     """A caption saying which sentence BLEU the segment level uses (the same on every page).
 
-    >>> from bleu_core.options import BleuOptions
+    >>> from bleu_core.engine.options import BleuOptions
     >>> segment_note(BleuOptions())
     "Segment level: sentence BLEU as sacrebleu's sentence_bleu (effective order), smoothing `exp`; see the segment signature."
     """

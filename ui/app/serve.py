@@ -46,18 +46,18 @@ def count_first(loaded) -> None:  # loaded: ui.app.startup.LoadedStartup
     """After the preload: count the statistics of the settings a new session starts with (the default
     options, the tokenizer sacrebleu's command line picks for the study's target language, as the
     sidebar's :func:`ui.app.settings.follow_target_language` sets it), as the Study page has them counted
-    (:func:`ui.app.statistics_store.count_current`): the first BLEU page finds this very entry counted or
+    (:func:`ui.app.shared_cache.count_current`): the first BLEU page finds this very entry counted or
     counting. Not the other tokenizers: the first page schedules those, and they step aside while it draws
     (one counted here would run during the first page, unchecked)."""
-    from bleu_core.options import BleuOptions
-    from bleu_core.tokenizers import tokenizer_for_language
-    from ui.app import statistics_store
+    from bleu_core.engine.options import BleuOptions
+    from bleu_core.tokenize.tokenizers import tokenizer_for_language
+    from ui.app import shared_cache
     from ui.app.context import STATISTICS_ORDER
 
     options = BleuOptions()
     order = max(options.statistics_order, STATISTICS_ORDER)
     references = tuple(loaded.study.references)
-    statistics_store.count_current(
+    shared_cache.count_current(
         loaded.key,
         loaded.study,
         references,
@@ -115,7 +115,9 @@ FIRST_PAGE_MODULES = (
     "ui.app.uploads",
     "ui.app.limits",
     "ui.campaigns.judge_link",
-    "ui.study.study_page",
+    "ui.study.metric_upload",
+    "ui.study.overview",
+    "ui.study.upload",
 )
 
 

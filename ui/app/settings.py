@@ -1,4 +1,4 @@
-"""The sidebar's BLEU settings and their translation into :class:`bleu_core.options.BleuOptions`.
+"""The sidebar's BLEU settings and their translation into :class:`bleu_core.engine.options.BleuOptions`.
 
 The widgets write into ``st.session_state`` under the keys of :mod:`ui.app.state`; :func:`options_from_state`
 turns those raw values into validated options without touching Streamlit, so it is testable on a dict:
@@ -18,21 +18,21 @@ from typing import Any
 
 import streamlit as st
 
-from bleu_core.errors import BleuOptionError
-from bleu_core.options import (
+from bleu_core.engine.options import (
     MAX_ORDER_LIMIT,
     REF_LENGTH_POLICIES,
     SMOOTH_DEFAULTS,
     SMOOTHING_NAMES,
     BleuOptions,
 )
-from bleu_core.segment_level import segment_signature
-from bleu_core.signature import make_signature
-from bleu_core.tokenizers import TOKENIZER_NAMES, tokenizer_for_language, tokenizer_warning
+from bleu_core.engine.segment_level import segment_signature
+from bleu_core.engine.signature import make_signature
+from bleu_core.errors import BleuOptionError
+from bleu_core.tokenize.tokenizers import TOKENIZER_NAMES, tokenizer_for_language, tokenizer_warning
 from ui.app import state as K
 
 try:  # descriptions are a nicety: the contract only promises TOKENIZER_NAMES
-    from bleu_core.tokenizers import TOKENIZER_DESCRIPTIONS
+    from bleu_core.tokenize.tokenizers import TOKENIZER_DESCRIPTIONS
 except ImportError:  # pragma: no cover
     TOKENIZER_DESCRIPTIONS = {}
 

@@ -23,9 +23,6 @@
 ``class_results``  the end-of-class summary picture, the class's zip and the study's reproducible zip
                    with the class's ratings (colour-blind-safe palette).
 ``lesson_timer``   the lesson's timer (a deadline per lesson, shared by the server's sessions).
-``*_page``  each page's one door into this room (a page imports one module of its room): what
-            ``pages/<page>.py`` uses, re-exported from the modules that define it: campaigns_page,
-            projector_page, rate_page.
 
 May import: ``bleu_core``, :mod:`ui.app`, and :mod:`ui.analysis` (the projector draws the paper's Figures 5-7).
 """

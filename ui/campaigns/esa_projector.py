@@ -23,7 +23,7 @@ from bleu_core.campaigns.class_spans import (
     class_vs_experts,
     item_marks,
 )
-from bleu_core.signature import tokenizer_name
+from bleu_core.engine.signature import tokenizer_name
 from bleu_core.study.agreement_counts import AgreementCounts
 from ui.app import state as K
 from ui.app.markup import html_text

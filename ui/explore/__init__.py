@@ -11,9 +11,6 @@ paper's worked examples, BLEU's matches against the raters' MQM error spans.
 ``agreement``  BLEU vs error spans page: cached token-level agreement, its tables and charts.
 ``wmt25_view`` BLEU vs error spans page: WMT25's span score of BLEU's spans, the task's TSV downloads.
 ``error_free_card`` Learn page: "is BLEU = 1 an error-free detector?" on the open study.
-``*_page``  each page's one door into this room (a page imports one module of its room): what
-            ``pages/<page>.py`` uses, re-exported from the modules that define it: error_spans_page,
-            explore_page, learn_page.
 
 May import: ``bleu_core`` and :mod:`ui.app`.
 """

@@ -3,7 +3,7 @@
 The browser has one row per (system, segment): 500,000 rows on a study of 50 systems × 10,000 segments.
 Building that table (sentence BLEU, lengths, human scores, their disagreement, each output's text) and
 sorting it takes 1-2 s, too long for every run of the page. Here both are stored in
-:data:`ui.app.statistics_store.SCORES` (shared by all sessions, evicted by size), keyed on exactly what they
+:data:`ui.app.shared_cache.SCORES` (shared by all sessions, evicted by size), keyed on exactly what they
 depend on: the table on the settings that score the sentences (study, references, BLEU options) and the human
 criterion; the view on those and the browser's filters and sort. A re-run after a settings change seen
 before, or after a click that changes neither (picking a segment, turning a page), is a look-up. The
@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ui.app import cache, statistics_store
+from ui.app import cache, shared_cache
 from ui.app.segment_bleu import missing_translations
 from ui.explore import agreement
 from ui.explore.frames import browse_frame, segment_frame, with_outputs
@@ -32,7 +32,7 @@ from ui.explore.frames import browse_frame, segment_frame, with_outputs
 def missing(scores: Any) -> np.ndarray:
     """(systems × segments) True where the study has no translation (``scores``: ``ui.app.context.Scores``;
     depends on the study's texts only)."""
-    return statistics_store.stored_scores(
+    return shared_cache.stored_scores(
         ("missing", scores.key, tuple(scores.systems)),
         lambda: missing_translations(scores.study.systems, scores.systems),
     )
@@ -58,7 +58,7 @@ def segment_table(scores: Any, criterion: str | None) -> pd.DataFrame:
 
     if not scores.store_key:
         return build()
-    return statistics_store.stored_scores(("segment table", *scores.store_key, criterion), build)
+    return shared_cache.stored_scores(("segment table", *scores.store_key, criterion), build)
 
 
 def browse_view(
@@ -103,7 +103,7 @@ def browse_view(
         sort,
         bool(descending),
     )
-    return statistics_store.stored_scores(key, build)
+    return shared_cache.stored_scores(key, build)
 
 
 def shown_rows(scores: Any, view: pd.DataFrame, start: int, stop: int) -> pd.DataFrame:

@@ -2,14 +2,14 @@
 
 Learn BLEU writes BLEU on the 0-1 scale throughout, so the card does too: a perfect sentence BLEU is 1
 (100 on sacrebleu's 0-100 scale, the scale :func:`ui.app.segment_bleu.segment_bleu` and
-:mod:`bleu_core.stats.error_free` compute on; the card divides by 100 only to show the numbers).
+:mod:`bleu_core.evaluation.error_free` compute on; the card divides by 100 only to show the numbers).
 
 On the open study (a class's own ESA ratings join it as ``esa (CODE)``), the raters say which
-translations are error-free (:func:`bleu_core.stats.error_free.error_free_labels`: ESA ≥ 85 and no error
+translations are error-free (:func:`bleu_core.evaluation.error_free.error_free_labels`: ESA ≥ 85 and no error
 span, or MQM 0); the card asks how many of them BLEU = 1 finds (recall), how many of BLEU's 1s are
 error-free (precision), and how sentence BLEU does as a ranking (average precision against the chance
-line), with :func:`~bleu_core.stats.error_free.fixed_threshold` and
-:func:`~bleu_core.stats.error_free.pr_curve`.
+line), with :func:`~bleu_core.evaluation.error_free.fixed_threshold` and
+:func:`~bleu_core.evaluation.error_free.pr_curve`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,12 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from bleu_core.stats.error_free import error_free_labels, fixed_threshold, gold_criterion, pr_curve
+from bleu_core.evaluation.error_free import (
+    error_free_labels,
+    fixed_threshold,
+    gold_criterion,
+    pr_curve,
+)
 from ui.app.markup import md_escape
 from ui.app.segment_bleu import segment_bleu
 

@@ -130,7 +130,7 @@ def spans_hypothesis_html(
 ) -> str:
     """The hypothesis of ``segment`` (:class:`~bleu_core.study.error_agreement.SegmentTokens`): each token
     styled by its BLEU status, error spans underlined by severity, a pop-up per token naming its n-grams
-    (when ``matches``, the segment's :class:`bleu_core.matches.SegmentMatches`, is given) and the spans
+    (when ``matches``, the segment's :class:`bleu_core.engine.matches.SegmentMatches`, is given) and the spans
     covering it. ``selected``: token indices outlined (an n-gram picked in a table). Characters between
     tokens that a span covers are underlined too, with the spans as their ``title``.
     """

@@ -5,10 +5,10 @@ agreement tables (max orders 1-4) and the span scores: on WMT24 en-ja (7,605 ann
 of CPU, most of it tokenising. So once the page has drawn, a background thread counts the same results
 under the other tokenizers a user is likely to try (:func:`count_view_ahead`): the tokenizers the page was
 last drawn with for this study first (a teacher switching back and forth), then those the statistics are
-counted ahead for (:func:`ui.app.statistics_store.ahead_tokenizers`: the target language's own tokenizer
+counted ahead for (:func:`ui.app.shared_cache.ahead_tokenizers`: the target language's own tokenizer
 and the others within the same cost limit), cheapest first so that the most are ready soonest. Like the
 statistics counted ahead, each job waits for the libraries (:mod:`ui.app.warmup`) and steps aside while a
-page draws (:data:`ui.app.statistics_store.ACTIVITY`); a page that needs a result being counted waits for
+page draws (:data:`ui.app.shared_cache.ACTIVITY`); a page that needs a result being counted waits for
 it (:func:`view_result`) instead of counting it again.
 
 Results live in :data:`VIEWS` (a :class:`ui.app.prefetch.ResultStore`: shared, never copied, so they are
@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from bleu_core.study.error_agreement import error_agreement_by_order
 from bleu_core.study.span_scores import span_scores
-from bleu_core.token_offsets import forget_token_columns
-from bleu_core.tokenizers import tokenizer_for_language
-from ui.app import statistics_store, warmup
+from bleu_core.tokenize.token_offsets import forget_token_columns
+from bleu_core.tokenize.tokenizers import tokenizer_for_language
+from ui.app import shared_cache, warmup
 from ui.app.prefetch import Prefetcher, ResultStore
 from ui.app.prefetch import disabled as prefetch_disabled
 
@@ -144,7 +144,7 @@ def view_result(job: Job) -> Any:
     """The result of ``job``: stored, being counted ahead (waited for, and no longer stepping aside), or
     counted now."""
     key, compute = job
-    statistics_store.ACTIVITY.page_waiting(key)
+    shared_cache.ACTIVITY.page_waiting(key)
     return VIEWS.get(key, compute)
 
 
@@ -158,7 +158,7 @@ def _stepping_aside(
 
     def ahead() -> Any:
         warmup.join(timeout=60)
-        statistics_store.ACTIVITY.step_aside(key)
+        shared_cache.ACTIVITY.step_aside(key)
         try:
             return compute()
         finally:
@@ -170,7 +170,7 @@ def _stepping_aside(
 
 def _forget_columns(study_key: str, tokenize: str, lowercase: bool) -> None:
     """Drop the token columns the counts ahead left remembered for ``tokenize``
-    (:func:`bleu_core.token_offsets.forget_token_columns`), unless the page now shows that tokenizer.
+    (:func:`bleu_core.tokenize.token_offsets.forget_token_columns`), unless the page now shows that tokenizer.
 
     Both counts (agreement, span scores) tokenise every annotated translation; the second finds the
     columns the first left (~16 bytes a token: 15-20 MB a tokenizer on WMT24 en-ja). Once both results
@@ -186,8 +186,8 @@ def _forget_columns(study_key: str, tokenize: str, lowercase: bool) -> None:
 
 def order_ahead(candidates: Sequence[str], recent: Sequence[str], current: str) -> list[str]:
     """The tokenizers to count ahead, in order: ``recent`` ones (most recent first), then the other
-    ``candidates`` cheapest first (:data:`ui.app.statistics_store.COUNT_AHEAD_COST`); never ``current``."""
-    cost = statistics_store.COUNT_AHEAD_COST
+    ``candidates`` cheapest first (:data:`ui.app.shared_cache.COUNT_AHEAD_COST`); never ``current``."""
+    cost = shared_cache.COUNT_AHEAD_COST
     worst = max(cost.values())
     rest = sorted(
         candidates, key=lambda name: cost.get(name, worst)
@@ -200,7 +200,7 @@ def _characters(study_key: str, study: Study) -> int:
         if study_key not in _CHARACTERS:
             if len(_CHARACTERS) > 64:
                 _CHARACTERS.clear()
-            _CHARACTERS[study_key] = statistics_store.study_characters(study)
+            _CHARACTERS[study_key] = shared_cache.study_characters(study)
         return _CHARACTERS[study_key]
 
 
@@ -236,7 +236,7 @@ def count_view_ahead(
     if prefetch_disabled() or under_app_test():
         return None
     default = tokenizer_for_language(getattr(study, "target_lang", None))
-    candidates = statistics_store.ahead_tokenizers(_characters(study_key, study), default)
+    candidates = shared_cache.ahead_tokenizers(_characters(study_key, study), default)
     names = order_ahead(candidates, [n for n in recent if n in candidates], tokenize)
     jobs = []
     for name in names:

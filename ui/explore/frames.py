@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from bleu_core.score import BleuArrays
+from bleu_core.engine.score import BleuArrays
 from bleu_core.study import Study
 
 

@@ -59,7 +59,7 @@ TABLE_STYLE = (
 
 @dataclass(frozen=True)
 class Occurrence:
-    """One hypothesis n-gram occurrence (normalised view of :mod:`bleu_core.matches`)."""
+    """One hypothesis n-gram occurrence (normalised view of :mod:`bleu_core.engine.matches`)."""
 
     order: int
     start: int
@@ -306,7 +306,7 @@ def comparison_table(
     Tokens carry their n-grams as ``title`` tooltips (one element a token; see :func:`token_span`). With
     ``style=False`` the style sheets (:data:`STYLE`, :data:`TABLE_STYLE`) are left to another block.
 
-    ``entries`` hold ``system``, ``human`` (bool), ``matches`` (:class:`bleu_core.matches.SegmentMatches`),
+    ``entries`` hold ``system``, ``human`` (bool), ``matches`` (:class:`bleu_core.engine.matches.SegmentMatches`),
     ``bleu`` (0-100), ``counts`` ([(matches, total)] per order), ``bp``, ``scores`` ({criterion: value}).
     An entry's ``hypothesis_html``, when given, is drawn instead of the plain highlighting (Explore puts the
     raters' error spans there: :func:`ui.explore.span_view.mark_entries`; it must be escaped HTML).

@@ -9,8 +9,8 @@ import hashlib
 
 import streamlit as st
 
-from bleu_core.options import BleuOptions
-from bleu_core.segment_level import sentence_options
+from bleu_core.engine.options import BleuOptions
+from bleu_core.engine.segment_level import sentence_options
 from ui.app import state as K
 from ui.app.presentation import show_altair
 from ui.explore.charts import precision_bars

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 import streamlit as st
 
-from bleu_core.matches import match_provenance
+from bleu_core.engine.matches import match_provenance
 from bleu_core.study import Study
 from bleu_core.study.error_agreement import SegmentTokens, token_records
 from bleu_core.study.spans import ErrorSpan
@@ -41,7 +41,7 @@ from ui.explore.highlight import (
 )
 
 if TYPE_CHECKING:
-    from bleu_core.options import BleuOptions
+    from bleu_core.engine.options import BleuOptions
 
 __all__ = [
     "BROWSE_COLUMNS",

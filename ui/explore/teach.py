@@ -2,7 +2,7 @@
 
 :func:`walkthrough` explains a sentence score step by step: tokens, n-grams with counts and clipping,
 modified precisions, their weighted geometric mean, the brevity penalty, the final BLEU. The counts come
-from :func:`bleu_core.matches.match_provenance`, the scores from :func:`bleu_core.score.bleu_from_stats`,
+from :func:`bleu_core.engine.matches.match_provenance`, the scores from :func:`bleu_core.engine.score.bleu_from_stats`,
 so the page shows what the engine computes, not a second implementation.
 
 >>> w = walkthrough("of the", ["It is a guide to action that ensures that the military will forever heed "
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bleu_core.brevity_penalty import brevity_penalty_of
-from bleu_core.matches import SegmentMatches, match_provenance
-from bleu_core.options import SMOOTHING_NAMES, BleuOptions
-from bleu_core.score import bleu_from_stats
+from bleu_core.engine.brevity_penalty import brevity_penalty_of
+from bleu_core.engine.matches import SegmentMatches, match_provenance
+from bleu_core.engine.options import SMOOTHING_NAMES, BleuOptions
+from bleu_core.engine.score import bleu_from_stats
 from bleu_core.study import Study
 from ui.explore.highlight import NgramRow, ngram_rows
 

@@ -4,8 +4,6 @@ explorer, Williams tests, and correlations of a published table of system scores
 ``charts``            metric tables and charts (Babych & Hartley, many BLEUs, explorer, Williams).
 ``panels``            the Metrics page's widgets-and-table blocks.
 ``published_charts``  the Published tables page's charts.
-``*_page``  each page's one door into this room (a page imports one module of its room): what
-            ``pages/<page>.py`` uses, re-exported from the modules that define it: metrics_page.
 
 May import: ``bleu_core``, :mod:`ui.app`, and :mod:`ui.analysis` (the shared scatter, correlation rows and chance lines).
 """

@@ -18,15 +18,15 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from bleu_core.engine.options import BleuOptions
+from bleu_core.evaluation.compare import compare_correlations
+from bleu_core.evaluation.correlation import CorrelationResult
+from bleu_core.evaluation.meta import human_source, segment_correlations, system_correlations
+from bleu_core.evaluation.tau_like import study_tau_like
 from bleu_core.metrics.babych import MEASURES, SCHEME_LABELS, SCHEMES, BabychTables, babych_tables
 from bleu_core.metrics.explorer import ExplorerGrid, ExplorerResult, explore
 from bleu_core.metrics.registry import MetricScores
 from bleu_core.metrics.variants import many_bleus, variants_for
-from bleu_core.options import BleuOptions
-from bleu_core.stats.compare import compare_correlations
-from bleu_core.stats.correlation import CorrelationResult
-from bleu_core.stats.meta import human_source, segment_correlations, system_correlations
-from bleu_core.stats.tau_like import study_tau_like
 from bleu_core.study import Study
 from ui.analysis.correlation_lines import (
     CHANCE_COLUMNS,

@@ -12,13 +12,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from bleu_core.engine.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
 from bleu_core.metrics.explorer import ExplorerGrid
 from bleu_core.metrics.registry import MetricScores
-from bleu_core.options import REF_LENGTH_POLICIES, SMOOTHING_NAMES, BleuOptions
 from bleu_core.study import Study
-from bleu_core.tokenizers import TOKENIZER_NAMES
+from bleu_core.tokenize.tokenizers import TOKENIZER_NAMES
 from ui.analysis.correlation_lines import chance_words
 from ui.app import state as K
+from ui.app.context import table_downloads
 from ui.app.segment_bleu import segment_note
 from ui.metrics import charts as cm
 
@@ -46,8 +47,8 @@ def williams_table(
 def correlation_notes(frame: pd.DataFrame, options: BleuOptions, seed: int) -> str:
     """What the correlation table's columns mean: the oriented r, WMT's tau-like, the chance line
     (how it was drawn: from the rows' ``shuffled within`` and
-    :data:`bleu_core.stats.correlation_chance.PERMUTATIONS`), the sentence BLEU used."""
-    from bleu_core.stats.correlation_chance import PERMUTATIONS
+    :data:`bleu_core.evaluation.correlation_chance.PERMUTATIONS`), the sentence BLEU used."""
+    from bleu_core.evaluation.correlation_chance import PERMUTATIONS
 
     levels, within = frame.get("level", ()), frame.get("shuffled within", ())
     how = [
@@ -122,3 +123,36 @@ def explorer_grid(study: Study, tokenize: str = "13a") -> tuple[ExplorerGrid, st
     rated = [c for c in study.criteria if np.isfinite(study.segment_scores(c)).any()]
     criterion = e2.selectbox("Criterion", [None, *rated], index=1 if rated else 0, key=f"{p}_crit")
     return grid, criterion
+
+
+def show_babych_tables(key: str, study: Study, options: BleuOptions) -> None:
+    """The Metrics page's "Babych & Hartley (2004)" section: BLEU against tf.idf / S-score weighted
+    precision, recall and F with one reference at a time (their Tables 1-3), computed when the user
+    switches it on (a few seconds on a large study)."""
+    st.subheader("Babych & Hartley (2004): weighted n-grams")
+    with st.expander(
+        "Tables 1-3: BLEU vs tf.idf / S-score weighted precision, recall and F with one reference"
+    ):
+        st.write(
+            "Each reference is used alone; word weights (tf.idf, S-score) come from that reference's "
+            "documents. An n-gram counts its most salient word's weight when above 1, else 1. "
+            "Correlations use machine systems only, as in the paper; stability is the standard "
+            "deviation across references."
+        )
+        if not st.toggle(
+            "Compute the tables (a few seconds on a large study)", key=K.MET_BABYCH_ON
+        ):
+            return
+        tables = cm.babych_result(key, study, options.tokenize, options.lowercase)
+        t1, t2, t3 = cm.babych_frames(tables)
+        st.dataframe(t1, hide_index=True, width="stretch")
+        table_downloads(
+            t1,
+            "babych scores",
+            caption="BLEU and weighted P/R/F per system (Babych & Hartley Table 1-2)",
+        )
+        st.dataframe(t2, width="stretch")
+        if not t3.empty:
+            st.dataframe(t3, hide_index=True, width="stretch")
+        for note in tables.notes:
+            st.caption(note)

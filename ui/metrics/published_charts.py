@@ -1,11 +1,11 @@
 """Frames and charts of the Published tables page: a paper's system-level table in, pandas / altair out.
 
-No ``st.*`` here, and no statistics either: every number comes from :mod:`bleu_core.stats.system_table`
+No ``st.*`` here, and no statistics either: every number comes from :mod:`bleu_core.evaluation.system_table`
 (the code path of ``python -m bleu_core meta --system-scores TABLE.csv``); this module only lays the
 results out. A scatter shows exactly the systems its correlation used: a system with ``NA`` on either
 side is left out of that pair, as the correlation skips it.
 
->>> from bleu_core.stats.system_table import parse_system_table, table_correlations
+>>> from bleu_core.evaluation.system_table import parse_system_table, table_correlations
 >>> table = parse_system_table("system,ade,BLEU\\nA,1,2\\nB,2,3.5\\nC,3,3\\nD,NA,1", "t.csv")
 >>> table_frame(table)["ade"].isna().tolist()
 [False, False, False, True]
@@ -36,7 +36,7 @@ def table_frame(table: Any) -> pd.DataFrame:
 
 
 def correlations_frame(rows: Iterable[Any]) -> pd.DataFrame:
-    """One row per metric × criterion × method (:class:`bleu_core.stats.system_table.TableCorrelation`)."""
+    """One row per metric × criterion × method (:class:`bleu_core.evaluation.system_table.TableCorrelation`)."""
     rows = list(rows)
     base = correlation_rows([r.result for r in rows], "system")
     return pd.DataFrame(
@@ -82,7 +82,7 @@ def published_scatter(
 ) -> alt.LayerChart:
     """System-level scatter of ``criterion`` against ``metric`` with the least-squares line and r, R², p, n.
 
-    ``pearson`` is the pair's :class:`bleu_core.stats.CorrelationResult` (method ``pearson``); ``source``
+    ``pearson`` is the pair's :class:`bleu_core.evaluation.CorrelationResult` (method ``pearson``); ``source``
     (the file name) goes into the subtitle so an exported image says where its numbers come from.
     """
     subtitle = fit_summary(pearson) + (f" · {source}" if source else "")

@@ -3,8 +3,6 @@
 ``overview``  counts and small tables of the open study (no pandas).
 ``upload``    the upload form: roles read from file names, roles the user gives, their widget keys.
 ``metric_upload``  metric scores computed elsewhere (MTME score files, tables) attached to the open study.
-``*_page``  each page's one door into this room (a page imports one module of its room): what
-            ``pages/<page>.py`` uses, re-exported from the modules that define it: study_page.
 
 May import: ``bleu_core`` and :mod:`ui.app`.
 """

@@ -38,7 +38,7 @@ The ratings of ``#incomplete`` documents are left out of the scores, but not thr
 annotation batches with parts of documents already assigned elsewhere, so most of these items were rated by
 a second, different rater in a complete document. They are the release's only *second opinions* and are kept
 aside in :attr:`EsaAnnotations.second_opinions` (a study keeps them in ``metadata["second_opinions"]``),
-where only the human ceiling (:mod:`bleu_core.stats.ceiling`) reads them: on WMT24 en-ja 373 items of 13
+where only the human ceiling (:mod:`bleu_core.evaluation.ceiling`) reads them: on WMT24 en-ja 373 items of 13
 translations (12 systems and the reference) have a rating by two raters this way, on en-hi 128 of 9 (8
 and the reference). ``#dup`` documents are the same
 rater's repeats (an intra-rater check), not second opinions. Anything else that does

@@ -23,7 +23,7 @@ kept), and so does the study.
 **Language pairs** are ``SRC-TGT`` from the documents' ``src_lang`` and ``tgt_lang``: WMT25 ``en-cs_CZ``,
 WMT26 ISO 639-3 + script ``eng_Latn-ces_Latn`` (its ``doc_id`` is
 ``WMT26_###_DOMAIN_###_SRC_###_TGT_###_DOC``). The target code picks BLEU's default tokenizer by its
-language or script (:func:`bleu_core.tokenizers.tokenizer_for_language`: ``ja_JP`` and ``jpn_Jpan`` →
+language or script (:func:`bleu_core.tokenize.tokenizers.tokenizer_for_language`: ``ja_JP`` and ``jpn_Jpan`` →
 ``ja-mecab``, ``zho_Hans`` → ``zh``).
 
 **References** are named ``ref-A`` for ``refA`` (``ref-PE`` for ``refPE``…). Documents without any

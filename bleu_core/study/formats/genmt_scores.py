@@ -13,7 +13,7 @@ items. ``errorsK`` are Appraise's ESA spans with the ``error_type`` removed by t
 :func:`bleu_core.study.formats.esa.parse_esa_spans`; ``"missing"`` marks an omission), where ``<br>`` was
 already turned into ``"\\n"``. Each score becomes a :class:`~bleu_core.study.model.Rating` of criterion
 ``esa`` with rater ``annotatorK`` (``humanK`` when the line names none) and group ``humanK``: an item with
-both passes has two raters, so the human ceiling (:mod:`bleu_core.stats.ceiling`) compares pass against
+both passes has two raters, so the human ceiling (:mod:`bleu_core.evaluation.ceiling`) compares pass against
 pass. The study's ESA score of an item is the mean of its passes; the organisers' clusters
 (``humeval/05-compute_clusters.py``) count the two passes as two segments, which weighs an item with two
 passes double in a system's mean.

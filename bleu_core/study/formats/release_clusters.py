@@ -7,7 +7,7 @@ rank range ``CLUSTER_START``-``CLUSTER_END``, ``True`` on the last system of a c
 ``NAME.ID`` (``Borderline.4``) and matched to the study's systems by ``NAME``. Those are the columns this
 reader accepts; any other file named ``clusters.csv`` gets a note saying why it is not shown.
 :func:`attach_release_clusters` keeps the rows of the study's pair in ``study.metadata["release_clusters"]``
-(plain data: the study saves and reloads with it); :func:`bleu_core.stats.cluster_report.release_clusters_of`
+(plain data: the study saves and reloads with it); :func:`bleu_core.evaluation.cluster_report.release_clusters_of`
 shows them beside the clusters computed from the scores.
 
 >>> text = "SRC TRG WINS TOTAL CLUSTER_START CLUSTER_END END_OF_CLUSTER SYSTEM\\n" \\
