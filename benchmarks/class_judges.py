@@ -4,7 +4,9 @@ Each student is one websocket session of the running app server, as one phone is
 link's address (``/rate?campaign=CODE``), types a name and presses "Start rating", then, item after item, does
 what the ESA screen asks (``ui/campaigns/esa_marking.py``): taps the first word of the translation and/or
 ``[missing]`` (``st.pills``), presses "Minor error" or "Major error", moves the slider, and presses "Save and
-next". Each of those is one rerun of the Rate page, as in the browser. The time of a submit is from sending
+next". Each of those is one rerun of the Rate page, as in the browser. The page counts a score only once the
+slider has moved (a slider left where it started gives none), so a student whose score is where the slider
+stands moves it one step away and back, as on a phone (:func:`slider_moves`). The time of a submit is from sending
 "Save and next" to the server's run that draws the next item ("Item n+1 of N") having arrived in full.
 
 Pace: one rating every ``pace`` seconds (uniform between the two bounds, per student and item, from a
@@ -90,6 +92,27 @@ def widget_id(run: Run, kind: str, suffix: str) -> str:
     return element.proto.id
 
 
+def slider_moves(at: float, score: int) -> list[int]:
+    """The values a student sets, one rerun each, to bring a slider standing at *at* to *score*: the score,
+    or, when the slider already stands there, a neighbouring value first (the page counts only a move).
+
+    >>> slider_moves(50.0, 73), slider_moves(50.0, 50), slider_moves(100.0, 100)
+    ([73], [51, 50], [99, 100])
+    """
+    if score != at:
+        return [score]
+    return [score + 1 if score < 100 else score - 1, score]
+
+
+def slider_value(run: Run, pos: int) -> float:
+    """Where the slider of item *pos* stands in *run* (the value the server set, else its default)."""
+    element = run.find("slider", lambda e: e.proto.id.endswith(f"rate_slider_{pos}"))
+    if element is None:
+        raise LookupError(f"no slider ending 'rate_slider_{pos}' on the page")
+    values = element.proto.value if element.proto.set_value else element.proto.default
+    return float(values[0])
+
+
 async def join(client: StreamlitClient, code: str, name: str) -> Run:
     """Open the join link and start rating under *name*."""
     run = await client.open("rate", f"campaign={code}")
@@ -139,9 +162,10 @@ async def rate_one(client: StreamlitClient, run: Run, rng: random.Random, pace: 
     run, (severity, first_word, missing) = await mark(client, run, rng, pos, report)
     await asyncio.sleep(interval * 0.3)
     score = rng.randint(0, 100)
-    run = await timed(
-        client, report, [widget_value(widget_id(run, "slider", f"rate_slider_{pos}"), [score])]
-    )
+    for value in slider_moves(slider_value(run, pos), score):
+        run = await timed(
+            client, report, [widget_value(widget_id(run, "slider", f"rate_slider_{pos}"), [value])]
+        )
     left = interval * 0.3 - (run.seconds if run.seconds < interval * 0.3 else 0)
     await asyncio.sleep(max(0.0, left))
     save = widget_id(run, "button", f"rate_save_{pos}")

@@ -272,6 +272,20 @@ def _chart_images(page) -> list[bytes]:
     return images
 
 
+def _same_picture(a: bytes, b: bytes) -> bool:
+    """Two PNG screenshots show the same chart: equal sizes and no pixel off by more than 2 levels of 255.
+
+    An SVG chart updated in place and the identical SVG drawn fresh can be rasterised a level apart at
+    a pixel's antialiased edge (Chromium repaints only the changed region); stale or wrong data moves marks
+    and changes pixels by far more."""
+    from PIL import Image, ImageChops
+
+    one, two = (Image.open(io.BytesIO(png)).convert("RGB") for png in (a, b))
+    if one.size != two.size:
+        return False
+    return max(high for _, high in ImageChops.difference(one, two).getextrema()) <= 2
+
+
 def _choose_tokenizer(page, name: str) -> None:
     box = page.locator('[data-testid="stSidebar"] [data-testid="stSelectbox"]').filter(
         has_text="Tokenizer"
@@ -302,11 +316,12 @@ def test_bleu_vs_human_charts_are_updated_in_place_and_show_the_new_scores(serve
     )
     assert len(same_nodes) >= 3 and all(same_nodes)  # every chart updated in place, not drawn anew
     after = _chart_images(updated)
-    assert all(a != b for a, b in zip(before, after, strict=True))  # the new scores show
+    assert len(before) == len(after) and not any(map(_same_picture, before, after))  # new scores
     open_page(fresh, server, "study")
     _choose_tokenizer(fresh, "char")
     fresh.locator('[data-testid="stSidebar"]').get_by_role("link", name="BLEU vs human").click()
     wait_app_idle(fresh)
-    assert _chart_images(fresh) == after
+    shown = _chart_images(fresh)
+    assert len(shown) == len(after) and all(map(_same_picture, shown, after))
     for pg in pages:
         pg.context.close()

@@ -249,4 +249,9 @@ def reference_scatter(
             star.encode(x=f"{x}:Q", y=f"{y}:Q", tooltip=["reference", f"{y}:Q"]),
             text.encode(x=f"{x}:Q", y=f"{y}:Q", text="reference:N"),
         ]
-    return alt.layer(*layers) if len(layers) > 1 else chart
+    if len(layers) == 1:
+        return chart
+    # The title goes on the outermost chart: there show_chart(subtitle=False) finds it and leaves the
+    # subtitle, whose numbers change with the settings, off the screen (the spec then stays the same).
+    title, chart.title = chart.title, alt.Undefined
+    return alt.layer(*layers, title=title)
