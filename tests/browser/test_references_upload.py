@@ -41,7 +41,9 @@ def add_reference(page, name: str) -> None:
 
 
 def remove_reference(page, name: str) -> None:
-    """Remove ``name``'s chip from the picker (its close button)."""
+    """Remove ``name``'s chip from the picker (its close button); the option list left open by the last
+    choice would take the click, so it is closed first."""
+    page.keyboard.press("Escape")
     picker(page).get_by_role("button", name=f"Remove {name}", exact=True).click()
     wait_app_idle(page)
 
