@@ -68,6 +68,9 @@ def rate_item(session: JudgeSession) -> None:
         go_elsewhere(session, pos)
         return
     show_item(item)
+    second_tap = st.session_state.pop(K.RATE_NOTICE_SAVED, None)
+    if second_tap:
+        st.info(second_tap)
     existing = session.scores(pos)
     answer = score_form(session.campaign, pos, existing)
     if answer.save:
@@ -77,8 +80,9 @@ def rate_item(session: JudgeSession) -> None:
         else:
             try:
                 session.submit(pos, answer.chosen, at_cursor=True)  # only the item on screen
-            except AlreadySaved as err:
-                st.info(md_escape(str(err).capitalize()) + ".")
+            except AlreadySaved as err:  # the first tap's run saved it: nothing changed, go on
+                st.session_state[K.RATE_NOTICE_SAVED] = md_escape(str(err).capitalize()) + "."
+                moved()
             except BleuStudyError as err:
                 st.error(md_escape(str(err)))
             else:

@@ -246,3 +246,32 @@ def test_campaigns_page_open_close_and_delete(db, campaign):
     assert not at.exception and at.session_state[K.CAMP_CODE] is None
     with pytest.raises(CampaignError, match=f"no campaign with code '{code}'"):
         store.get_campaign(code)
+
+
+def test_rate_page_second_tap_whose_first_run_saved_meanwhile_moves_on(campaign, monkeypatch):
+    # 1-5: the first tap's run saves item 1 after the second tap's run has drawn it (Streamlit starts a new
+    # run before the old one stops); the second save is refused by the store and the page goes on, saying so.
+    store, created = campaign
+    code = created.campaign.code
+    at = start("rate", query={"campaign": code})
+    at.text_input(key=K.RATE_JOIN_NAME).input("Ana")
+    at.radio(key=K.RATE_JOIN_GROUP).set_value("bilingual")
+    buttons(at, "Start rating")[0].click().run()
+    token = at.session_state[K.RATE_TOKEN]
+    rate = CampaignStore.rate
+
+    def first_run_lands_first(self, code_, token_, position, *args, **kwargs):
+        monkeypatch.setattr(CampaignStore, "rate", rate)
+        rate(self, code_, token_, position, {"adequacy": 3, "fluency": 3}, at_cursor=True)
+        return rate(self, code_, token_, position, *args, **kwargs)
+
+    monkeypatch.setattr(CampaignStore, "rate", first_run_lands_first)
+    at.radio(key=f"{K.RATE_SCORE_PREFIX}0_0").set_value(4)
+    at.radio(key=f"{K.RATE_SCORE_PREFIX}0_1").set_value(2)
+    buttons(at, "Save and next")[0].click().run()
+    assert not at.exception
+    assert at.subheader[0].value == "Item 2 of 6"
+    assert any(
+        "Item 1 is already saved; this second save changed nothing" in i.value for i in at.info
+    )
+    assert store.my_ratings(code, token) == {0: {"adequacy": 3, "fluency": 3}}

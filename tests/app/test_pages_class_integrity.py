@@ -113,6 +113,29 @@ def test_a_late_second_tap_saves_nothing_and_says_so(jar, esa):
     assert judge.position == 1
 
 
+def test_a_second_tap_whose_first_run_saved_meanwhile_moves_on(jar, esa, monkeypatch):
+    # Streamlit starts the second tap's run before the first one stops: the first run's save lands after the
+    # second run has drawn item 1 and before its own save. The store refuses that save; the page moves on.
+    store, code, key, _plan = esa
+    at = join(code)
+    at.slider(key=f"{K.RATE_SLIDER_PREFIX}0").set_value(70).run()
+    assert at.subheader[0].value.startswith("Item 1 of")
+    rate = CampaignStore.rate
+
+    def first_run_lands_first(self, code_, token, position, *args, **kwargs):
+        monkeypatch.setattr(CampaignStore, "rate", rate)
+        rate(self, code_, token, position, {"esa": 40}, [], at_cursor=True)  # the first tap's run
+        return rate(self, code_, token, position, *args, **kwargs)
+
+    monkeypatch.setattr(CampaignStore, "rate", first_run_lands_first)
+    click(at, "Save and next")  # the second tap's run, begun on item 1
+    assert at.subheader[0].value.startswith("Item 2 of")
+    assert any(
+        "Item 1 is already saved: the second tap changed nothing" in i.value for i in at.info
+    )
+    assert [(r.position, r.score) for r in store.ratings(code, key)] == [(0, 40)]
+
+
 def test_unsaved_marks_and_score_survive_a_reload(jar, esa):
     store, code, key, plan = esa
     at = join(code)

@@ -89,7 +89,9 @@ def test_metric_ranking_error_free_detection(page, demo_server) -> None:
     heading.wait_for(timeout=SLOW)
     box = page.locator('[data-testid="stSelectbox"]').filter(has_text="Translations")
     box.get_by_role("combobox").click()  # one language pair: one group, every translation
-    assert page.get_by_role("option").all_inner_texts() == ["all"]
+    options = page.get_by_role("option")
+    options.first.wait_for(timeout=SLOW)  # the list opens after the click returns
+    assert options.all_inner_texts() == ["all"]
     page.keyboard.press("Escape")
     chart = heading.locator("xpath=following::*[@data-testid='stVegaLiteChart']").first
     chart.wait_for(timeout=SLOW)

@@ -553,6 +553,8 @@ RATE_TOUCHED_PREFIX: Final = "rate_touched_"
 RATE_SAVE_FOR: Final = "rate_save_for"
 """ESA / DA: the position of the item whose "Save and next" was tapped (set by the button's callback), or
 absent: a late second tap names the item it was meant for."""
+RATE_NOTICE_SAVED: Final = "rate_notice_saved"
+"""1-5: the message of a second Save that found its item already saved, shown once on the next item."""
 RATE_DRAFT: Final = "rate_draft"
 """ESA and cESA: this browser's unsaved marks (and scores) of the screen (its item, or a contrastive
 sentence's translations), as its cookie holds them (ui/campaigns/browser_memory.py), ``""`` for none, or None

@@ -335,8 +335,11 @@ def rate_slider_item(session: JudgeSession, position: int, item: Item) -> bool:
             session.skip(position)
             forget_marks(position)
             return True
-    except AlreadySaved as err:
-        st.info(md_escape(str(err).capitalize()) + ".")
+    except AlreadySaved:
+        # The first tap's run saved this item while this run (the second tap's) was starting: Streamlit
+        # begins a new run before the old one stops. Nothing changed; go on to the next item and say so there.
+        st.session_state[K.RATE_SAVE_FOR] = position
+        return True
     except BleuStudyError as err:
         st.error(md_escape(str(err)))
     return False
