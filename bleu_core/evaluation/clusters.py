@@ -226,9 +226,12 @@ def _clusters(
     pvalues = np.full((len(order), len(order)), np.nan)
     ranks: list[int | None] = [None] * len(order)
     if n_resamples > 0 and n > 0:
+        pairs = [(ranked[i], ranked[j]) for i in range(n) for j in range(i + 1, n)]
+        found = scored.pvalues(pairs) if scored.pvalues is not None else {}
         for i in range(n):
             for j in range(i + 1, n):
-                pvalues[i, j] = scored.pvalue(ranked[i], ranked[j])
+                pair = (ranked[i], ranked[j])
+                pvalues[i, j] = found[pair] if pair in found else scored.pvalue(*pair)
         ranks[:n] = assign_ranks(np.nan_to_num(pvalues[:n, :n], nan=1.0), alpha)
     return pvalues, ranks
 

@@ -12,7 +12,8 @@ statistics — system-level **soft pairwise accuracy** (SPA, Thompson et al. 202
 * the **average rank**: the weighted average of the metric's cluster ranks over tasks (``AverageRanks``);
 * **global clusters** (``AverageCorrMatrix``): for two metrics, every task draws its own null
   differences (the two metrics' scores, or pair outcomes, swapped at random, as its test does); the
-  draws are summed over tasks with the same weights and normalisation, and
+  draws are summed over tasks with the same weights and normalisation (SPA's draws for all pairs of metrics
+  at once, summed in float64: :mod:`bleu_core.evaluation.spa_nulls`), and
   ``p = P(Σ weighted null difference >= observed global difference)``; clusters as WMT assigns them.
 
 Beside the metrics, each task carries its **human ceiling** when it knows its study
@@ -55,6 +56,7 @@ from .ceiling import add_ceiling, check_ceiling_criterion
 from .chance import ITEM_LEVEL, SYSTEM_LEVEL, add_chance, ranking_data
 from .clusters import MetricRanking, assign_ranks, rank_metrics
 from .errors import StatsInputError
+from .spa_nulls import spa_null_draws, zscore
 from .statistic_names import TIE_VARIANTS
 
 if TYPE_CHECKING:
@@ -197,38 +199,14 @@ def normalised(statistic: str, value: Any) -> Any:
     return (value - low) / (high - low)
 
 
-def _zscore(x: np.ndarray) -> np.ndarray:
-    sd = x.std()
-    return (x - x.mean()) / (sd if sd > 0 else 1.0)
-
-
 def _system_null(statistic: str, a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int, rng: Any):
     from .permutation_both import SYSTEM_ROW_STATISTICS
 
     fn = SYSTEM_ROW_STATISTICS[statistic]
     keep = ~(np.isnan(a) | np.isnan(b) | np.isnan(h))
-    za, zb, hk = _zscore(a[keep]), _zscore(b[keep]), h[keep]
+    za, zb, hk = zscore(a[keep]), zscore(b[keep]), h[keep]
     w = rng.random((n, hk.size)) < 0.5
     return fn(np.where(w, za, zb), hk) - fn(np.where(w, zb, za), hk)
-
-
-def _spa_null(a: np.ndarray, b: np.ndarray, h: np.ndarray, n: int, rng: Any) -> np.ndarray:
-    from .pairwise import batched_pairwise_pvalues, pvalue_batch, sign_matrix
-
-    za, zb = _zscore(a), _zscore(b)
-    signs = sign_matrix(1000, h.shape[1], 4)  # MTME pce.py: 1000 sign flips, seed 4
-    ph = batched_pairwise_pvalues(h[None], signs)
-
-    def spa(stack: np.ndarray) -> np.ndarray:
-        return 1.0 - np.abs(batched_pairwise_pvalues(stack, signs) - ph).mean(axis=1)
-
-    out, done, batch = [], 0, pvalue_batch(h.shape[0], 1000)
-    while done < n:
-        m = min(batch, n - done)
-        w = rng.random((m, *h.shape)) < 0.5
-        out.append(spa(np.where(w, za, zb)) - spa(np.where(w, zb, za)))
-        done += m
-    return np.concatenate(out)
 
 
 class _ItemPairs:
@@ -267,13 +245,23 @@ class _TaskNulls:
             _ItemPairs(statistic, self.human, self.scores) if statistic in ITEM_LEVEL else None
         )
 
-    def null(self, a: str, b: str, n: int, seed: int) -> np.ndarray:
-        rng = np.random.default_rng(seed)
-        if self.items is not None:
-            return self.items.null(a, b, n, rng)
-        if self.statistic in SYSTEM_LEVEL:
-            return _system_null(self.statistic, self.scores[a], self.scores[b], self.human, n, rng)
-        return _spa_null(self.scores[a], self.scores[b], self.human, n, rng)
+    def nulls(
+        self, pairs: Sequence[tuple[str, str]], n: int, seed: int
+    ) -> dict[tuple[str, str], np.ndarray]:
+        """``n`` null draws of value(a) - value(b) for every pair, each from ``default_rng(seed)``; SPA's
+        for all pairs at once (:func:`bleu_core.evaluation.spa_nulls.spa_null_draws`: the same masks)."""
+        if self.items is None and self.statistic not in SYSTEM_LEVEL:  # soft pairwise accuracy
+            return spa_null_draws(self.scores, self.human, pairs, n, seed)
+        out = {}
+        for a, b in pairs:
+            rng = np.random.default_rng(seed)
+            if self.items is not None:
+                out[(a, b)] = self.items.null(a, b, n, rng)
+            else:
+                out[(a, b)] = _system_null(
+                    self.statistic, self.scores[a], self.scores[b], self.human, n, rng
+                )
+        return out
 
 
 def _weights(weights: Sequence[float] | None, n: int) -> tuple[float, ...]:
@@ -298,17 +286,19 @@ def _global_clusters(
     seed: int,
 ) -> np.ndarray:
     """p-values of every pair of metrics (best first) from the tasks' weighted null draws."""
+    pairs = [
+        (metrics[i], metrics[j]) for i in range(len(metrics)) for j in range(i + 1, len(metrics))
+    ]
+    total = {pair: np.zeros(n) for pair in pairs}
+    for k, (task_nulls, (_, stat), w) in enumerate(zip(nulls, columns, weights, strict=True)):
+        low, high = RANGES.get(stat, (0.0, 1.0))
+        for pair, draws in task_nulls.nulls(pairs, n, seed + k).items():
+            total[pair] += w * draws / (high - low)
     p = np.full((len(metrics), len(metrics)), np.nan)
     for i in range(len(metrics)):
         for j in range(i + 1, len(metrics)):
             a, b = metrics[i], metrics[j]
-            total = np.zeros(n)
-            for k, (task_nulls, (_, stat), w) in enumerate(
-                zip(nulls, columns, weights, strict=True)
-            ):
-                low, high = RANGES.get(stat, (0.0, 1.0))
-                total += w * task_nulls.null(a, b, n, seed + k) / (high - low)
-            p[i, j] = float(np.mean(total >= average[a] - average[b] - 1e-12))
+            p[i, j] = float(np.mean(total[(a, b)] >= average[a] - average[b] - 1e-12))
     return p
 
 

@@ -180,7 +180,6 @@ def soft_pairwise_perm_both(
     seed: int | None = DEFAULT_SEED,
     n_permutations: int = 1000,
     permutation_seed: int = 4,
-    batch: int | None = None,
     early_stop: tuple[int, float, float] | None = None,
 ) -> PermBothResult:
     """PERM-BOTH for soft pairwise accuracy: is metric 2's SPA significantly higher than metric 1's?
@@ -197,7 +196,9 @@ def soft_pairwise_perm_both(
     ``early_stop = (block, low, high)`` stops, as MTME's ``PermutationSigDiffParams`` do, after any
     whole ``block`` of resamples where the p-value so far is below ``low`` or above ``high`` (WMT's
     task settings: ``(100, 0.02, 0.5)``; the result's ``n_resamples`` says how many were used).
-    Every resample costs one permutation test per hybrid, so this matters here.
+    Every resample costs one permutation test per hybrid, so this matters here. The sums under the sign
+    flips are taken in float64 (:func:`bleu_core.evaluation.spa_nulls.spa_perm_both`, which tests many
+    pairs of metrics on the same masks at once).
 
     >>> rng = np.random.default_rng(0)
     >>> human = rng.normal(size=(4, 30)) + np.arange(4)[:, None]
@@ -206,7 +207,7 @@ def soft_pairwise_perm_both(
     >>> r.statistic > 0, r.pvalue < 0.05
     (True, True)
     """
-    from .pairwise import batched_pairwise_pvalues, pvalue_batch, sign_matrix
+    from .spa_nulls import spa_perm_both
 
     m1 = np.asarray(metric1, dtype=np.float64)
     m2 = np.asarray(metric2, dtype=np.float64)
@@ -220,30 +221,19 @@ def soft_pairwise_perm_both(
     if np.isnan(m1).any() or np.isnan(m2).any() or np.isnan(h).any():
         raise StatsInputError("soft pairwise accuracy's test needs every segment scored")
     count = check_count(n_resamples, "number of resamples")
-    rng, seed = make_rng(seed)
-    ones = np.ones(h.shape, dtype=bool)
-    z1, z2 = _zscore(m1, ones), _zscore(m2, ones)
-    signs = sign_matrix(n_permutations, h.shape[1], permutation_seed)
-    ph = batched_pairwise_pvalues(h[None], signs)
-
-    def spa(stack: np.ndarray) -> np.ndarray:
-        return 1.0 - np.abs(batched_pairwise_pvalues(stack, signs) - ph).mean(axis=1)
-
-    s1, s2 = (float(v) for v in spa(np.stack([z1, z2])))
-    delta = s2 - s1
-    hits, done = 0, 0
-    batch = batch or pvalue_batch(h.shape[0], n_permutations)
-    block = count if early_stop is None else check_count(early_stop[0], "early-stop block")
-    while done < count:
-        end = min(count, (done // block + 1) * block)
-        while done < end:
-            m = min(batch, end - done)
-            w = rng.random((m, *h.shape)) < 0.5
-            null = spa(np.where(w, z2, z1)) - spa(np.where(w, z1, z2))
-            hits += int((null >= delta - _TOLERANCE).sum())
-            done += m
-        if early_stop is not None and not early_stop[1] <= hits / done <= early_stop[2]:
-            break
-    return PermBothResult(
-        "perm-both soft pairwise accuracy", delta, hits / done, s1, s2, done, seed
-    )
+    if early_stop is not None:
+        check_count(early_stop[0], "early-stop block")
+    _, seed = make_rng(seed)
+    test = spa_perm_both(
+        {"2": m2, "1": m1},
+        h,
+        [("2", "1")],
+        count,
+        seed,
+        early_stop=early_stop,
+        n_permutations=n_permutations,
+        permutation_seed=permutation_seed,
+    )[("2", "1")]
+    values = (test.value_b, test.value_a)
+    method = "perm-both soft pairwise accuracy"
+    return PermBothResult(method, test.statistic, test.pvalue, *values, test.n_resamples, seed)

@@ -74,7 +74,8 @@ class Scored:
     ``info[name]`` may hold ``n`` (pairs or systems counted), ``threshold`` and ``note``;
     ``pvalue(a, b)`` is the p-value that the metric named ``a`` beats the one named ``b``;
     ``intervals[name]`` is ``(confidence interval or None, note)``; ``interval`` says how they were
-    resampled (empty when they were not).
+    resampled (empty when they were not); ``pvalues(pairs)``, when set, gives ``pvalue`` of many pairs at
+    once (a statistic whose tests share their draws).
     """
 
     values: dict[str, float]
@@ -82,6 +83,7 @@ class Scored:
     pvalue: Callable[[str, str], float]
     intervals: dict[str, tuple[Any, str]] = field(default_factory=dict)
     interval: str = ""
+    pvalues: Callable[[Sequence[tuple[str, str]]], dict[tuple[str, str], float]] | None = None
 
 
 class RankingStatistic(ABC):
@@ -213,23 +215,32 @@ class SoftPairwiseStatistic(RankingStatistic):
             interval = (
                 f"bootstrap over the {int(common.sum())} segments scored for every rated system"
             )
-        pvalue = partial(self._pvalue, oriented, human, inputs)
-        return Scored(values, info, pvalue, intervals, interval)
+        pvalues = partial(self._pvalues, oriented, human, inputs)
+        return Scored(
+            values, info, lambda a, b: pvalues([(a, b)])[(a, b)], intervals, interval, pvalues
+        )
 
     @staticmethod
-    def _pvalue(
-        oriented: dict[str, np.ndarray], human: np.ndarray, inputs: RankingInputs, a: str, b: str
-    ) -> float:
-        from .permutation_both import soft_pairwise_perm_both
+    def _pvalues(
+        oriented: dict[str, np.ndarray],
+        human: np.ndarray,
+        inputs: RankingInputs,
+        pairs: Sequence[tuple[str, str]],
+    ) -> dict[tuple[str, str], float]:
+        """Every pair's PERM-BOTH p-value that ``a`` beats ``b``, all on the same masks
+        (:func:`~bleu_core.evaluation.spa_nulls.spa_perm_both`)."""
+        from .spa_nulls import spa_perm_both
 
-        return soft_pairwise_perm_both(
-            oriented[b],
-            oriented[a],
+        names = {m for pair in pairs for m in pair}
+        tests = spa_perm_both(
+            {m: oriented[m] for m in names},
             human,
-            n_resamples=inputs.n_resamples,
-            seed=inputs.seed,
+            pairs,
+            inputs.n_resamples,
+            inputs.seed,
             early_stop=WMT_EARLY_STOP,
-        ).pvalue
+        )
+        return {pair: t.pvalue for pair, t in tests.items()}
 
 
 class _PairValues:

@@ -1096,6 +1096,128 @@ done:
     return result;
 }
 
+/* pair_counts(partial, observed, out, k): the counting step of a pairwise permutation test, for R score sets at
+ * once. `partial` (float64, R x K x P) holds each system's permuted sums, `observed` (float64, R x Q) and `out`
+ * (int64, R x Q) one value per pair of systems, Q = K(K-1)/2 pairs (i < j) in np.triu_indices order:
+ * out[r, q] = #{t : partial[r, i, t] - partial[r, j, t] >= observed[r, q]}. The numpy twin is
+ * bleu_core.evaluation.spa_nulls._pair_counts_numpy. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+/* one copy for AVX2 machines (four doubles a step), one for any x86-64, chosen when the module loads */
+#define PAIR_COUNTS_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define PAIR_COUNTS_CLONES
+#endif
+
+/* The counting loops of pair_counts over R score sets of k systems and n_perm flips. */
+PAIR_COUNTS_CLONES
+static void pair_counts_loops(const double *part, const double *obs, int64_t *out, int64_t r_sets, int64_t k,
+                              int64_t n_perm) {
+    const int64_t n_pairs = k * (k - 1) / 2;
+    for (int64_t r = 0; r < r_sets; r++) {
+        const double *base = part + r * k * n_perm;
+        int64_t q = r * n_pairs;
+        for (int64_t i = 0; i < k - 1; i++) {
+            const double *x = base + i * n_perm;
+            for (int64_t j = i + 1; j < k; j++, q++) {
+                const double *y = base + j * n_perm;
+                const double c = obs[q];
+                int64_t hits = 0;
+                for (int64_t t = 0; t < n_perm; t++) hits += (x[t] - y[t] >= c);
+                out[q] = hits;
+            }
+        }
+    }
+}
+
+static PyObject *pair_counts(PyObject *self, PyObject *args) {
+    PyObject *o_part, *o_obs, *o_out;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "OOOn", &o_part, &o_obs, &o_out, &k)) return NULL;
+    Buf bp = {0}, bo = {0}, bc = {0};
+    PyObject *result = NULL;
+    if (get_buffer(o_part, &bp, 8, 0, "partial") < 0 || get_buffer(o_obs, &bo, 8, 0, "observed") < 0 ||
+        get_buffer(o_out, &bc, 8, 1, "out") < 0)
+        goto done;
+    const int64_t n_pairs = (int64_t)k * (k - 1) / 2;
+    if (k < 2 || N_ITEMS(bo) != N_ITEMS(bc) || N_ITEMS(bo) % n_pairs != 0) {
+        PyErr_SetString(PyExc_ValueError, "pair_counts: one observed value and one count per pair of systems");
+        goto done;
+    }
+    const int64_t r_sets = N_ITEMS(bo) / n_pairs;
+    if (N_ITEMS(bp) % (r_sets * k) != 0) {
+        PyErr_SetString(PyExc_ValueError, "pair_counts: partial must hold R x K x P sums");
+        goto done;
+    }
+    const int64_t n_perm = N_ITEMS(bp) / (r_sets * k);
+    const double *part = bp.view.buf, *obs = bo.view.buf;
+    int64_t *out = bc.view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    pair_counts_loops(part, obs, out, r_sets, (int64_t)k, n_perm);
+    Py_END_ALLOW_THREADS;
+    result = Py_NewRef(Py_None);
+done:
+    release(&bp), release(&bo), release(&bc);
+    return result;
+}
+
+/* hybrid_counts(a_part, b_part, a_free, b_free, obs1, obs2, out1, out2, k): pair_counts of the two PERM-BOTH
+ * hybrids of metrics a and b for R masks at once, without building them in numpy. a_part and b_part (float64,
+ * R x K x P) are each metric's masked sums (signs @ (w*z)), a_free and b_free (float64, K x P) its mask-free
+ * sums (signs @ z); hybrid 1 is a_part + (b_free - b_part), hybrid 2 is b_part + (a_free - a_part) (the same
+ * operations, in the same order, as numpy would do them). obs1, obs2, out1, out2 are R x Q as for pair_counts.
+ * The numpy twin is bleu_core.evaluation.spa_nulls.SpaHybrids.null with force=False. */
+static PyObject *hybrid_counts(PyObject *self, PyObject *args) {
+    PyObject *o_ap, *o_bp, *o_af, *o_bf, *o_c1, *o_c2, *o_n1, *o_n2;
+    Py_ssize_t k;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOn", &o_ap, &o_bp, &o_af, &o_bf, &o_c1, &o_c2, &o_n1, &o_n2, &k))
+        return NULL;
+    Buf ap = {0}, bp = {0}, af = {0}, bf = {0}, c1 = {0}, c2 = {0}, n1 = {0}, n2 = {0};
+    PyObject *result = NULL;
+    double *h1 = NULL, *h2 = NULL;
+    if (get_buffer(o_ap, &ap, 8, 0, "a_part") < 0 || get_buffer(o_bp, &bp, 8, 0, "b_part") < 0 ||
+        get_buffer(o_af, &af, 8, 0, "a_free") < 0 || get_buffer(o_bf, &bf, 8, 0, "b_free") < 0 ||
+        get_buffer(o_c1, &c1, 8, 0, "obs1") < 0 || get_buffer(o_c2, &c2, 8, 0, "obs2") < 0 ||
+        get_buffer(o_n1, &n1, 8, 1, "out1") < 0 || get_buffer(o_n2, &n2, 8, 1, "out2") < 0)
+        goto done;
+    const int64_t n_pairs = (int64_t)k * (k - 1) / 2;
+    if (k < 2 || N_ITEMS(c1) % n_pairs != 0 || N_ITEMS(c2) != N_ITEMS(c1) || N_ITEMS(n1) != N_ITEMS(c1) ||
+        N_ITEMS(n2) != N_ITEMS(c1)) {
+        PyErr_SetString(PyExc_ValueError, "hybrid_counts: one observed value and one count per pair of systems");
+        goto done;
+    }
+    const int64_t r_sets = N_ITEMS(c1) / n_pairs;
+    const int64_t free_len = N_ITEMS(af), n_perm = free_len / k;
+    if (free_len % k != 0 || N_ITEMS(bf) != free_len || N_ITEMS(ap) != r_sets * free_len ||
+        N_ITEMS(bp) != r_sets * free_len) {
+        PyErr_SetString(PyExc_ValueError, "hybrid_counts: the parts must be R x K x P and K x P sums");
+        goto done;
+    }
+    const int64_t len = r_sets * free_len;
+    h1 = malloc((size_t)(len > 0 ? len : 1) * sizeof(double));
+    h2 = malloc((size_t)(len > 0 ? len : 1) * sizeof(double));
+    if (h1 == NULL || h2 == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const double *a = ap.view.buf, *b = bp.view.buf, *fa = af.view.buf, *fb = bf.view.buf;
+    Py_BEGIN_ALLOW_THREADS;
+    for (int64_t r = 0; r < r_sets; r++) {
+        const int64_t off = r * free_len;
+        for (int64_t e = 0; e < free_len; e++) {
+            h1[off + e] = a[off + e] + (fb[e] - b[off + e]);
+            h2[off + e] = b[off + e] + (fa[e] - a[off + e]);
+        }
+    }
+    pair_counts_loops(h1, c1.view.buf, n1.view.buf, r_sets, (int64_t)k, n_perm);
+    pair_counts_loops(h2, c2.view.buf, n2.view.buf, r_sets, (int64_t)k, n_perm);
+    Py_END_ALLOW_THREADS;
+    result = Py_NewRef(Py_None);
+done:
+    free(h1), free(h2);
+    release(&ap), release(&bp), release(&af), release(&bf), release(&c1), release(&c2), release(&n1), release(&n2);
+    return result;
+}
+
 #include "_bleu13a.c"
 
 static PyMethodDef methods[] = {
@@ -1115,6 +1237,10 @@ static PyMethodDef methods[] = {
      "sacrebleu's intl regular expressions on UTF-8 bytes (see bleu_core.fast.batch_tokenizers)."},
     {"chrf_matches", chrf_matches, METH_VARARGS,
      "chrF's clipped n-gram matches per segment and side pair (see bleu_core.fast.native)."},
+    {"pair_counts", pair_counts, METH_VARARGS,
+     "How often each pair's permuted difference reaches the observed one (see bleu_core.evaluation.spa_nulls)."},
+    {"hybrid_counts", hybrid_counts, METH_VARARGS,
+     "pair_counts of the two PERM-BOTH hybrids of two metrics (see bleu_core.evaluation.spa_nulls)."},
     {NULL, NULL, 0, NULL},
 };
 

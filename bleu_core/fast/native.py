@@ -210,3 +210,58 @@ def rules_intl(data: bytes) -> bytes:
     from .intl_table import intl_classes
 
     return _c().rules_intl(data, intl_classes())
+
+
+def pair_counts(partial: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """For ``R`` score sets of ``K`` systems: how many of the ``P`` permuted sums ``partial`` (``R × K × P``)
+    give a difference ``partial[r, i] - partial[r, j]`` at least ``observed[r, q]`` (``R × Q``, the pairs
+    ``i < j`` in ``np.triu_indices`` order) (``_kernels.c``: ``pair_counts``; int64 ``R × Q``).
+
+    >>> import numpy as np
+    >>> from bleu_core.fast.compiled import available
+    >>> partial = np.array([[[3.0, 1.0, 2.0], [1.0, 1.0, 1.0]]])
+    >>> not available() or pair_counts(partial, np.array([[1.0]])).tolist() == [[2]]
+    True
+    """
+    import numpy as np
+
+    r, k, _ = partial.shape
+    out = np.zeros((r, k * (k - 1) // 2), np.int64)
+    _c().pair_counts(
+        np.ascontiguousarray(partial, dtype=np.float64),
+        np.ascontiguousarray(observed, dtype=np.float64),
+        out,
+        k,
+    )
+    return out
+
+
+def hybrid_counts(
+    a_part: np.ndarray,
+    b_part: np.ndarray,
+    a_free: np.ndarray,
+    b_free: np.ndarray,
+    observed1: np.ndarray,
+    observed2: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`pair_counts` of the PERM-BOTH hybrids ``a_part + (b_free - b_part)`` and
+    ``b_part + (a_free - a_part)`` (parts ``R × K × P``, free sums ``K × P``; ``_kernels.c``:
+    ``hybrid_counts``), without building them in numpy.
+
+    >>> import numpy as np
+    >>> from bleu_core.fast.compiled import available
+    >>> a, b = np.array([[[3.0, 1.0], [1.0, 1.0]]]), np.zeros((1, 2, 2))
+    >>> free = np.zeros((2, 2))
+    >>> counts = hybrid_counts(a, b, free, free, [[1.0]], [[-1.0]]) if available() else ([[1]], [[1]])
+    >>> [np.asarray(c).tolist() for c in counts]
+    [[[1]], [[1]]]
+    """
+    import numpy as np
+
+    r, k, _ = a_part.shape
+    out1 = np.zeros((r, k * (k - 1) // 2), np.int64)
+    out2 = np.zeros_like(out1)
+    f64 = (np.ascontiguousarray(x, dtype=np.float64) for x in (a_part, b_part, a_free, b_free))
+    obs = (np.ascontiguousarray(x, dtype=np.float64) for x in (observed1, observed2))
+    _c().hybrid_counts(*f64, *obs, out1, out2, k)
+    return out1, out2
