@@ -16,7 +16,8 @@ metric). With 32 metrics that is 32 products per resample instead of 992. The su
 (MTME's ``pce.py`` sums each hybrid in float32: its p-values differ from these only where a permuted
 difference lies within float32 rounding of the observed one). What is left per hybrid is counting, for each
 of the ``K (K - 1) / 2`` pairs of systems, the flips whose difference reaches the observed one: the compiled
-kernel ``pair_counts`` (:func:`bleu_core.fast.native.pair_counts`), or its numpy twin.
+kernel ``hybrid_counts`` (:func:`bleu_core.fast.native.hybrid_counts`: both hybrids built and counted in C),
+or its numpy twin; the pairs of metrics are spread over the cores (the kernel releases the GIL).
 
 >>> rng = np.random.default_rng(0)
 >>> human = rng.normal(size=(4, 30)) + np.arange(4)[:, None]
