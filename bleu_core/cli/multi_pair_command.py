@@ -170,6 +170,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         confidence=args.confidence,
         ceiling=args.ceiling,
+        progress=lambda line: print(f"bleu-study: {line}…", file=sys.stderr),
     )
     if args.latex:
         print(format_latex(result, caption=f"Metrics over {label}"))

@@ -45,7 +45,7 @@ reproduce that. Every number is reproducible from ``seed`` (stated with the resu
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -313,6 +313,7 @@ def multi_pair_meta(
     confidence: float = 0.95,
     chance: bool = True,
     ceiling: str | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> MultiPairResult:
     """Rank the metrics of every task by every statistic, and over all of them (module docstring).
 
@@ -320,8 +321,10 @@ def multi_pair_meta(
     equal by default. ``n_resamples`` draws for every test (per task and global) and every interval.
     With ``chance`` each task's ranking carries its chance line (:func:`~bleu_core.evaluation.chance.add_chance`)
     and, for a task with its study, its human ceiling: one rater against another, or the second
-    criterion ``ceiling`` against the task's (every such study must have it).
+    criterion ``ceiling`` against the task's (every such study must have it). ``progress`` is told, in a
+    line, what is computed next (the command line prints it: a whole release takes minutes).
     """
+    say = progress or (lambda _line: None)
     if not tasks:
         raise StatsInputError("no language pairs to meta-evaluate")
     others = {
@@ -336,6 +339,7 @@ def multi_pair_meta(
     rankings, nulls = [], []
     for t in tasks:
         for s in statistics:
+            say(f"{t.name}: ranking {len(t.tables)} metrics by {s}, {count} resamples")
             ranking = rank_metrics(
                 t.tables, t.human_system, t.human_segment, s, criterion=f"{t.criterion} ({t.name})",
                 n_resamples=count, alpha=alpha, seed=seed, confidence=confidence,
@@ -361,6 +365,9 @@ def multi_pair_meta(
             else float(sum(x * r for x, r in zip(w, task_ranks, strict=True)))
         )
     metrics = tuple(sorted(shared, key=lambda m: (-average[m], m)))
+    if count:
+        n_pairs = len(metrics) * (len(metrics) - 1) // 2
+        say(f"global view: {n_pairs} pairs of metrics over {len(columns)} tasks, {count} resamples")
     p = _global_clusters(nulls, columns, w, metrics, average, count, seed) if count else None
     pvalues = np.full((len(metrics),) * 2, np.nan) if p is None else p
     ranks: list[int | None] = [None] * len(metrics)

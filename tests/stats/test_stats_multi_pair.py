@@ -162,8 +162,15 @@ def release(tmp_path):
 def test_meta_pairs_command(release, capsys):
     argv = ["meta", str(release), "--pairs", "all", "--n-resamples", "50", "--seed", "7"]
     assert main(argv) == 0
-    out = capsys.readouterr().out
+    printed = capsys.readouterr()
+    out = printed.out
     assert "global view over 4 task(s)" in out and "en-cs SPA" in out and "seed 7" in out
+    # what is computed next goes to standard error, a line each (a whole release takes minutes)
+    progress = [line for line in printed.err.splitlines() if "ranking" in line or "global" in line]
+    assert progress[0].startswith("bleu-study: en-cs: ranking ")
+    assert progress[0].endswith("metrics by soft-pairwise-accuracy, 50 resamples…")
+    assert len(progress) == 5 and progress[-1].startswith("bleu-study: global view: ")
+    assert progress[-1].endswith("pairs of metrics over 4 tasks, 50 resamples…")
     assert main([*argv, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["pairs"] == ["en-cs", "en-de"] and data["seed"] == 7
