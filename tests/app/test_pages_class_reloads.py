@@ -173,6 +173,9 @@ def test_the_lesson_reopens_its_study_after_a_reload(jar, db, ted_zh_en):
         again = start_app(page, open_demo=True, first_run=False)
         assert again.session_state[K.STUDY_KEY] == "demo:ted-zh-en", page
         assert again.session_state[K.STUDY].name == ted_zh_en.name
+        # the toast still says which study was reopened (now on the run after the rerun)
+        toasts = [t.value for t in again.toast]
+        assert toasts == ["Opened the lesson's study again (demo:ted-zh-en)."], (page, toasts)
     downloads = {b.proto.label for b in again.get("download_button")}
     assert (
         "The study's reproducible zip with the class's ratings" in downloads

@@ -582,6 +582,8 @@ PROJ_RESULTS: Final = "proj_results"
 LESSON_STUDY_FOLLOWED: Final = "lesson_study_followed"
 """The lesson codes whose study this session has reopened (a set; ui/campaigns/lesson_study.py): once per
 lesson, so a study the teacher opens afterwards is left alone."""
+LESSON_STUDY_OPENED: Final = "lesson_study_opened"
+"""The source of the lesson study just reopened (ui/campaigns/lesson_study.py), said in a toast on the next run."""
 PROJ_ESA_ITEM: Final = "proj_esa_item"
 """Widget: in an ESA lesson, the position of the segment whose marks the projector shows (int)."""
 PROJ_TIMER_MINUTES: Final = "proj_timer_minutes"

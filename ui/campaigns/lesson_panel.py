@@ -16,7 +16,7 @@ from ui.app.markup import md_escape
 from ui.campaigns import class_mode, forms
 from ui.campaigns.browser_memory import my_lessons, remember_lesson, sync_browser_memory
 from ui.campaigns.db import open_store
-from ui.campaigns.lesson_study import follow_lesson_study
+from ui.campaigns.lesson_study import follow_lesson_study, say_reopened
 from ui.campaigns.projector_access import projector_link
 from ui.campaigns.session import remember_campaign, reopen_remembered_lesson
 
@@ -109,6 +109,7 @@ def remembered_lessons() -> None:
     reopen_remembered_lesson(open_store, tab=forms.CLASS_TAB)
     sync_browser_memory()
     code = state.get(K.CAMP_CODE)
+    say_reopened()
     if code and code not in (state.get(K.LESSON_STUDY_FOLLOWED) or ()):
         try:
             campaign = open_store().get_campaign(code)

@@ -25,11 +25,21 @@ def open_study_source() -> str:
     return str(st.session_state.get(K.STUDY_KEY) or "").split("|")[0]
 
 
+def say_reopened() -> None:
+    """Say, once, which lesson study :func:`follow_lesson_study` reopened. It is said on the run after the
+    caller's rerun: a toast sent just before ``st.rerun()`` can leave the browser with a blank page
+    (Streamlit 1.67's "Bad delta path index")."""
+    opened = st.session_state.pop(K.LESSON_STUDY_OPENED, None)
+    if opened:
+        st.toast(f"Opened the lesson's study again ({opened}).", icon=":material/sync:")
+
+
 def follow_lesson_study(campaign: Campaign) -> bool:
     """Open the study *campaign* was planned on when another one is open, once per lesson and session.
     True when a study was opened (the caller reruns, so the sidebar and every part show it)."""
     source = lesson_study_source(campaign)
     state = st.session_state
+    say_reopened()
     followed = set(state.get(K.LESSON_STUDY_FOLLOWED) or ())
     if campaign.code in followed:
         return False
@@ -40,7 +50,7 @@ def follow_lesson_study(campaign: Campaign) -> bool:
         open_demo(source[len(DEMO_PREFIX) :])
     except BleuStudyError:
         return False  # the demo is gone from this installation: study_mismatch says what to open
-    st.toast(f"Opened the lesson's study again ({source}).", icon=":material/sync:")
+    state[K.LESSON_STUDY_OPENED] = source
     return True
 
 
